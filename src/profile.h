@@ -1,0 +1,132 @@
+/* profile.h: site profiles (libconfuse files in profiles/), their search
+ * path, the extends chain and validation. Keys are documented in
+ * ddpgen-profile(5). */
+#ifndef DDPGEN_PROFILE_H
+#define DDPGEN_PROFILE_H
+
+#include "util.h"
+
+enum profile_sched {
+	PROFILE_SLURM,
+	PROFILE_HPCPACK
+};
+
+enum profile_disc {
+	PROFILE_HOSTNAME,	/* master = first node of the allocation */
+	PROFILE_IFACE		/* master = address of the matching interface */
+};
+
+enum profile_rdzv {
+	PROFILE_STATIC,
+	PROFILE_C10D
+};
+
+enum profile_shell {		/* how an HPC Pack task runs its command */
+	PROFILE_SHELL_LOGIN,	/* bash -lc */
+	PROFILE_SHELL_INTERACTIVE, /* bash -ic */
+	PROFILE_SHELL_PLAIN	/* bash -c, with path set explicitly */
+};
+
+/* A resolved profile: every string is owned and never NULL ("" = unset). */
+struct profile {
+	char		*name;		/* site name, or the path given */
+	char		*path;		/* the file named by the user */
+	struct strlist	 chain;		/* every file loaded, base first */
+
+	char		*description;
+	enum profile_sched scheduler;
+	enum profile_disc discovery;
+	char		*iface;		/* PCRE2 pattern, checked at load */
+	int		 gpus_per_node;	/* 0: request none (CPU runs) */
+	int		 nproc_per_node; /* 0: one per GPU, 1 without GPUs */
+
+	/* Scheduler requests. */
+	char		*job_name;
+	char		*job_output;	/* Slurm --output pattern */
+	char		*partition;
+	char		*account;
+	char		*qos;
+	char		*constraint;
+	char		*time;		/* Slurm time format, "" = unset */
+	int		 cpus_per_task;	/* 0: unset */
+	struct strlist	 sbatch_extra;	/* one sbatch option per item */
+
+	struct strlist	 env;		/* NAME=VALUE, exported */
+	struct strlist	 setup;		/* shell lines, code by design */
+	struct strlist	 launcher;	/* argv prefix, e.g. {"torchrun"} */
+	struct strlist	 launcher_args;	/* after the launcher's own options */
+
+	int		 port;		/* 0: derived from the job id */
+	int		 port_min;	/* range for derived ports */
+	int		 port_max;
+	enum profile_rdzv rdzv;
+	char		*template;	/* name in the template path, or a path */
+	char		*ddprank;	/* ddprank on the nodes; "" = resolve */
+
+	/* HPC Pack. */
+	char		*node_group;
+	char		*shared_dir;
+	enum profile_shell task_shell;
+	char		*path_env;	/* explicit PATH for tasks, "" = none */
+	int		 exclusive;
+	int		 fail_on_task_failure;
+	int		 exchange_timeout; /* seconds */
+};
+
+/* One site found along the search path, for --list-sites. */
+struct profile_site {
+	char	*name;
+	char	*description;
+	char	*path;
+};
+
+/* Fills dirs (initialised by the caller) with the profile directories,
+ * in search order: each entry of $DDPGEN_PROFILE_PATH,
+ * ${XDG_CONFIG_HOME:-$HOME/.config}/ddpgen/profiles, SYSCONFDIR/profiles,
+ * then DATADIR/profiles -- or, when a directory "profiles" stands beside
+ * the executable (the build tree), that directory instead of DATADIR's.
+ * getenv_fn is the environment seam; exedir may be NULL. */
+void		 profile_searchpath(struct strlist *dirs,
+		    const char *(*getenv_fn)(const char *), const char *exedir);
+
+/* Loads a site: a path when site contains '/' or ends in ".conf", else
+ * the first DIR/SITE.conf along dirs; then its extends chain (a name is
+ * looked up along dirs, a path is relative to the extending file's
+ * directory). Returns NULL when anything is wrong, with one
+ * "FILE:LINE: message" (or "FILE: message") line per problem appended to
+ * errors: every problem of a file is reported. An unknown site lists the
+ * known ones. */
+struct profile	*profile_load(const char *site, const struct strlist *dirs,
+		    struct strlist *errors);
+
+/* Same from a buffer; name stands for the file in messages. */
+struct profile	*profile_parse_buf(const char *name, const char *text,
+		    const struct strlist *dirs, struct strlist *errors);
+
+/* Checks cross-key rules after command-line overrides (iface discovery
+ * needs an iface pattern that compiles, port within 1-65535 or 0, time
+ * format, env names, no newline in any value that lands in an #SBATCH
+ * line...). -1 + *cause on the first problem. */
+int		 profile_validate(const struct profile *, char **cause);
+
+/* Effective processes per node (applies the nproc_per_node default). */
+int		 profile_nproc(const struct profile *);
+
+/* Slurm time formats: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S, or
+ * "UNLIMITED"/"INFINITE". 0 if valid. Sets *seconds when not NULL
+ * (-1 for unlimited). */
+int		 profile_parse_time(const char *, long long *seconds);
+
+/* Appends the resolved profile in profile syntax (for --show-site). */
+void		 profile_dump(const struct profile *, struct buf *);
+
+/* Every site along dirs, first occurrence of a name wins, sorted by
+ * name. Unparseable files are listed with description "(error: ...)".
+ * Returns the count; *out is freed with profile_sites_free. */
+size_t		 profile_list(const struct strlist *dirs,
+		    struct profile_site **out);
+void		 profile_sites_free(struct profile_site *, size_t);
+
+void		 profile_free(struct profile *);
+
+#endif

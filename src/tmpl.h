@@ -1,0 +1,61 @@
+/* tmpl.h: the template engine that turns variables into job scripts.
+ *
+ * Syntax (documented in ddpgen-profile(5), TEMPLATES):
+ *   {{name}}            the variable, escaped for the template's context
+ *   {{name|f1|f2}}      filters applied left to right, then the context
+ *                       escape; filters: sh (one shell word; a list becomes
+ *                       its words joined by spaces), xml, raw (no context
+ *                       escape at the end: must be asked for explicitly)
+ *   {{#list}}..{{/list}} repeated per item; {{.}} is a string item, the
+ *                       fields of a record item are visible by name
+ *   {{?name}}..{{/name}} rendered when name is a non-empty string or list
+ *   {{^name}}..{{/name}} rendered when name is empty or an empty list
+ *   {{! comment }}
+ * A line holding only a section or comment tag is dropped whole.
+ * A list in {{name}} renders as its items, each escaped, joined by one
+ * space (so in a shell template each item is one word).
+ * The context comes from the template file's extension: .sh (shell),
+ * .xml (XML); others are an error naming the file.
+ * Errors (unknown variable, unknown filter, unclosed or mismatched
+ * section, bad tag) name the template file and line: "FILE:LINE: msg". */
+#ifndef DDPGEN_TMPL_H
+#define DDPGEN_TMPL_H
+
+#include "util.h"
+
+enum tmpl_ctx {
+	TMPL_SH,
+	TMPL_XML
+};
+
+struct tmpl;
+struct tmpl_vars;
+
+struct tmpl_vars *tmpl_vars_new(void);
+void		 tmpl_vars_free(struct tmpl_vars *);
+/* Sets a string variable (copies; replaces an earlier value). */
+void		 tmpl_set(struct tmpl_vars *, const char *name,
+		    const char *value);
+/* Sets a list-of-strings variable (copies). */
+void		 tmpl_set_list(struct tmpl_vars *, const char *name,
+		    char *const *items, size_t n);
+/* Appends a record to the list-of-records variable name (created empty
+ * if missing) and returns it for the caller to fill with tmpl_set;
+ * owned by the parent. */
+struct tmpl_vars *tmpl_add_record(struct tmpl_vars *, const char *name);
+/* Declares name as a list (possibly empty) so {{#name}} and {{^name}}
+ * work before any record is added. */
+void		 tmpl_set_empty_list(struct tmpl_vars *, const char *name);
+
+/* Parses template text; name is used in messages. NULL + *cause on error. */
+struct tmpl	*tmpl_parse(const char *name, const char *text,
+		    enum tmpl_ctx, char **cause);
+/* Reads and parses a file, the context chosen by its extension. */
+struct tmpl	*tmpl_load(const char *path, char **cause);
+/* Renders into out (appending). -1 + *cause on error; out may then hold
+ * a partial rendering, which the caller discards. */
+int		 tmpl_render(const struct tmpl *, const struct tmpl_vars *,
+		    struct buf *out, char **cause);
+void		 tmpl_free(struct tmpl *);
+
+#endif

@@ -1,0 +1,256 @@
+/* util.c: growable buffers, string lists, error messages and file I/O. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+#include "xmalloc.h"
+
+const char *util_progname = "ddpgen";
+
+void
+buf_init(struct buf *b)
+{
+	b->cap = 64;
+	b->len = 0;
+	b->s = xmalloc(b->cap);
+	b->s[0] = '\0';
+}
+
+void
+buf_free(struct buf *b)
+{
+	free(b->s);
+	b->s = NULL;
+	b->len = b->cap = 0;
+}
+
+static void
+buf_grow(struct buf *b, size_t more)
+{
+	size_t	need;
+
+	if (more > SIZE_MAX - b->len - 1)
+		b->cap = SIZE_MAX;	/* xreallocarray will die */
+	need = b->len + more + 1;
+	if (need <= b->cap)
+		return;
+	while (b->cap < need)
+		b->cap = b->cap > SIZE_MAX / 2 ? need : b->cap * 2;
+	b->s = xreallocarray(b->s, b->cap, 1);
+}
+
+void
+buf_addn(struct buf *b, const char *s, size_t n)
+{
+	buf_grow(b, n);
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+void
+buf_addc(struct buf *b, char c)
+{
+	buf_addn(b, &c, 1);
+}
+
+void
+buf_adds(struct buf *b, const char *s)
+{
+	buf_addn(b, s, strlen(s));
+}
+
+void
+buf_addf(struct buf *b, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*s;
+	int	 n;
+
+	va_start(ap, fmt);
+	n = xvasprintf(&s, fmt, ap);
+	va_end(ap);
+	buf_addn(b, s, (size_t)n);
+	free(s);
+}
+
+char *
+buf_take(struct buf *b)
+{
+	char	*s = b->s;
+
+	buf_init(b);
+	return s;
+}
+
+void
+strlist_init(struct strlist *l)
+{
+	l->n = 0;
+	l->cap = 4;
+	l->v = xcalloc(l->cap, sizeof *l->v);
+}
+
+void
+strlist_free(struct strlist *l)
+{
+	size_t	i;
+
+	if (l->v == NULL)
+		return;
+	for (i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = l->cap = 0;
+}
+
+void
+strlist_addown(struct strlist *l, char *s)
+{
+	if (l->v == NULL)
+		strlist_init(l);
+	if (l->n + 1 >= l->cap) {
+		l->v = xreallocarray(l->v, l->cap, 2 * sizeof *l->v);
+		l->cap *= 2;
+	}
+	l->v[l->n++] = s;
+	l->v[l->n] = NULL;
+}
+
+void
+strlist_add(struct strlist *l, const char *s)
+{
+	strlist_addown(l, xstrdup(s));
+}
+
+void
+strlist_copy(struct strlist *dst, const struct strlist *src)
+{
+	size_t	i;
+
+	for (i = 0; i < src->n; i++)
+		strlist_add(dst, src->v[i]);
+}
+
+int
+util_vfail(char **cause, const char *fmt, va_list ap)
+{
+	if (cause != NULL)
+		xvasprintf(cause, fmt, ap);
+	return -1;
+}
+
+int
+util_fail(char **cause, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	util_vfail(cause, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int
+util_strtonum(const char *s, long long min, long long max, long long *out)
+{
+	char		*end;
+	long long	 v;
+
+	if (*s == '\0' || *s == ' ' || *s == '+' || *s == '\t')
+		return -1;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+char *
+util_readfile(const char *path, size_t *len, char **cause)
+{
+	struct buf	 b;
+	char		 chunk[65536];
+	ssize_t		 n;
+	int		 fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		util_fail(cause, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	buf_init(&b);
+	while ((n = read(fd, chunk, sizeof chunk)) != 0) {
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			util_fail(cause, "%s: %s", path, strerror(errno));
+			close(fd);
+			buf_free(&b);
+			return NULL;
+		}
+		buf_addn(&b, chunk, (size_t)n);
+	}
+	close(fd);
+	if (len != NULL)
+		*len = b.len;
+	return b.s;
+}
+
+static int
+util_writeall(int fd, const char *data, size_t len)
+{
+	ssize_t	n;
+
+	while (len > 0) {
+		if ((n = write(fd, data, len)) == -1) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		data += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int
+util_writefile(const char *path, const char *data, size_t len,
+    unsigned int mode, char **cause)
+{
+	char	*tmp;
+	int	 fd, saved;
+
+	xasprintf(&tmp, "%s.XXXXXX", path);
+	if ((fd = mkstemp(tmp)) == -1) {
+		util_fail(cause, "%s: %s", path, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	if (util_writeall(fd, data, len) == -1 || fchmod(fd, mode) == -1 ||
+	    fsync(fd) == -1 || close(fd) == -1) {
+		saved = errno;
+		close(fd);
+		goto fail;
+	}
+	if (rename(tmp, path) == -1) {
+		saved = errno;
+		goto fail;
+	}
+	free(tmp);
+	return 0;
+fail:
+	unlink(tmp);
+	free(tmp);
+	util_fail(cause, "%s: %s", path, strerror(saved));
+	return -1;
+}

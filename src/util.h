@@ -1,0 +1,61 @@
+/* util.h: growable buffers and string lists shared by every module. */
+#ifndef DDPGEN_UTIL_H
+#define DDPGEN_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/* Name printed before messages; main() sets it. */
+extern const char *util_progname;
+
+/* A NUL-terminated growable byte buffer; s is never NULL after buf_init. */
+struct buf {
+	char	*s;
+	size_t	 len;
+	size_t	 cap;
+};
+
+void	 buf_init(struct buf *);
+void	 buf_free(struct buf *);
+void	 buf_addc(struct buf *, char);
+void	 buf_addn(struct buf *, const char *, size_t);
+void	 buf_adds(struct buf *, const char *);
+void	 buf_addf(struct buf *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+/* Hands the string to the caller (who frees it) and resets the buffer. */
+char	*buf_take(struct buf *);
+
+/* A list of owned strings; v[n] is NULL so it can serve as an argv. */
+struct strlist {
+	char	**v;
+	size_t	  n;
+	size_t	  cap;
+};
+
+void	 strlist_init(struct strlist *);
+void	 strlist_free(struct strlist *);
+void	 strlist_add(struct strlist *, const char *);	/* copies */
+void	 strlist_addown(struct strlist *, char *);	/* takes ownership */
+void	 strlist_copy(struct strlist *, const struct strlist *);
+
+/* Sets *cause to a formatted message; the caller frees *cause.
+ * Returns -1 so lower layers can write "return util_fail(cause, ...)". */
+int	 util_fail(char **cause, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+int	 util_vfail(char **cause, const char *, va_list)
+	    __attribute__((format(printf, 2, 0)));
+
+/* Parses a decimal integer in [min, max]; 0 on success, -1 otherwise. */
+int	 util_strtonum(const char *, long long min, long long max,
+	    long long *out);
+
+/* Reads a whole file into a NUL-terminated string (caller frees).
+ * Returns NULL and sets *cause on error; *len gets the length. */
+char	*util_readfile(const char *path, size_t *len, char **cause);
+
+/* Writes data to path atomically: a temporary file in the same
+ * directory, fsync, chmod to mode, rename. Nothing is left on error. */
+int	 util_writefile(const char *path, const char *data, size_t len,
+	    unsigned int mode, char **cause);
+
+#endif

@@ -1,0 +1,32 @@
+# lib.sh: helpers sourced by the shell tests (test/t-*.sh).
+# Each test runs with BUILDDIR and srcdir set by run-tests.sh.
+
+: "${srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${BUILDDIR:=$srcdir}"
+DDPGEN=$BUILDDIR/ddpgen
+DDPRANK=$BUILDDIR/ddprank
+T=$(mktemp -d "$BUILDDIR/test/tmp/$(basename "$0" .sh).XXXXXX")
+trap 'rm -rf "$T"' EXIT
+failures=0
+checks=0
+
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+ok() { checks=$((checks + 1)); }
+
+# skip REASON: ends the test as skipped, saying why on the last line.
+skip() { echo "SKIP: $*"; exit 77; }
+
+# expect_eq WHAT GOT WANT
+expect_eq() {
+	checks=$((checks + 1))
+	[ "$2" = "$3" ] || fail "$1: got [$2], want [$3]"
+}
+
+# finish: exit status from the failures seen; a test that checked
+# nothing fails, so a test cannot pass vacuously.
+finish() {
+	echo "$checks checks, $failures failures"
+	[ "$checks" -gt 0 ] || { echo "no checks ran"; exit 1; }
+	[ "$failures" -eq 0 ]
+	exit
+}
