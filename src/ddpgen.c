@@ -1,0 +1,471 @@
+/* ddpgen.c: parse the command line, load the site profile, print the job. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "exitcode.h"
+#include "profile.h"
+#include "rx.h"
+#include "script.h"
+#include "util.h"
+#include "xmalloc.h"
+
+/* Command-line values that override the profile; NULL / -1 = not given. */
+struct opts {
+	const char	*site;
+	int		 nodes;
+	int		 gpus;
+	int		 nproc;
+	const char	*time;
+	const char	*partition;
+	const char	*account;
+	const char	*qos;
+	const char	*constraint;
+	const char	*job_name;
+	const char	*output;
+	struct strlist	 env;
+	struct strlist	 setup;
+	const char	*port;
+	const char	*rdzv;
+	const char	*iface;
+	const char	*template;
+	const char	*ddprank;
+	const char	*show_site;
+	int		 list_sites;
+};
+
+enum {
+	OPT_DDPRANK = 256,
+	OPT_LIST_SITES,
+	OPT_SHOW_SITE
+};
+
+static const struct option longopts[] = {
+	{ "site",		required_argument,	NULL, 's' },
+	{ "nodes",		required_argument,	NULL, 'N' },
+	{ "gpus-per-node",	required_argument,	NULL, 'G' },
+	{ "nproc-per-node",	required_argument,	NULL, 'n' },
+	{ "time",		required_argument,	NULL, 't' },
+	{ "partition",		required_argument,	NULL, 'p' },
+	{ "account",		required_argument,	NULL, 'A' },
+	{ "qos",		required_argument,	NULL, 'q' },
+	{ "constraint",		required_argument,	NULL, 'C' },
+	{ "job-name",		required_argument,	NULL, 'J' },
+	{ "output",		required_argument,	NULL, 'o' },
+	{ "env",		required_argument,	NULL, 'e' },
+	{ "setup",		required_argument,	NULL, 'S' },
+	{ "port",		required_argument,	NULL, 'P' },
+	{ "rdzv",		required_argument,	NULL, 'r' },
+	{ "iface",		required_argument,	NULL, 'i' },
+	{ "template",		required_argument,	NULL, 'T' },
+	{ "ddprank",		required_argument,	NULL, OPT_DDPRANK },
+	{ "list-sites",		no_argument,		NULL, OPT_LIST_SITES },
+	{ "show-site",		required_argument,	NULL, OPT_SHOW_SITE },
+	{ "help",		no_argument,		NULL, 'h' },
+	{ "version",		no_argument,		NULL, 'V' },
+	{ NULL,			0,			NULL, 0 }
+};
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+"usage: ddpgen [-s site] [-N nodes] [-G gpus-per-node] [-n nproc-per-node]\n"
+"              [-t time] [-p partition] [-A account] [-q qos]\n"
+"              [-C constraint] [-J job-name] [-o file] [-e name=value]\n"
+"              [-S command] [-P port|auto] [-r static|c10d] [-i regex]\n"
+"              [-T template] [--ddprank path] script [argument ...]\n"
+"       ddpgen --list-sites\n"
+"       ddpgen --show-site site\n"
+"       ddpgen -h | -V\n");
+}
+
+static void __attribute__((noreturn))
+die(int status, const char *fmt, ...)
+{
+	va_list	ap;
+
+	fprintf(stderr, "%s: ", util_progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(status);
+}
+
+static const char *
+env_get(const char *name)
+{
+	return getenv(name);
+}
+
+/* The directory holding this executable, so the build tree's profiles/
+ * and templates/ are found without installing (caller frees). */
+static char *
+exe_dir(void)
+{
+	char	path[PATH_MAX];
+	ssize_t	n;
+
+	if ((n = readlink("/proc/self/exe", path, sizeof path - 1)) <= 0)
+		return NULL;
+	path[n] = '\0';
+	return xstrdup(dirname(path));
+}
+
+static int
+num_arg(const char *opt, const char *s, int min, int max)
+{
+	long long	v;
+
+	if (util_strtonum(s, min, max, &v) == -1)
+		die(XC_USAGE, "--%s: '%s' is not a number from %d to %d",
+		    opt, s, min, max);
+	return (int)v;
+}
+
+/* Replaces or appends NAME=VALUE so a command-line --env overrides a
+ * profile variable of the same name instead of exporting it twice. */
+static void
+env_override(struct strlist *env, const char *item)
+{
+	size_t	i, len;
+
+	len = strcspn(item, "=");
+	for (i = 0; i < env->n; i++) {
+		if (strncmp(env->v[i], item, len) == 0 &&
+		    env->v[i][len] == '=') {
+			free(env->v[i]);
+			env->v[i] = xstrdup(item);
+			return;
+		}
+	}
+	strlist_add(env, item);
+}
+
+static void
+set_str(char **dst, const char *src)
+{
+	if (src == NULL)
+		return;
+	free(*dst);
+	*dst = xstrdup(src);
+}
+
+static void
+apply_port(struct profile *p, const char *port)
+{
+	if (port == NULL)
+		return;
+	if (strcmp(port, "auto") == 0)
+		p->port = 0;
+	else
+		p->port = num_arg("port", port, 1, 65535);
+}
+
+static void
+apply_rdzv(struct profile *p, const char *rdzv)
+{
+	if (rdzv == NULL)
+		return;
+	if (strcmp(rdzv, "static") == 0)
+		p->rdzv = PROFILE_STATIC;
+	else if (strcmp(rdzv, "c10d") == 0)
+		p->rdzv = PROFILE_C10D;
+	else
+		die(XC_USAGE, "--rdzv: '%s' is not static or c10d", rdzv);
+}
+
+/* Command-line values win over the profile's. */
+static void
+apply_opts(struct profile *p, const struct opts *o)
+{
+	size_t	i;
+
+	if (o->gpus != -1)
+		p->gpus_per_node = o->gpus;
+	if (o->nproc != -1)
+		p->nproc_per_node = o->nproc;
+	set_str(&p->time, o->time);
+	set_str(&p->partition, o->partition);
+	set_str(&p->account, o->account);
+	set_str(&p->qos, o->qos);
+	set_str(&p->constraint, o->constraint);
+	set_str(&p->job_name, o->job_name);
+	set_str(&p->template, o->template);
+	set_str(&p->ddprank, o->ddprank);
+	if (o->iface != NULL) {
+		set_str(&p->iface, o->iface);
+		p->discovery = PROFILE_IFACE;
+	}
+	apply_port(p, o->port);
+	apply_rdzv(p, o->rdzv);
+	for (i = 0; i < o->env.n; i++)
+		env_override(&p->env, o->env.v[i]);
+	strlist_copy(&p->setup, &o->setup);
+}
+
+static void
+check_env_arg(const char *s)
+{
+	size_t	len = strcspn(s, "=");
+
+	if (s[len] != '=' || len == 0 ||
+	    strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	    "0123456789_") != len || (s[0] >= '0' && s[0] <= '9'))
+		die(XC_USAGE, "--env: '%s' is not NAME=VALUE with NAME a "
+		    "shell variable name", s);
+}
+
+static void
+parse_opt(struct opts *o, int ch)
+{
+	switch (ch) {
+	case 's': o->site = optarg; break;
+	case 'N': o->nodes = num_arg("nodes", optarg, 1, 1000000); break;
+	case 'G': o->gpus = num_arg("gpus-per-node", optarg, 0, 1024); break;
+	case 'n': o->nproc = num_arg("nproc-per-node", optarg, 1, 1024);
+		break;
+	case 't':
+		if (profile_parse_time(optarg, NULL) == -1)
+			die(XC_USAGE, "--time: '%s' is not a Slurm time "
+			    "(minutes, M:S, H:M:S, D-H, D-H:M or D-H:M:S)",
+			    optarg);
+		o->time = optarg;
+		break;
+	case 'p': o->partition = optarg; break;
+	case 'A': o->account = optarg; break;
+	case 'q': o->qos = optarg; break;
+	case 'C': o->constraint = optarg; break;
+	case 'J': o->job_name = optarg; break;
+	case 'o': o->output = optarg; break;
+	case 'e': check_env_arg(optarg); strlist_add(&o->env, optarg); break;
+	case 'S': strlist_add(&o->setup, optarg); break;
+	case 'P': o->port = optarg; break;
+	case 'r': o->rdzv = optarg; break;
+	case 'i': o->iface = optarg; break;
+	case 'T': o->template = optarg; break;
+	case OPT_DDPRANK: o->ddprank = optarg; break;
+	case OPT_LIST_SITES: o->list_sites = 1; break;
+	case OPT_SHOW_SITE: o->show_site = optarg; break;
+	case 'h': usage(stdout); exit(XC_OK);
+	case 'V': printf("ddpgen %s\n", DDPGEN_VERSION); exit(XC_OK);
+	default: usage(stderr); exit(XC_USAGE);
+	}
+}
+
+static void
+parse_opts(struct opts *o, int argc, char **argv)
+{
+	int	ch;
+
+	memset(o, 0, sizeof *o);
+	o->nodes = 1;
+	o->gpus = o->nproc = -1;
+	strlist_init(&o->env);
+	strlist_init(&o->setup);
+	while ((ch = getopt_long(argc, argv,
+	    "+s:N:G:n:t:p:A:q:C:J:o:e:S:P:r:i:T:hV", longopts, NULL)) != -1)
+		parse_opt(o, ch);
+}
+
+static struct profile *
+load_site(const char *site, const struct strlist *dirs)
+{
+	struct strlist	 errors;
+	struct profile	*p;
+	size_t		 i;
+
+	strlist_init(&errors);
+	p = profile_load(site, dirs, &errors);
+	for (i = 0; i < errors.n; i++)
+		fprintf(stderr, "%s: %s\n", util_progname, errors.v[i]);
+	strlist_free(&errors);
+	if (p == NULL)
+		exit(XC_CONFIG);
+	return p;
+}
+
+static int
+list_sites(const struct strlist *dirs)
+{
+	struct profile_site	*sites;
+	size_t			 i, n;
+
+	n = profile_list(dirs, &sites);
+	for (i = 0; i < n; i++)
+		printf("%-12s %s (%s)\n", sites[i].name,
+		    sites[i].description, sites[i].path);
+	profile_sites_free(sites, n);
+	return XC_OK;
+}
+
+static int
+show_site(const char *site, const struct strlist *dirs)
+{
+	struct profile	*p;
+	struct buf	 b;
+
+	p = load_site(site, dirs);
+	buf_init(&b);
+	profile_dump(p, &b);
+	fputs(b.s, stdout);
+	buf_free(&b);
+	profile_free(p);
+	return XC_OK;
+}
+
+/* Where ddprank lives on the nodes: the profile or --ddprank, else the
+ * one beside this ddpgen, else BINDIR's, else the first in PATH. The
+ * script calls it by this absolute path. */
+static char *
+find_ddprank(const char *given, const char *exedir)
+{
+	char	 path[PATH_MAX], *p, *dirs, *tok, *save;
+	char	*found = NULL;
+
+	if (*given != '\0') {
+		if (given[0] != '/')
+			die(XC_USAGE, "ddprank path '%s' is not absolute",
+			    given);
+		return xstrdup(given);
+	}
+	if (exedir != NULL) {
+		xasprintf(&p, "%s/ddprank", exedir);
+		if (access(p, X_OK) == 0)
+			return p;
+		free(p);
+	}
+	if (access(DDPGEN_BINDIR "/ddprank", X_OK) == 0)
+		return xstrdup(DDPGEN_BINDIR "/ddprank");
+	dirs = xstrdup(getenv("PATH") != NULL ? getenv("PATH") : "");
+	for (tok = strtok_r(dirs, ":", &save); tok != NULL && found == NULL;
+	    tok = strtok_r(NULL, ":", &save)) {
+		snprintf(path, sizeof path, "%s/ddprank", tok);
+		if (tok[0] == '/' && access(path, X_OK) == 0)
+			found = xstrdup(path);
+	}
+	free(dirs);
+	if (found == NULL)
+		die(XC_FAIL, "cannot find ddprank (beside ddpgen, in %s or "
+		    "in PATH); install it or set ddprank in the profile",
+		    DDPGEN_BINDIR);
+	return found;
+}
+
+/* A template named with a '/' in a profile is relative to the profile
+ * file's directory; elsewhere it is looked up in the template path. */
+static char *
+find_template(const struct profile *p, int from_cli, const char *exedir)
+{
+	struct strlist	 dirs;
+	char		*path, *cause, *copy, *rel;
+
+	if (!from_cli && strchr(p->template, '/') != NULL &&
+	    p->template[0] != '/') {
+		copy = xstrdup(p->path);
+		xasprintf(&rel, "%s/%s", dirname(copy), p->template);
+		free(copy);
+	} else
+		rel = xstrdup(p->template);
+	strlist_init(&dirs);
+	script_template_path(&dirs, env_get, exedir);
+	path = script_find_template(rel, &dirs, &cause);
+	strlist_free(&dirs);
+	free(rel);
+	if (path == NULL)
+		die(XC_CONFIG, "%s", cause);
+	return path;
+}
+
+static void
+emit(const char *output, const struct buf *b)
+{
+	char	*cause;
+
+	if (output != NULL) {
+		if (util_writefile(output, b->s, b->len, 0755, &cause) == -1)
+			die(XC_FAIL, "%s", cause);
+		return;
+	}
+	if (fwrite(b->s, 1, b->len, stdout) != b->len || fflush(stdout) != 0)
+		die(XC_FAIL, "standard output: %s", strerror(errno));
+}
+
+static int
+generate(const struct opts *o, struct profile *p, int argc, char **argv,
+    const char *exedir)
+{
+	struct job	 job;
+	struct buf	 b;
+	char		*cause, *tpath, *ddprank;
+
+	apply_opts(p, o);
+	if (profile_validate(p, &cause) == -1)
+		die(XC_USAGE, "%s", cause);
+	memset(&job, 0, sizeof job);
+	job.prof = p;
+	job.site = o->site;
+	job.nodes = o->nodes;
+	job.script = argv[optind];
+	job.args = argv + optind + 1;
+	job.nargs = (size_t)(argc - optind - 1);
+	job.argc = (size_t)argc;
+	job.argv = argv;
+	ddprank = find_ddprank(p->ddprank, exedir);
+	job.ddprank = ddprank;
+	tpath = find_template(p, o->template != NULL, exedir);
+	buf_init(&b);
+	if (script_render(&job, tpath, &b, &cause) == -1)
+		die(XC_CONFIG, "%s", cause);
+	emit(o->output, &b);
+	buf_free(&b);
+	free(tpath);
+	free(ddprank);
+	return XC_OK;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts	 o;
+	struct strlist	 dirs;
+	struct profile	*p;
+	char		*exedir;
+	int		 rc;
+
+	util_progname = "ddpgen";
+	parse_opts(&o, argc, argv);
+	exedir = exe_dir();
+	strlist_init(&dirs);
+	profile_searchpath(&dirs, env_get, exedir);
+	if (o.list_sites)
+		return list_sites(&dirs);
+	if (o.show_site != NULL)
+		return show_site(o.show_site, &dirs);
+	if (optind >= argc) {
+		fprintf(stderr, "%s: no training script given\n",
+		    util_progname);
+		usage(stderr);
+		return XC_USAGE;
+	}
+	if (o.site == NULL)
+		o.site = "slurm";
+	p = load_site(o.site, &dirs);
+	argv[0] = (char *)"ddpgen";
+	rc = generate(&o, p, argc, argv, exedir);
+	profile_free(p);
+	strlist_free(&dirs);
+	strlist_free(&o.env);
+	strlist_free(&o.setup);
+	free(exedir);
+	return rc;
+}

@@ -1,0 +1,217 @@
+/* script.c: the template variables of a job, and rendering its script. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "profile.h"
+#include "script.h"
+#include "tmpl.h"
+#include "util.h"
+#include "xmalloc.h"
+
+/* Sets name to the decimal n, or to "" when n is 0 so templates can test
+ * it with {{?name}}. */
+static void
+script_set_count(struct tmpl_vars *v, const char *name, int n)
+{
+	char	num[32];
+
+	if (n == 0)
+		num[0] = '\0';
+	else
+		snprintf(num, sizeof num, "%d", n);
+	tmpl_set(v, name, num);
+}
+
+static void
+script_set_int(struct tmpl_vars *v, const char *name, int n)
+{
+	char	num[32];
+
+	snprintf(num, sizeof num, "%d", n);
+	tmpl_set(v, name, num);
+}
+
+static void
+script_set_list(struct tmpl_vars *v, const char *name,
+    const struct strlist *l)
+{
+	tmpl_set_list(v, name, l->v, l->n);
+}
+
+/* env items are NAME=VALUE, checked by the profile; the template gets
+ * them as records so the name and the value are escaped apart. */
+static void
+script_set_env(struct tmpl_vars *v, const struct strlist *env)
+{
+	struct tmpl_vars	*rec;
+	const char		*eq;
+	char			*name;
+	size_t			 i;
+
+	tmpl_set_empty_list(v, "env");
+	for (i = 0; i < env->n; i++) {
+		eq = strchr(env->v[i], '=');
+		name = xstrndup(env->v[i], eq == NULL ? strlen(env->v[i]) :
+		    (size_t)(eq - env->v[i]));
+		rec = tmpl_add_record(v, "env");
+		tmpl_set(rec, "name", name);
+		tmpl_set(rec, "value", eq == NULL ? "" : eq + 1);
+		free(name);
+	}
+}
+
+static void
+script_set_requests(struct tmpl_vars *v, const struct profile *p)
+{
+	tmpl_set(v, "job_name", p->job_name);
+	tmpl_set(v, "job_output", p->job_output);
+	tmpl_set(v, "partition", p->partition);
+	tmpl_set(v, "account", p->account);
+	tmpl_set(v, "qos", p->qos);
+	tmpl_set(v, "constraint", p->constraint);
+	tmpl_set(v, "time", p->time);
+	script_set_count(v, "gpus_per_node", p->gpus_per_node);
+	script_set_count(v, "cpus_per_task", p->cpus_per_task);
+	script_set_int(v, "nproc_per_node", profile_nproc(p));
+	script_set_list(v, "sbatch_extra", &p->sbatch_extra);
+}
+
+static void
+script_set_runtime(struct tmpl_vars *v, const struct profile *p)
+{
+	char	range[64];
+
+	tmpl_set(v, "iface", p->iface);
+	tmpl_set(v, "discovery", p->discovery == PROFILE_IFACE ?
+	    "iface" : "hostname");
+	tmpl_set(v, "discovery_iface", p->discovery == PROFILE_IFACE ?
+	    "1" : "");
+	if (p->port == 0)
+		tmpl_set(v, "port", "auto");
+	else
+		script_set_int(v, "port", p->port);
+	snprintf(range, sizeof range, "%d-%d", p->port_min, p->port_max);
+	tmpl_set(v, "port_range", range);
+	tmpl_set(v, "rdzv", p->rdzv == PROFILE_C10D ? "c10d" : "static");
+	tmpl_set(v, "rdzv_c10d", p->rdzv == PROFILE_C10D ? "1" : "");
+	script_set_list(v, "launcher", &p->launcher);
+	script_set_list(v, "launcher_args", &p->launcher_args);
+	script_set_list(v, "setup", &p->setup);
+	script_set_env(v, &p->env);
+}
+
+static void
+script_set_hpcpack(struct tmpl_vars *v, const struct profile *p)
+{
+	static const char *shells[] = { "login", "interactive", "plain" };
+
+	tmpl_set(v, "node_group", p->node_group);
+	tmpl_set(v, "shared_dir", p->shared_dir);
+	tmpl_set(v, "task_shell", shells[p->task_shell]);
+	tmpl_set(v, "path", p->path_env);
+	tmpl_set(v, "exclusive", p->exclusive ? "true" : "false");
+	tmpl_set(v, "fail_on_task_failure",
+	    p->fail_on_task_failure ? "true" : "false");
+	script_set_int(v, "exchange_timeout", p->exchange_timeout);
+}
+
+struct tmpl_vars *
+script_vars(const struct job *job)
+{
+	struct tmpl_vars	*v;
+
+	v = tmpl_vars_new();
+	tmpl_set(v, "version", DDPGEN_VERSION);
+	tmpl_set(v, "site", job->site);
+	tmpl_set(v, "description", job->prof->description);
+	tmpl_set_list(v, "command", job->argv, job->argc);
+	script_set_int(v, "nodes", job->nodes);
+	tmpl_set(v, "ddprank", job->ddprank);
+	tmpl_set(v, "script", job->script);
+	tmpl_set_list(v, "args", job->args, job->nargs);
+	script_set_requests(v, job->prof);
+	script_set_runtime(v, job->prof);
+	script_set_hpcpack(v, job->prof);
+	return v;
+}
+
+void
+script_template_path(struct strlist *dirs,
+    const char *(*getenv_fn)(const char *), const char *exedir)
+{
+	const char	*e;
+	char		*s, *p, *tok, *save;
+
+	if ((e = getenv_fn("DDPGEN_TEMPLATE_PATH")) != NULL && *e != '\0') {
+		s = xstrdup(e);
+		for (tok = strtok_r(s, ":", &save); tok != NULL;
+		    tok = strtok_r(NULL, ":", &save))
+			strlist_add(dirs, tok);
+		free(s);
+	}
+	if ((e = getenv_fn("XDG_CONFIG_HOME")) != NULL && *e != '\0')
+		xasprintf(&p, "%s/ddpgen/templates", e);
+	else if ((e = getenv_fn("HOME")) != NULL && *e != '\0')
+		xasprintf(&p, "%s/.config/ddpgen/templates", e);
+	else
+		p = NULL;
+	if (p != NULL)
+		strlist_addown(dirs, p);
+	strlist_add(dirs, DDPGEN_SYSCONFDIR "/templates");
+	p = NULL;
+	if (exedir != NULL) {
+		xasprintf(&p, "%s/templates", exedir);
+		if (access(p, F_OK) != 0) {
+			free(p);
+			p = NULL;
+		}
+	}
+	if (p == NULL)
+		p = xstrdup(DDPGEN_DATADIR "/templates");
+	strlist_addown(dirs, p);
+}
+
+char *
+script_find_template(const char *name, const struct strlist *dirs,
+    char **cause)
+{
+	char	*p;
+	size_t	 i;
+
+	if (strchr(name, '/') != NULL) {
+		if (access(name, R_OK) != 0) {
+			util_fail(cause, "template %s: not readable", name);
+			return NULL;
+		}
+		return xstrdup(name);
+	}
+	for (i = 0; i < dirs->n; i++) {
+		xasprintf(&p, "%s/%s", dirs->v[i], name);
+		if (access(p, R_OK) == 0)
+			return p;
+		free(p);
+	}
+	util_fail(cause, "template '%s' not found in the template path", name);
+	return NULL;
+}
+
+int
+script_render(const struct job *job, const char *path, struct buf *out,
+    char **cause)
+{
+	struct tmpl		*t;
+	struct tmpl_vars	*v;
+	int			 rc;
+
+	if ((t = tmpl_load(path, cause)) == NULL)
+		return -1;
+	v = script_vars(job);
+	rc = tmpl_render(t, v, out, cause);
+	tmpl_vars_free(v);
+	tmpl_free(t);
+	return rc;
+}

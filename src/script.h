@@ -1,0 +1,44 @@
+/* script.h: turns a resolved profile and the command line into template
+ * variables and renders the job script. */
+#ifndef DDPGEN_SCRIPT_H
+#define DDPGEN_SCRIPT_H
+
+#include "profile.h"
+#include "tmpl.h"
+#include "util.h"
+
+/* Everything a job script is made from. */
+struct job {
+	const struct profile	 *prof;
+	const char		 *site;		/* as given, for the header */
+	int			  nodes;
+	const char		 *script;	/* the training script */
+	char *const		 *args;		/* its arguments, untouched */
+	size_t			  nargs;
+	char *const		 *argv;		/* ddpgen's own command line */
+	size_t			  argc;
+	const char		 *ddprank;	/* absolute path on the nodes */
+};
+
+/* The template variables of a job (caller frees with tmpl_vars_free). */
+struct tmpl_vars *script_vars(const struct job *);
+
+/* Finds the template file: a path when name contains '/', else
+ * DIR/NAME along dirs. Returns the path (caller frees) or NULL with
+ * *cause set. */
+char		*script_find_template(const char *name,
+		    const struct strlist *dirs, char **cause);
+
+/* The template directories, in search order: each entry of
+ * $DDPGEN_TEMPLATE_PATH, ${XDG_CONFIG_HOME:-$HOME/.config}/ddpgen/templates,
+ * SYSCONFDIR/templates, then DATADIR/templates -- or the "templates"
+ * directory beside the executable when it exists (the build tree). */
+void		 script_template_path(struct strlist *dirs,
+		    const char *(*getenv_fn)(const char *), const char *exedir);
+
+/* Renders the job with the template at path into out. -1 + *cause
+ * ("FILE:LINE: message" for template errors). */
+int		 script_render(const struct job *, const char *path,
+		    struct buf *out, char **cause);
+
+#endif

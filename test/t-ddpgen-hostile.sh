@@ -1,0 +1,78 @@
+#!/bin/sh
+# t-ddpgen-hostile.sh: hostile training arguments and --env values go
+# through a generated Slurm script and reach the training command byte for
+# byte. The script's srun line runs for real with stand-ins for srun,
+# ddprank and torchrun that record what they receive.
+. "$(dirname "$0")/lib.sh"
+
+mkdir -p "$T/bin"
+# srun stand-in: drop srun's own options, run the task once.
+cat >"$T/bin/srun" <<'STUB'
+#!/bin/sh
+while [ $# -gt 0 ]; do
+	case $1 in --*) shift ;; *) break ;; esac
+done
+exec "$@"
+STUB
+# ddprank stand-in: "ip" prints an address; "exec" records its argv and
+# runs what follows "--".
+cat >"$T/bin/ddprank" <<'STUB'
+#!/bin/sh
+case $1 in
+ip)	echo 192.0.2.1; exit 0 ;;
+exec)	for a; do printf '%s\0' "$a"; done >"$REC.ddprank"
+	while [ "$1" != -- ]; do shift; done
+	shift
+	exec "$@" ;;
+esac
+exit 9
+STUB
+# torchrun stand-in: records argv and the variables under test.
+cat >"$T/bin/torchrun" <<'STUB'
+#!/bin/sh
+for a; do printf '%s\0' "$a"; done >"$REC"
+printf '%s\0' "$HOSTILE_ENV" "$MASTER_ADDR" >"$REC.env"
+STUB
+chmod +x "$T/bin/srun" "$T/bin/ddprank" "$T/bin/torchrun"
+
+nl='
+'
+tab=$(printf '\t')
+set -- "plain" "two words" "it's" 'say "hi"' '$(touch pwned)' '`touch pwned`' \
+    "a${nl}b" "${nl}" "${tab}x" '*' '?' '[ab]' '~' '--' '-' '--epochs=3' \
+    "" '\' '\\n' '$HOME' '${HOME}' '!!' '#not a comment' '; exit 1' \
+    '| cat' '&' '>out' '<in' "$(printf 'caf\303\251')" "$(printf '\377\376')" \
+    "$(printf 'x\001y\177z')" "'"'"'"'"' '{a,b}' ' ' "trailing${nl}"
+
+for site in cori plmt slurm; do
+	rm -f "$T/rec"*
+	REC=$T/rec
+	export REC
+	env_value="v 'q' \"d\" \$(x) \`y\`${nl}line2"
+	"$DDPGEN" --site "$site" --nodes 2 --ddprank "$T/bin/ddprank" \
+	    --env "HOSTILE_ENV=$env_value" -o "$T/job.sh" \
+	    /scratch/my\ dir/train.py "$@"
+	expect_eq "$site: ddpgen exit" "$?" 0
+	(cd "$T" && PATH="$T/bin:$PATH" bash ./job.sh) >"$T/out" 2>&1
+	expect_eq "$site: job exit" "$?" 0
+	for a in "--nproc_per_node=$( [ "$site" = plmt ] && echo 4 || echo 1)" \
+	    "/scratch/my dir/train.py" "$@"; do
+		printf '%s\0' "$a"
+	done >"$T/want"
+	checks=$((checks + 1))
+	cmp -s "$T/want" "$T/rec" ||
+	    fail "$site: torchrun argv differs: $(od -c "$T/rec" | head -20)"
+	printf '%s\0' "$env_value" >"$T/want.env"
+	checks=$((checks + 1))
+	head -c "$(wc -c <"$T/want.env")" "$T/rec.env" | cmp -s - "$T/want.env" ||
+	    fail "$site: HOSTILE_ENV differs"
+	checks=$((checks + 1))
+	[ ! -e "$T/pwned" ] || fail "$site: an argument ran as code"
+	if command -v shellcheck >/dev/null; then
+		out=$(shellcheck -s bash "$T/job.sh" 2>&1)
+		expect_eq "$site: shellcheck" "$out" ""
+	fi
+	bash -n "$T/job.sh"
+	expect_eq "$site: bash -n" "$?" 0
+done
+finish
