@@ -1,0 +1,151 @@
+/* check_util.c: unit tests for buffers, string lists, numbers and files. */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+#include "xmalloc.h"
+
+START_TEST(test_buf)
+{
+	struct buf	 b;
+	char		*s;
+	int		 i;
+
+	buf_init(&b);
+	ck_assert_str_eq(b.s, "");
+	for (i = 0; i < 1000; i++)
+		buf_addc(&b, 'x');
+	ck_assert_uint_eq(b.len, 1000);
+	buf_addf(&b, "%d-%s", 42, "y");
+	ck_assert_str_eq(b.s + 1000, "42-y");
+	buf_addn(&b, "a\0b", 3);
+	ck_assert_uint_eq(b.len, 1007);
+	ck_assert_int_eq(memcmp(b.s + 1004, "a\0b", 3), 0);
+	s = buf_take(&b);
+	ck_assert_uint_eq(strlen(s), 1005);
+	ck_assert_str_eq(b.s, "");
+	free(s);
+	buf_free(&b);
+}
+END_TEST
+
+START_TEST(test_strlist)
+{
+	struct strlist	a, b;
+	int		i;
+	char		num[16];
+
+	strlist_init(&a);
+	ck_assert_ptr_null(a.v[0]);
+	for (i = 0; i < 100; i++) {
+		snprintf(num, sizeof num, "%d", i);
+		strlist_add(&a, num);
+	}
+	ck_assert_uint_eq(a.n, 100);
+	ck_assert_str_eq(a.v[99], "99");
+	ck_assert_ptr_null(a.v[100]);
+	memset(&b, 0, sizeof b);
+	strlist_copy(&b, &a);
+	ck_assert_uint_eq(b.n, 100);
+	ck_assert_str_eq(b.v[42], "42");
+	strlist_free(&a);
+	strlist_free(&b);
+	strlist_free(&b);
+}
+END_TEST
+
+START_TEST(test_strtonum)
+{
+	long long	v;
+
+	ck_assert_int_eq(util_strtonum("12", 1, 100, &v), 0);
+	ck_assert_int_eq(v, 12);
+	ck_assert_int_eq(util_strtonum("0", 1, 100, &v), -1);
+	ck_assert_int_eq(util_strtonum("101", 1, 100, &v), -1);
+	ck_assert_int_eq(util_strtonum("", 0, 100, &v), -1);
+	ck_assert_int_eq(util_strtonum(" 1", 0, 100, &v), -1);
+	ck_assert_int_eq(util_strtonum("+1", 0, 100, &v), -1);
+	ck_assert_int_eq(util_strtonum("1x", 0, 100, &v), -1);
+	ck_assert_int_eq(util_strtonum("99999999999999999999", 0, 100, &v),
+	    -1);
+	ck_assert_int_eq(util_strtonum("-5", -10, 100, &v), 0);
+	ck_assert_int_eq(v, -5);
+}
+END_TEST
+
+START_TEST(test_fail)
+{
+	char	*cause = NULL;
+
+	ck_assert_int_eq(util_fail(&cause, "bad %s at %d", "x", 3), -1);
+	ck_assert_str_eq(cause, "bad x at 3");
+	free(cause);
+	ck_assert_int_eq(util_fail(NULL, "ignored"), -1);
+}
+END_TEST
+
+START_TEST(test_files)
+{
+	char		 dir[] = "/tmp/check_util.XXXXXX", path[256];
+	char		*s, *cause = NULL;
+	size_t		 len;
+	struct stat	 st;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/out", dir);
+	ck_assert_int_eq(util_writefile(path, "a\0bc", 4, 0755, &cause), 0);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(st.st_mode & 07777, 0755);
+	s = util_readfile(path, &len, &cause);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(len, 4);
+	ck_assert_int_eq(memcmp(s, "a\0bc", 4), 0);
+	free(s);
+	unlink(path);
+
+	/* A directory that does not exist: error, nothing left. */
+	snprintf(path, sizeof path, "%s/no/out", dir);
+	ck_assert_int_eq(util_writefile(path, "x", 1, 0644, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "No such file"));
+	free(cause);
+	s = util_readfile(path, &len, &cause);
+	ck_assert_ptr_null(s);
+	ck_assert_ptr_nonnull(strstr(cause, path));
+	free(cause);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+static Suite *
+util_suite(void)
+{
+	Suite	*s = suite_create("util");
+	TCase	*tc = tcase_create("core");
+
+	tcase_add_test(tc, test_buf);
+	tcase_add_test(tc, test_strlist);
+	tcase_add_test(tc, test_strtonum);
+	tcase_add_test(tc, test_fail);
+	tcase_add_test(tc, test_files);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner	*sr = srunner_create(util_suite());
+	int	 failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? 0 : 1;
+}
