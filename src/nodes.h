@@ -1,0 +1,82 @@
+/* nodes.h: where ddprank's node list and job id come from: Slurm, HPC
+ * Pack, PBS/Torque, LSF or a hostfile, read through an environment seam. */
+#ifndef DDPGEN_NODES_H
+#define DDPGEN_NODES_H
+
+#include <stdint.h>
+
+struct hostlist;
+
+enum nodes_sched {
+	NODES_AUTO,
+	NODES_SLURM,
+	NODES_HPCPACK,
+	NODES_PBS,
+	NODES_LSF,
+	NODES_HOSTFILE
+};
+
+/* The environment, as a getenv-like callback so tests can feed it. A
+ * variable that is unset or empty counts as absent everywhere. */
+struct nodes_env {
+	const char	*(*get)(void *arg, const char *name);
+	void		*arg;
+};
+
+/* The process environment (getenv). */
+extern const struct nodes_env nodes_env_real;
+
+/* The job's identity, the same on every node of the job. */
+struct nodes_job {
+	int		 set;		/* 0: no job id was found */
+	uint64_t	 id;		/* numeric job id */
+	int64_t		 task;		/* array task, -1 when absent */
+	int64_t		 step;		/* Slurm step, -1 when absent */
+	const char	*var;		/* variable the id came from */
+};
+
+struct nodes {
+	enum nodes_sched	 sched;
+	struct hostlist		*list;
+	char			*text;	 /* the list as given, for messages */
+	char			*source; /* "SLURM_JOB_NODELIST", "hostfile F" */
+	int			 flags;	 /* HOSTLIST_* flags to find a host */
+	int64_t			 nodeid; /* the scheduler's index of this
+					    node in list (SLURM_NODEID), or
+					    -1 when it does not say */
+	char			*selfname; /* the scheduler's name for this
+					      node (SLURMD_NODENAME), or NULL */
+	struct nodes_job	 job;
+};
+
+/* "slurm" etc. to enum; -1 on an unknown name. */
+int		 nodes_sched_parse(const char *, enum nodes_sched *);
+const char	*nodes_sched_name(enum nodes_sched);
+
+/* Fills n from the scheduler sched (NODES_AUTO: detected in the order
+ * hostfile given, Slurm, HPC Pack, PBS, LSF). hostfile is the --hostfile
+ * argument or NULL; it implies NODES_HOSTFILE. Returns -1 and sets
+ * *cause (caller frees) when there is no list or it is malformed. */
+int		 nodes_load(struct nodes *n, const struct nodes_env *,
+		    enum nodes_sched sched, const char *hostfile,
+		    char **cause);
+void		 nodes_free(struct nodes *);
+
+/* The job id of scheduler sched (NODES_AUTO and NODES_HOSTFILE: the first
+ * of SLURM_JOB_ID, CCP_JOBID, PBS_JOBID, LSB_JOBID that is set). No job
+ * id is not an error (job->set is 0); a malformed one is. */
+int		 nodes_job(struct nodes_job *job, const struct nodes_env *,
+		    enum nodes_sched sched, char **cause);
+
+/* The job id as a rendezvous id: "ID", "ID_TASK", "ID.STEP" or
+ * "ID_TASK.STEP". Caller frees; NULL when job->set is 0. */
+char		*nodes_job_string(const struct nodes_job *);
+
+/* Index of name in the list (with n->flags), or -1. */
+int64_t		 nodes_find(const struct nodes *, const char *name);
+
+/* "'nid[01-04]' (from SLURM_JOB_NODELIST)", shortened when long, for
+ * messages. Caller frees. */
+char		*nodes_describe(const struct nodes *);
+
+#endif
