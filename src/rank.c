@@ -1,0 +1,475 @@
+/* rank.c: node rank, node count, master address and port for torchrun. */
+#include "config.h"
+
+#include <sys/types.h>
+#include <sys/socket.h>
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exitcode.h"
+#include "hostlist.h"
+#include "netif.h"
+#include "nodes.h"
+#include "port.h"
+#include "quote.h"
+#include "rank.h"
+#include "rx.h"
+#include "util.h"
+#include "xmalloc.h"
+
+/* What rank_compute works with; interfaces are listed on first use. */
+struct rank_ctx {
+	const struct rank_opts	*o;
+	const struct nodes_env	*env;
+	const struct netif_sys	*sys;
+	struct nodes		 nodes;
+	struct netif_list	 ifs;
+	int			 listed;
+	const struct netif	*iface;		/* matched, or NULL */
+};
+
+static int
+rank_ifs(struct rank_ctx *c, char **cause)
+{
+	if (c->listed)
+		return 0;
+	if (c->sys->ifaddrs(c->sys->arg, &c->ifs, cause) == -1)
+		return -1;
+	c->listed = 1;
+	return 0;
+}
+
+/* The job id variables scheduler s reads, for messages. */
+static const char *
+rank_job_vars(enum nodes_sched s)
+{
+	switch (s) {
+	case NODES_SLURM:
+		return "SLURM_JOB_ID";
+	case NODES_HPCPACK:
+		return "CCP_JOBID";
+	case NODES_PBS:
+		return "PBS_JOBID";
+	case NODES_LSF:
+		return "LSB_JOBID";
+	default:
+		return "SLURM_JOB_ID, CCP_JOBID, PBS_JOBID or LSB_JOBID";
+	}
+}
+
+static int
+rank_port_of(int *port, const struct rank_opts *o, enum nodes_sched s,
+    const struct nodes_job *job, char **cause)
+{
+	if (o->port != 0) {
+		*port = o->port;
+		return XC_OK;
+	}
+	if (!job->set) {
+		util_fail(cause, "--port auto needs a job id (%s) and none is "
+		    "set; choose a port with --port N", rank_job_vars(s));
+		return XC_PORT;
+	}
+	*port = port_auto(job->id, job->task, job->step, o->lo, o->hi);
+	return XC_OK;
+}
+
+int
+rank_port(int *port, const struct rank_opts *o, const struct nodes_env *env,
+    char **cause)
+{
+	struct nodes_job	job;
+
+	if (o->port == 0 && nodes_job(&job, env, o->sched, cause) == -1)
+		return XC_NODES;
+	return rank_port_of(port, o, o->sched, &job, cause);
+}
+
+static char *
+rank_nth(const struct nodes *n, uint64_t i)
+{
+	char	name[HOSTLIST_NAME_MAX + 1];
+
+	if (hostlist_nth(n->list, i, name, sizeof name) == -1)
+		return xstrdup("?");
+	return xstrdup(name);
+}
+
+/* The first listed host that resolves to an address of this node. */
+static int64_t
+rank_find_by_addr(struct rank_ctx *c, char **cause)
+{
+	struct netif_addrs	 addrs;
+	uint64_t		 i, count = hostlist_count(c->nodes.list);
+	char			*name, *why;
+	int			 owns;
+
+	if (count > RANK_RESOLVE_MAX)
+		return -1;
+	if (rank_ifs(c, cause) == -1)
+		return -2;
+	for (i = 0; i < count; i++) {
+		name = rank_nth(&c->nodes, i);
+		netif_addrs_init(&addrs);
+		owns = 0;
+		/* A name that does not resolve is simply not this node. */
+		if (c->sys->resolve(c->sys->arg, name, &addrs, &why) == -1)
+			free(why);
+		else
+			owns = netif_owns(&c->ifs, &addrs);
+		netif_addrs_free(&addrs);
+		free(name);
+		if (owns)
+			return (int64_t)i;
+	}
+	return -1;
+}
+
+static int
+rank_not_listed(struct rank_ctx *c, const char *host, char **cause)
+{
+	char	*list = nodes_describe(&c->nodes);
+
+	util_fail(cause, "host '%s' is not in the node list %s", host, list);
+	free(list);
+	return XC_NODES;
+}
+
+/* Slurm says which node this is: a disagreement means the list and the
+ * host names do not describe the same nodes, and ranks would collide. */
+static int
+rank_crosscheck(struct rank_ctx *c, const char *host, int64_t i,
+    char **cause)
+{
+	char	*list;
+
+	if (c->nodes.nodeid < 0 || c->nodes.nodeid == i)
+		return XC_OK;
+	list = nodes_describe(&c->nodes);
+	util_fail(cause, "SLURM_NODEID is %lld but host '%s' is node %lld of "
+	    "the node list %s", (long long)c->nodes.nodeid, host,
+	    (long long)i, list);
+	free(list);
+	return XC_NODES;
+}
+
+static int
+rank_identify(struct rank_ctx *c, struct rank *r, char **cause)
+{
+	char	host[HOSTLIST_NAME_MAX + 1];
+	int64_t	i;
+
+	if (c->sys->hostname(c->sys->arg, host, sizeof host, cause) == -1)
+		return XC_FAIL;
+	host[strcspn(host, ".")] = '\0';
+	i = nodes_find(&c->nodes, host);
+	if (i < 0 && c->nodes.selfname != NULL)
+		i = nodes_find(&c->nodes, c->nodes.selfname);
+	if (i < 0 && (i = rank_find_by_addr(c, cause)) == -2)
+		return XC_FAIL;
+	if (i < 0)
+		return rank_not_listed(c, host, cause);
+	r->node_rank = (uint64_t)i;
+	r->nnodes = hostlist_count(c->nodes.list);
+	r->host = rank_nth(&c->nodes, r->node_rank);
+	return rank_crosscheck(c, host, i, cause);
+}
+
+/* Among the addresses the first node resolves to, the one inside a
+ * subnet of this node's matched interface; else the first IPv4; else
+ * the first. */
+static const struct netif_addr *
+rank_choose(struct rank_ctx *c, const struct netif_addrs *addrs)
+{
+	const struct netif	*e;
+	size_t			 i, j;
+
+	for (i = 0; c->iface != NULL && i < addrs->n; i++) {
+		for (j = 0; j < c->ifs.n; j++) {
+			e = &c->ifs.v[j];
+			if (strcmp(e->name, c->iface->name) == 0 &&
+			    netif_addr_in_subnet(&addrs->v[i], &e->a))
+				return &addrs->v[i];
+		}
+	}
+	for (i = 0; i < addrs->n; i++) {
+		if (addrs->v[i].family == AF_INET)
+			return &addrs->v[i];
+	}
+	return &addrs->v[0];
+}
+
+static int
+rank_resolve_master(struct rank_ctx *c, struct rank *r, char **cause)
+{
+	struct netif_addrs	 addrs;
+	const struct netif_addr	*a;
+	char			*first, *list, *why, s[NETIF_ADDRSTRLEN];
+	int			 xc = XC_NODES;
+
+	first = rank_nth(&c->nodes, 0);
+	list = nodes_describe(&c->nodes);
+	netif_addrs_init(&addrs);
+	if (c->sys->resolve(c->sys->arg, first, &addrs, &why) == -1) {
+		util_fail(cause, "master address: %s; it is the first node of "
+		    "%s: set MASTER_ADDR", why, list);
+		free(why);
+		goto out;
+	}
+	if (addrs.n == 0) {
+		util_fail(cause, "master address: '%s' resolves to no "
+		    "address; it is the first node of %s: set MASTER_ADDR",
+		    first, list);
+		goto out;
+	}
+	a = rank_choose(c, &addrs);
+	netif_addr_format(a, NULL, s, sizeof s);
+	/* The classic failure: the name resolves to 127.0.1.1 through
+	 * /etc/hosts and the other nodes connect to themselves. */
+	if (r->nnodes > 1 && netif_addr_is_loopback(a)) {
+		util_fail(cause, "master address: '%s' resolves to the "
+		    "loopback address %s, which other nodes cannot reach; use "
+		    "--iface REGEX or set MASTER_ADDR", first, s);
+		goto out;
+	}
+	r->master_addr = xstrdup(s);
+	xc = XC_OK;
+out:
+	netif_addrs_free(&addrs);
+	free(list);
+	free(first);
+	return xc;
+}
+
+static int
+rank_master(struct rank_ctx *c, struct rank *r, char **cause)
+{
+	const char	*v;
+	char		 s[NETIF_ADDRSTRLEN];
+
+	/* The batch shell computes it on the first node and srun passes it
+	 * on: that beats anything each node could work out alone. */
+	if ((v = c->env->get(c->env->arg, "MASTER_ADDR")) != NULL &&
+	    *v != '\0') {
+		r->master_addr = xstrdup(v);
+		return XC_OK;
+	}
+	if (c->iface != NULL && r->node_rank == 0) {
+		netif_addr_format(&c->iface->a, c->iface->name, s, sizeof s);
+		r->master_addr = xstrdup(s);
+		return XC_OK;
+	}
+	return rank_resolve_master(c, r, cause);
+}
+
+static int
+rank_match_iface(struct rank_ctx *c, struct rank *r, char **cause)
+{
+	if (c->o->rx == NULL)
+		return XC_OK;
+	if (rank_ifs(c, cause) == -1)
+		return XC_FAIL;
+	c->iface = netif_find(&c->ifs, c->o->rx, c->o->iface, AF_UNSPEC,
+	    cause);
+	if (c->iface == NULL)
+		return XC_IFACE;
+	r->ifname = xstrdup(c->iface->name);
+	return XC_OK;
+}
+
+static int
+rank_check_port(struct rank_ctx *c, struct rank *r, char **cause)
+{
+	char	*why;
+
+	if (!c->o->check_port || r->node_rank != 0)
+		return XC_OK;
+	if (port_check(r->master_addr, r->master_port, &why) == -1) {
+		util_fail(cause, "node 0 cannot host the rendezvous: %s", why);
+		free(why);
+		return XC_PORT;
+	}
+	return XC_OK;
+}
+
+int
+rank_compute(struct rank *r, const struct rank_opts *o,
+    const struct nodes_env *env, const struct netif_sys *sys, char **cause)
+{
+	struct rank_ctx	c;
+	int		xc;
+
+	memset(r, 0, sizeof *r);
+	memset(&c, 0, sizeof c);
+	c.o = o;
+	c.env = env;
+	c.sys = sys;
+	netif_list_init(&c.ifs);
+	if (nodes_load(&c.nodes, env, o->sched, o->hostfile, cause) == -1)
+		return XC_NODES;
+	r->jobid = nodes_job_string(&c.nodes.job);
+	if ((xc = rank_port_of(&r->master_port, o, c.nodes.sched,
+	    &c.nodes.job, cause)) == XC_OK &&
+	    (xc = rank_identify(&c, r, cause)) == XC_OK &&
+	    (xc = rank_match_iface(&c, r, cause)) == XC_OK &&
+	    (xc = rank_master(&c, r, cause)) == XC_OK)
+		xc = rank_check_port(&c, r, cause);
+	netif_list_free(&c.ifs);
+	nodes_free(&c.nodes);
+	return xc;
+}
+
+void
+rank_free(struct rank *r)
+{
+	free(r->host);
+	free(r->master_addr);
+	free(r->ifname);
+	free(r->jobid);
+	memset(r, 0, sizeof *r);
+}
+
+int
+rank_ip(char **addr, const struct rank_opts *o, int family,
+    const struct netif_sys *sys, char **cause)
+{
+	struct netif_list	 ifs;
+	const struct netif	*e;
+	char			 s[NETIF_ADDRSTRLEN];
+	int			 xc;
+
+	*addr = NULL;
+	netif_list_init(&ifs);
+	if (sys->ifaddrs(sys->arg, &ifs, cause) == -1)
+		xc = XC_FAIL;
+	else if ((e = netif_find(&ifs, o->rx, o->iface, family,
+	    cause)) == NULL)
+		xc = XC_IFACE;
+	else {
+		netif_addr_format(&e->a, e->name, s, sizeof s);
+		*addr = xstrdup(s);
+		xc = XC_OK;
+	}
+	netif_list_free(&ifs);
+	return xc;
+}
+
+static void
+rank_var(struct rank_vars *vs, const char *name, int number,
+    const char *fmt, ...)
+{
+	struct rank_var	*v = &vs->v[vs->n++];
+	va_list		 ap;
+
+	v->name = name;
+	v->number = number;
+	va_start(ap, fmt);
+	xvasprintf(&v->value, fmt, ap);
+	va_end(ap);
+}
+
+/* torchrun's c10d rendezvous: node 0 hosts the store, said explicitly
+ * because torchrun would compare the endpoint with its host name. */
+static void
+rank_vars_c10d(struct rank_vars *vs, const struct rank *r)
+{
+	const char	*fmt;
+
+	fmt = strchr(r->master_addr, ':') != NULL ? "[%s]:%d" : "%s:%d";
+	rank_var(vs, "PET_RDZV_BACKEND", 0, "c10d");
+	rank_var(vs, "PET_RDZV_ENDPOINT", 0, fmt, r->master_addr,
+	    r->master_port);
+	if (r->jobid != NULL)
+		rank_var(vs, "PET_RDZV_ID", 0, "%s", r->jobid);
+	rank_var(vs, "PET_RDZV_CONF", 0, "is_host=%d", r->node_rank == 0);
+}
+
+void
+rank_vars(struct rank_vars *vs, const struct rank *r, int exec,
+    enum rank_rdzv rdzv)
+{
+	vs->n = 0;
+	rank_var(vs, "NODE_RANK", 1, "%llu", (unsigned long long)r->node_rank);
+	rank_var(vs, "NNODES", 1, "%llu", (unsigned long long)r->nnodes);
+	rank_var(vs, "MASTER_ADDR", 0, "%s", r->master_addr);
+	rank_var(vs, "MASTER_PORT", 1, "%d", r->master_port);
+	if (r->ifname != NULL) {
+		rank_var(vs, "GLOO_SOCKET_IFNAME", 0, "%s", r->ifname);
+		/* NCCL takes prefixes: "=" asks for this name exactly. */
+		rank_var(vs, "NCCL_SOCKET_IFNAME", 0, "=%s", r->ifname);
+	}
+	if (!exec)
+		return;
+	rank_var(vs, "PET_NNODES", 0, "%llu", (unsigned long long)r->nnodes);
+	rank_var(vs, "PET_NODE_RANK", 0, "%llu",
+	    (unsigned long long)r->node_rank);
+	rank_var(vs, "PET_MASTER_ADDR", 0, "%s", r->master_addr);
+	rank_var(vs, "PET_MASTER_PORT", 0, "%d", r->master_port);
+	if (rdzv == RANK_C10D)
+		rank_vars_c10d(vs, r);
+}
+
+void
+rank_vars_free(struct rank_vars *vs)
+{
+	size_t	i;
+
+	for (i = 0; i < vs->n; i++)
+		free(vs->v[i].value);
+	vs->n = 0;
+}
+
+void
+rank_format_sh(struct buf *b, const struct rank_vars *vs)
+{
+	size_t	i;
+
+	for (i = 0; i < vs->n; i++) {
+		buf_addf(b, "export %s=", vs->v[i].name);
+		quote_sh(b, vs->v[i].value);
+		buf_addc(b, '\n');
+	}
+}
+
+static void
+rank_json_string(struct buf *b, const char *s)
+{
+	unsigned char	c;
+
+	buf_addc(b, '"');
+	for (; (c = (unsigned char)*s) != '\0'; s++) {
+		if (c == '"' || c == '\\')
+			buf_addf(b, "\\%c", c);
+		else if (c == '\n')
+			buf_adds(b, "\\n");
+		else if (c == '\t')
+			buf_adds(b, "\\t");
+		else if (c < 0x20 || c == 0x7f)
+			buf_addf(b, "\\u%04x", c);
+		else
+			buf_addc(b, (char)c);
+	}
+	buf_addc(b, '"');
+}
+
+void
+rank_format_json(struct buf *b, const struct rank_vars *vs)
+{
+	size_t	i;
+
+	buf_addc(b, '{');
+	for (i = 0; i < vs->n; i++) {
+		if (i > 0)
+			buf_addc(b, ',');
+		rank_json_string(b, vs->v[i].name);
+		buf_addc(b, ':');
+		if (vs->v[i].number)
+			buf_adds(b, vs->v[i].value);
+		else
+			rank_json_string(b, vs->v[i].value);
+	}
+	buf_adds(b, "}\n");
+}

@@ -1,0 +1,83 @@
+/* rank.h: this node's rank, the node count, the master address and port,
+ * combined from the node list, the interfaces and the job id. Functions
+ * returning int give an exit status from exitcode.h (XC_OK on success)
+ * and set *cause (caller frees) otherwise. */
+#ifndef DDPGEN_RANK_H
+#define DDPGEN_RANK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nodes.h"
+#include "util.h"
+
+struct netif_sys;
+struct rx;
+
+/* Node lists longer than this are not searched by resolving every name
+ * when this host's name is not in them. */
+#define RANK_RESOLVE_MAX	4096
+
+enum rank_rdzv {
+	RANK_STATIC,
+	RANK_C10D
+};
+
+struct rank_opts {
+	enum nodes_sched	 sched;
+	const char		*hostfile;	/* --hostfile, or NULL */
+	struct rx		*rx;		/* --iface compiled, or NULL */
+	const char		*iface;		/* its pattern, for messages */
+	int			 port;		/* --port; 0 for auto */
+	int			 lo, hi;	/* --port-range */
+	int			 check_port;	/* bind it on node 0 */
+};
+
+struct rank {
+	uint64_t	 node_rank;
+	uint64_t	 nnodes;
+	char		*host;		/* this node's name in the list */
+	char		*master_addr;
+	int		 master_port;
+	char		*ifname;	/* interface matched, or NULL */
+	char		*jobid;		/* rendezvous id, or NULL */
+};
+
+/* One variable to export; number says JSON should not quote it. */
+struct rank_var {
+	const char	*name;
+	char		*value;
+	int		 number;
+};
+
+#define RANK_VARS_MAX	16
+struct rank_vars {
+	struct rank_var	 v[RANK_VARS_MAX];
+	size_t		 n;
+};
+
+/* Fills r; free it with rank_free whatever this returns. */
+int	rank_compute(struct rank *r, const struct rank_opts *,
+	    const struct nodes_env *, const struct netif_sys *, char **cause);
+void	rank_free(struct rank *);
+
+/* MASTER_PORT alone (ddprank port): --port, or derived from the job id. */
+int	rank_port(int *port, const struct rank_opts *,
+	    const struct nodes_env *, char **cause);
+
+/* The address of the first interface matching o->rx (ddprank ip);
+ * family is AF_INET, AF_INET6 or AF_UNSPEC. Caller frees *addr. */
+int	rank_ip(char **addr, const struct rank_opts *, int family,
+	    const struct netif_sys *, char **cause);
+
+/* The variables for ddprank env (exec 0) or exec (exec 1, which adds
+ * the PET_* ones torchrun reads, and the c10d ones for RANK_C10D). */
+void	rank_vars(struct rank_vars *, const struct rank *, int exec,
+	    enum rank_rdzv);
+void	rank_vars_free(struct rank_vars *);
+
+/* "export NAME=WORD" lines safe to eval, or one JSON object. */
+void	rank_format_sh(struct buf *, const struct rank_vars *);
+void	rank_format_json(struct buf *, const struct rank_vars *);
+
+#endif
