@@ -1,0 +1,448 @@
+/* ddprank.c: ddprank's options and subcommands; the work is in rank.c. */
+#include "config.h"
+
+#include <sys/types.h>
+#include <sys/socket.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "exitcode.h"
+#include "hostlist.h"
+#include "netif.h"
+#include "nodes.h"
+#include "port.h"
+#include "rank.h"
+#include "rx.h"
+#include "util.h"
+#include "xmalloc.h"
+
+enum cmd {
+	CMD_ENV,
+	CMD_EXEC,
+	CMD_HOSTS,
+	CMD_IP,
+	CMD_PORT
+};
+
+/* Each subcommand and the short options it takes. */
+static const struct cmdinfo {
+	const char	*name;
+	const char	*opts;
+} cmds[] = {
+	{ "env", "sfipPrF" },
+	{ "exec", "sfipPr" },
+	{ "hosts", "sf" },
+	{ "ip", "i46" },
+	{ "port", "pP" }
+};
+
+struct options {
+	enum cmd		 cmd;
+	struct rank_opts	 ro;
+	struct rx		 rx;
+	int			 family;
+	enum rank_rdzv		 rdzv;
+	int			 json;
+	int			 argc;	/* operands */
+	char			**argv;
+};
+
+static const char optstr[] = "+:46f:F:hi:p:P:r:s:V";
+static const struct option longopts[] = {
+	{ "hostfile",	required_argument,	NULL, 'f' },
+	{ "format",	required_argument,	NULL, 'F' },
+	{ "help",	no_argument,		NULL, 'h' },
+	{ "iface",	required_argument,	NULL, 'i' },
+	{ "port",	required_argument,	NULL, 'p' },
+	{ "port-range",	required_argument,	NULL, 'P' },
+	{ "rdzv",	required_argument,	NULL, 'r' },
+	{ "scheduler",	required_argument,	NULL, 's' },
+	{ "version",	no_argument,		NULL, 'V' },
+	{ NULL,		0,			NULL, 0 }
+};
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+"usage: ddprank [env] [--scheduler auto|slurm|hpcpack|pbs|lsf|hostfile]\n"
+"               [--hostfile FILE] [--iface REGEX] [--port N|auto]\n"
+"               [--port-range LO-HI] [--rdzv static|c10d] [--format sh|json]\n"
+"       ddprank exec [--scheduler S] [--hostfile FILE] [--iface REGEX]\n"
+"               [--port N|auto] [--port-range LO-HI] [--rdzv static|c10d]\n"
+"               -- COMMAND [ARGS...]\n"
+"       ddprank hosts [--scheduler S] [--hostfile FILE] [HOSTLIST]\n"
+"       ddprank ip --iface REGEX [-4|-6]\n"
+"       ddprank port [--port N|auto] [--port-range LO-HI]\n"
+"       ddprank --help | --version\n");
+}
+
+/* Prints "ddprank: message" and returns xc. */
+static int __attribute__((format(printf, 2, 3)))
+report(int xc, const char *fmt, ...)
+{
+	va_list	ap;
+
+	fprintf(stderr, "%s: ", util_progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return xc;
+}
+
+/* Prints and frees cause; returns xc. */
+static int
+report_cause(int xc, char *cause)
+{
+	report(xc, "%s", cause);
+	free(cause);
+	return xc;
+}
+
+/* Prints "ddprank: message" and the usage; exits 2. */
+static void __attribute__((noreturn, format(printf, 1, 2)))
+misuse(const char *fmt, ...)
+{
+	va_list	ap;
+
+	fprintf(stderr, "%s: ", util_progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	usage(stderr);
+	exit(XC_USAGE);
+}
+
+static const char *
+optname(int c)
+{
+	static char	s[3];
+	size_t		i;
+
+	for (i = 0; longopts[i].name != NULL; i++) {
+		if (longopts[i].val == c)
+			return longopts[i].name;
+	}
+	s[0] = '-';
+	s[1] = (char)c;
+	return s;
+}
+
+static void
+parse_value(struct options *o, int c, const char *arg)
+{
+	enum nodes_sched	 s;
+	char			*cause;
+	int			 rc = 0;
+
+	switch (c) {
+	case 'p':
+		rc = port_parse(arg, &o->ro.port, &cause);
+		break;
+	case 'P':
+		rc = port_parse_range(arg, &o->ro.lo, &o->ro.hi, &cause);
+		break;
+	case 's':
+		if (nodes_sched_parse(arg, &s) == -1)
+			exit(report(XC_USAGE, "unknown scheduler '%s': expected "
+			    "auto, slurm, hpcpack, pbs, lsf or hostfile", arg));
+		o->ro.sched = s;
+		break;
+	case 'r':
+		if (strcmp(arg, "static") != 0 && strcmp(arg, "c10d") != 0)
+			exit(report(XC_USAGE, "unknown rendezvous '%s': expected "
+			    "static or c10d", arg));
+		o->rdzv = strcmp(arg, "c10d") == 0 ? RANK_C10D : RANK_STATIC;
+		break;
+	case 'F':
+		if (strcmp(arg, "sh") != 0 && strcmp(arg, "json") != 0)
+			exit(report(XC_USAGE, "unknown format '%s': expected sh "
+			    "or json", arg));
+		o->json = strcmp(arg, "json") == 0;
+		break;
+	}
+	if (rc == -1)
+		exit(report_cause(XC_USAGE, cause));
+}
+
+static void
+parse_option(struct options *o, int c, const char *arg)
+{
+	switch (c) {
+	case '4':
+		o->family = AF_INET;
+		break;
+	case '6':
+		o->family = AF_INET6;
+		break;
+	case 'f':
+		o->ro.hostfile = arg;
+		break;
+	case 'i':
+		o->ro.iface = arg;
+		break;
+	case 'h':
+		usage(stdout);
+		exit(XC_OK);
+	case 'V':
+		printf("ddprank %s\n", DDPGEN_VERSION);
+		exit(XC_OK);
+	default:
+		parse_value(o, c, arg);
+		break;
+	}
+}
+
+static enum cmd
+parse_cmd(int *argc, char ***argv)
+{
+	size_t	i;
+
+	if (*argc < 2)
+		return CMD_ENV;
+	for (i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+		if (strcmp((*argv)[1], cmds[i].name) == 0) {
+			(*argc)--;
+			(*argv)++;
+			return (enum cmd)i;
+		}
+	}
+	return CMD_ENV;
+}
+
+static void
+parse_operands(struct options *o)
+{
+	const char	*name = cmds[o->cmd].name;
+
+	if (o->cmd == CMD_EXEC && o->argc == 0)
+		misuse("%s: no command given", name);
+	if (o->cmd == CMD_HOSTS && o->argc > 1)
+		misuse("unexpected argument '%s'", o->argv[1]);
+	if (o->cmd != CMD_EXEC && o->cmd != CMD_HOSTS && o->argc > 0)
+		misuse("unexpected argument '%s'", o->argv[0]);
+	if (o->cmd == CMD_IP && o->ro.iface == NULL)
+		misuse("%s: --iface REGEX is required", name);
+}
+
+static void
+parse_iface(struct options *o)
+{
+	char	*cause;
+
+	if (o->ro.iface == NULL)
+		return;
+	if (rx_compile(&o->rx, o->ro.iface, &cause) == -1) {
+		report(XC_USAGE, "--iface: %s", cause);
+		exit(XC_USAGE);
+	}
+	o->ro.rx = &o->rx;
+}
+
+static void __attribute__((noreturn))
+parse_bad(int c, const char *arg)
+{
+	char	opt[3] = { '-', (char)optopt, '\0' };
+
+	/* getopt_long leaves optopt 0 for an unknown long option. */
+	if (c == '?' && optopt != 0)
+		misuse("unknown option '%s'", opt);
+	if (c == '?')
+		misuse("unknown option '%s'", arg);
+	misuse("option '%s' needs a value", arg);
+}
+
+static void
+parse_args(struct options *o, int argc, char **argv)
+{
+	int	c;
+
+	o->cmd = parse_cmd(&argc, &argv);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, optstr, longopts, NULL)) != -1) {
+		if (c == '?' || c == ':')
+			parse_bad(c, argv[optind - 1]);
+		if (strchr("hV", c) == NULL && strchr(cmds[o->cmd].opts,
+		    c) == NULL)
+			misuse("--%s does not apply here", optname(c));
+		parse_option(o, c, optarg);
+	}
+	o->argc = argc - optind;
+	o->argv = argv + optind;
+	parse_operands(o);
+	parse_iface(o);
+}
+
+static int
+cmd_rank(struct options *o, struct rank_vars *vs, int exec)
+{
+	struct rank	 r;
+	char		*cause;
+	int		 xc;
+
+	o->ro.check_port = 1;
+	xc = rank_compute(&r, &o->ro, &nodes_env_real, &netif_sys_real,
+	    &cause);
+	if (xc != XC_OK) {
+		rank_free(&r);
+		return report_cause(xc, cause);
+	}
+	rank_vars(vs, &r, exec, o->rdzv);
+	rank_free(&r);
+	return XC_OK;
+}
+
+static int
+flush_stdout(void)
+{
+	if (fflush(stdout) == EOF || ferror(stdout))
+		return report(XC_FAIL, "stdout: %s", strerror(errno));
+	return XC_OK;
+}
+
+static int
+cmd_env(struct options *o)
+{
+	struct rank_vars	vs;
+	struct buf		b;
+	int			xc;
+
+	if ((xc = cmd_rank(o, &vs, 0)) != XC_OK)
+		return xc;
+	buf_init(&b);
+	if (o->json)
+		rank_format_json(&b, &vs);
+	else
+		rank_format_sh(&b, &vs);
+	fwrite(b.s, 1, b.len, stdout);
+	buf_free(&b);
+	rank_vars_free(&vs);
+	return flush_stdout();
+}
+
+static int
+cmd_exec(struct options *o)
+{
+	struct rank_vars	vs;
+	size_t			i;
+	int			xc, saved;
+
+	if ((xc = cmd_rank(o, &vs, 1)) != XC_OK)
+		return xc;
+	for (i = 0; i < vs.n; i++) {
+		if (setenv(vs.v[i].name, vs.v[i].value, 1) == -1)
+			return report(XC_FAIL, "setenv %s: %s", vs.v[i].name,
+			    strerror(errno));
+	}
+	rank_vars_free(&vs);
+	execvp(o->argv[0], o->argv);
+	saved = errno;
+	report(0, "cannot execute '%s': %s", o->argv[0], strerror(saved));
+	return saved == ENOENT || saved == ENOTDIR ? XC_NOTFOUND : XC_NOEXEC;
+}
+
+static int
+print_hosts(const struct hostlist *hl)
+{
+	char		name[HOSTLIST_NAME_MAX + 1];
+	uint64_t	i, n = hostlist_count(hl);
+
+	for (i = 0; i < n && !ferror(stdout); i++) {
+		if (hostlist_nth(hl, i, name, sizeof name) == -1)
+			return report(XC_NODES, "host %llu: name too long",
+			    (unsigned long long)i);
+		puts(name);
+	}
+	return flush_stdout();
+}
+
+static int
+cmd_hosts(struct options *o)
+{
+	struct hostlist	*hl;
+	struct nodes	 n;
+	char		*cause;
+	int		 xc;
+
+	if (o->argc == 1) {
+		if ((hl = hostlist_parse(o->argv[0], &cause)) == NULL)
+			return report_cause(XC_NODES, cause);
+		xc = print_hosts(hl);
+		hostlist_free(hl);
+		return xc;
+	}
+	if (nodes_load(&n, &nodes_env_real, o->ro.sched, o->ro.hostfile,
+	    &cause) == -1)
+		return report_cause(XC_NODES, cause);
+	xc = print_hosts(n.list);
+	nodes_free(&n);
+	return xc;
+}
+
+static int
+cmd_ip(struct options *o)
+{
+	char	*addr, *cause;
+	int	 xc;
+
+	xc = rank_ip(&addr, &o->ro, o->family, &netif_sys_real, &cause);
+	if (xc != XC_OK)
+		return report_cause(xc, cause);
+	printf("%s\n", addr);
+	free(addr);
+	return flush_stdout();
+}
+
+static int
+cmd_port(struct options *o)
+{
+	char	*cause;
+	int	 port, xc;
+
+	if ((xc = rank_port(&port, &o->ro, &nodes_env_real, &cause)) != XC_OK)
+		return report_cause(xc, cause);
+	printf("%d\n", port);
+	return flush_stdout();
+}
+
+int
+main(int argc, char **argv)
+{
+	struct options	o;
+	int		xc = XC_FAIL;
+
+	util_progname = "ddprank";
+	memset(&o, 0, sizeof o);
+	o.family = AF_UNSPEC;
+	o.ro.lo = PORT_LO_DEFAULT;
+	o.ro.hi = PORT_HI_DEFAULT;
+	parse_args(&o, argc, argv);
+	switch (o.cmd) {
+	case CMD_ENV:
+		xc = cmd_env(&o);
+		break;
+	case CMD_EXEC:
+		xc = cmd_exec(&o);
+		break;
+	case CMD_HOSTS:
+		xc = cmd_hosts(&o);
+		break;
+	case CMD_IP:
+		xc = cmd_ip(&o);
+		break;
+	case CMD_PORT:
+		xc = cmd_port(&o);
+		break;
+	}
+	if (o.ro.rx != NULL)
+		rx_free(&o.rx);
+	return xc;
+}
