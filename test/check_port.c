@@ -1,0 +1,206 @@
+/* check_port.c: unit tests for --port, --port-range, the formula and the bind check. */
+#include "config.h"
+
+#include <sys/types.h>
+#include <sys/socket.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <check.h>
+
+#include "port.h"
+#include "util.h"
+
+static void
+expect_parse_error(const char *s, const char *want)
+{
+	char	*cause = NULL;
+	int	 port;
+
+	ck_assert_int_eq(port_parse(s, &port, &cause), -1);
+	ck_assert_str_eq(cause, want);
+	free(cause);
+}
+
+static void
+expect_range_error(const char *s)
+{
+	char	*cause = NULL, want[128];
+	int	 lo, hi;
+
+	ck_assert_int_eq(port_parse_range(s, &lo, &hi, &cause), -1);
+	snprintf(want, sizeof want, "bad port range '%s': expected LO-HI "
+	    "with 1 <= LO <= HI <= 65535", s);
+	ck_assert_str_eq(cause, want);
+	free(cause);
+}
+
+START_TEST(test_parse)
+{
+	int	port = -1;
+
+	ck_assert_int_eq(port_parse("auto", &port, NULL), 0);
+	ck_assert_int_eq(port, 0);
+	ck_assert_int_eq(port_parse("29500", &port, NULL), 0);
+	ck_assert_int_eq(port, 29500);
+	ck_assert_int_eq(port_parse("1", &port, NULL), 0);
+	ck_assert_int_eq(port_parse("65535", &port, NULL), 0);
+	ck_assert_int_eq(port, 65535);
+	expect_parse_error("0", "bad port '0': expected auto or 1-65535");
+	expect_parse_error("65536", "bad port '65536': expected auto or "
+	    "1-65535");
+	expect_parse_error("", "bad port '': expected auto or 1-65535");
+	expect_parse_error("AUTO", "bad port 'AUTO': expected auto or 1-65535");
+	expect_parse_error("80x", "bad port '80x': expected auto or 1-65535");
+	expect_parse_error(" 80", "bad port ' 80': expected auto or 1-65535");
+}
+END_TEST
+
+START_TEST(test_parse_range)
+{
+	int	lo = 0, hi = 0;
+
+	ck_assert_int_eq(port_parse_range("20000-29999", &lo, &hi, NULL), 0);
+	ck_assert_int_eq(lo, 20000);
+	ck_assert_int_eq(hi, 29999);
+	ck_assert_int_eq(port_parse_range("5000-5000", &lo, &hi, NULL), 0);
+	ck_assert_int_eq(lo, 5000);
+	ck_assert_int_eq(hi, 5000);
+	expect_range_error("5000");
+	expect_range_error("5000-");
+	expect_range_error("-5000");
+	expect_range_error("6000-5000");
+	expect_range_error("0-10");
+	expect_range_error("1-65536");
+	expect_range_error("a-b");
+	expect_range_error("1000000-2");
+	expect_range_error("1-2-3");
+	expect_range_error("");
+}
+END_TEST
+
+START_TEST(test_auto)
+{
+	uint64_t	id;
+	int		p;
+
+	/* The man page's example. */
+	ck_assert_int_eq(port_auto(123456, -1, -1, 20000, 29999), 23456);
+	/* n = JOBID, then n * 1009 + TASK, then n * 1009 + STEP. */
+	ck_assert_int_eq(port_auto(123456, 3, -1, 20000, 29999),
+	    20000 + (int)((123456ULL * 1009 + 3) % 10000));
+	ck_assert_int_eq(port_auto(123456, 3, 0, 20000, 29999),
+	    20000 + (int)(((123456ULL * 1009 + 3) * 1009) % 10000));
+	ck_assert_int_eq(port_auto(123456, -1, 2, 20000, 29999),
+	    20000 + (int)((123456ULL * 1009 + 2) % 10000));
+	/* Steps of one job and neighbouring jobs get different ports. */
+	ck_assert_int_ne(port_auto(5, -1, 1, 20000, 29999),
+	    port_auto(6, -1, 0, 20000, 29999));
+	ck_assert_int_ne(port_auto(5, -1, 0, 20000, 29999),
+	    port_auto(5, -1, 1, 20000, 29999));
+	ck_assert_int_eq(port_auto(UINT64_MAX, -1, -1, 1, 65535),
+	    1 + (int)(UINT64_MAX % 65535));
+	ck_assert_int_eq(port_auto(77, 4, 9, 40000, 40000), 40000);
+	for (id = 0; id < 100000; id += 7) {
+		p = port_auto(id * 104729, (int64_t)id % 3 - 1,
+		    (int64_t)id % 5 - 1, 1024, 2047);
+		ck_assert_int_ge(p, 1024);
+		ck_assert_int_le(p, 2047);
+	}
+}
+END_TEST
+
+/* A TCP listener on 127.0.0.1 at a port the kernel picks. */
+static int
+listener(int *port)
+{
+	struct sockaddr_in	sin;
+	socklen_t		len = sizeof sin;
+	int			fd;
+
+	ck_assert_int_ne(fd = socket(AF_INET, SOCK_STREAM, 0), -1);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sin, sizeof sin), 0);
+	ck_assert_int_eq(listen(fd, 1), 0);
+	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
+	*port = ntohs(sin.sin_port);
+	return fd;
+}
+
+/* The message wanted is formatted from fmt and the arguments after it. */
+static void __attribute__((format(printf, 3, 4)))
+expect_check_error(const char *addr, int port, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*cause = NULL, want[256];
+
+	ck_assert_int_eq(port_check(addr, port, &cause), -1);
+	va_start(ap, fmt);
+	vsnprintf(want, sizeof want, fmt, ap);
+	va_end(ap);
+	ck_assert_str_eq(cause, want);
+	free(cause);
+}
+
+START_TEST(test_check)
+{
+	char	*cause = NULL;
+	int	 fd, port;
+
+	fd = listener(&port);
+	expect_check_error("127.0.0.1", port, "port %d is already in use on "
+	    "127.0.0.1; choose another with --port N", port);
+	/* Names are not resolved: the wildcard is checked instead. */
+	expect_check_error("localhost", port, "port %d is already in use on "
+	    "0.0.0.0; choose another with --port N", port);
+	expect_check_error(NULL, port, "port %d is already in use on "
+	    "0.0.0.0; choose another with --port N", port);
+	close(fd);
+	/* SO_REUSEADDR: a port left in TIME_WAIT or just closed is fine. */
+	ck_assert_int_eq(port_check("127.0.0.1", port, &cause), 0);
+	ck_assert_int_eq(port_check(NULL, port, &cause), 0);
+	ck_assert_int_eq(port_check("::1", port, &cause), 0);
+	/* 192.0.2.0/24 is TEST-NET-1, never an address of this host. */
+	expect_check_error("192.0.2.77", port, "cannot bind port %d: "
+	    "192.0.2.77 is not an address of this host", port);
+}
+END_TEST
+
+static Suite *
+port_suite(void)
+{
+	Suite	*s = suite_create("port");
+	TCase	*tc;
+
+	tc = tcase_create("parse");
+	tcase_add_test(tc, test_parse);
+	tcase_add_test(tc, test_parse_range);
+	tcase_add_test(tc, test_auto);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("check");
+	tcase_add_test(tc, test_check);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner	*sr = srunner_create(port_suite());
+	int	 failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? 0 : 1;
+}
