@@ -1,0 +1,713 @@
+/* check_rank.c: unit tests for rank, master address, port and the output. */
+#include "config.h"
+
+#include <sys/types.h>
+#include <sys/socket.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <check.h>
+
+#include "exitcode.h"
+#include "netif.h"
+#include "nodes.h"
+#include "rank.h"
+#include "rx.h"
+#include "util.h"
+#include "xmalloc.h"
+
+#define ENV(...)	((const char *const []){ __VA_ARGS__, NULL })
+
+struct fake_if {
+	const char	*name;
+	int		 up;
+	const char	*addr;
+	int		 prefix;
+};
+
+/* One node: loopback, a management network (eth0) and a high-speed
+ * one (eth3), listed as getifaddrs would. */
+static const struct fake_if node_ifs[] = {
+	{ "lo", 1, NULL, 0 },
+	{ "eth0", 1, NULL, 0 },
+	{ "eth3", 1, NULL, 0 },
+	{ "lo", 1, "127.0.0.1", 8 },
+	{ "eth0", 1, "10.0.0.2", 24 },
+	{ "eth3", 1, "10.3.0.2", 16 },
+	{ "lo", 1, "::1", 128 },
+	{ "eth3", 1, "fe80::3:2", 64 },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* What names resolve to, as "name=addr addr ...". */
+static const char *const dns[] = {
+	"nid01=fd00::1 10.0.0.1 10.3.0.1",
+	"nid02=10.0.0.2 10.3.0.2",
+	"nid03=fd00::3",
+	"far=192.168.1.1 10.0.0.1",
+	"loopy=127.0.1.1",
+	"NID01=10.0.0.1",
+	NULL
+};
+
+struct fake {
+	const char		*hostname;	/* NULL: gethostname fails */
+	const struct fake_if	*ifs;		/* NULL: getifaddrs fails */
+	int			 resolved;	/* calls to resolve */
+};
+
+static int
+fake_ifaddrs(void *arg, struct netif_list *l, char **cause)
+{
+	struct fake		*f = arg;
+	const struct fake_if	*i;
+
+	if (f->ifs == NULL)
+		return util_fail(cause, "getifaddrs: Too many open files");
+	for (i = f->ifs; i->name != NULL; i++)
+		ck_assert_int_eq(netif_list_add(l, i->name, i->up, i->addr,
+		    i->prefix), 0);
+	return 0;
+}
+
+static int
+fake_hostname(void *arg, char *buf, size_t len, char **cause)
+{
+	struct fake	*f = arg;
+
+	if (f->hostname == NULL)
+		return util_fail(cause, "gethostname: Bad address");
+	snprintf(buf, len, "%s", f->hostname);
+	return 0;
+}
+
+static int
+fake_resolve(void *arg, const char *host, struct netif_addrs *addrs,
+    char **cause)
+{
+	struct fake		*f = arg;
+	struct netif_addr	 a;
+	const char *const	*d;
+	char			*copy, *w, *last;
+	size_t			 n = strlen(host);
+
+	f->resolved++;
+	for (d = dns; *d != NULL; d++) {
+		if (strncmp(*d, host, n) != 0 || (*d)[n] != '=')
+			continue;
+		copy = xstrdup(*d + n + 1);
+		for (w = strtok_r(copy, " ", &last); w != NULL;
+		    w = strtok_r(NULL, " ", &last)) {
+			ck_assert_int_eq(netif_addr_parse(&a, w), 0);
+			netif_addrs_add(addrs, &a);
+		}
+		free(copy);
+		return 0;
+	}
+	return util_fail(cause, "cannot resolve '%s': Name or service not "
+	    "known", host);
+}
+
+static const char *
+fake_get(void *arg, const char *name)
+{
+	const char *const	*v;
+	size_t			 n = strlen(name);
+
+	for (v = arg; *v != NULL; v++) {
+		if (strncmp(*v, name, n) == 0 && (*v)[n] == '=')
+			return *v + n + 1;
+	}
+	return NULL;
+}
+
+static struct fake	 fake;
+static struct rx	 rx;
+static struct rank_opts	 opts;
+
+static void
+setup(void)
+{
+	memset(&fake, 0, sizeof fake);
+	fake.hostname = "nid02";
+	fake.ifs = node_ifs;
+	memset(&opts, 0, sizeof opts);
+	opts.port = 29500;
+	opts.lo = 20000;
+	opts.hi = 29999;
+}
+
+static void
+teardown(void)
+{
+	if (opts.rx != NULL)
+		rx_free(&rx);
+}
+
+static void
+use_iface(const char *pattern)
+{
+	char	*cause = NULL;
+
+	ck_assert_int_eq(rx_compile(&rx, pattern, &cause), 0);
+	opts.rx = &rx;
+	opts.iface = pattern;
+}
+
+static int
+compute(struct rank *r, const char *const *vars, char **cause)
+{
+	struct nodes_env	env = { fake_get, (void *)(uintptr_t)vars };
+	struct netif_sys	sys = { fake_ifaddrs, fake_hostname,
+				    fake_resolve, &fake };
+
+	*cause = NULL;
+	return rank_compute(r, &opts, &env, &sys, cause);
+}
+
+/* Computes and compares the "export" lines of ddprank env (exec 0) or
+ * of the variables exec sets (exec 1). */
+static void
+expect_sh(const char *const *vars, int exec, enum rank_rdzv rdzv,
+    const char *want)
+{
+	struct rank		 r;
+	struct rank_vars	 vs;
+	struct buf		 b;
+	char			*cause;
+	int			 xc;
+
+	if ((xc = compute(&r, vars, &cause)) != XC_OK)
+		ck_abort_msg("exit %d: %s", xc, cause);
+	rank_vars(&vs, &r, exec, rdzv);
+	buf_init(&b);
+	rank_format_sh(&b, &vs);
+	ck_assert_str_eq(b.s, want);
+	buf_free(&b);
+	rank_vars_free(&vs);
+	rank_free(&r);
+}
+
+static void
+expect_error(const char *const *vars, int want_xc, const char *want)
+{
+	struct rank	 r;
+	char		*cause;
+
+	ck_assert_int_eq(compute(&r, vars, &cause), want_xc);
+	ck_assert_str_eq(cause, want);
+	free(cause);
+	rank_free(&r);
+}
+
+START_TEST(test_by_hostname)
+{
+	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]"), 0, RANK_STATIC,
+	    "export NODE_RANK=1\n"
+	    "export NNODES=3\n"
+	    "export MASTER_ADDR=10.0.0.1\n"
+	    "export MASTER_PORT=29500\n");
+	/* Only the short host name counts. */
+	fake.hostname = "nid03.cluster.example";
+	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]"), 0, RANK_STATIC,
+	    "export NODE_RANK=2\n"
+	    "export NNODES=3\n"
+	    "export MASTER_ADDR=10.0.0.1\n"
+	    "export MASTER_PORT=29500\n");
+	ck_assert_int_eq(fake.resolved, 2);
+}
+END_TEST
+
+START_TEST(test_hpcpack_case)
+{
+	expect_sh(ENV("CCP_NODES=2 NID01 8 NID02 8"), 0, RANK_STATIC,
+	    "export NODE_RANK=1\n"
+	    "export NNODES=2\n"
+	    "export MASTER_ADDR=10.0.0.1\n"
+	    "export MASTER_PORT=29500\n");
+}
+END_TEST
+
+START_TEST(test_master_iface)
+{
+	use_iface("^eth[0-9]+$|^ib");
+	/* Node 1: the master's address in the subnet of this node's eth0,
+	 * the first interface that matched. */
+	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]"), 0, RANK_STATIC,
+	    "export NODE_RANK=1\n"
+	    "export NNODES=3\n"
+	    "export MASTER_ADDR=10.0.0.1\n"
+	    "export MASTER_PORT=29500\n"
+	    "export GLOO_SOCKET_IFNAME=eth0\n"
+	    "export NCCL_SOCKET_IFNAME==eth0\n");
+	rx_free(&rx);
+	use_iface("^eth3$");
+	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]"), 0, RANK_STATIC,
+	    "export NODE_RANK=1\n"
+	    "export NNODES=3\n"
+	    "export MASTER_ADDR=10.3.0.1\n"
+	    "export MASTER_PORT=29500\n"
+	    "export GLOO_SOCKET_IFNAME=eth3\n"
+	    "export NCCL_SOCKET_IFNAME==eth3\n");
+	/* Node 0: the address of its own matched interface, unresolved. */
+	fake.hostname = "nid01";
+	fake.resolved = 0;
+	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]"), 0, RANK_STATIC,
+	    "export NODE_RANK=0\n"
+	    "export NNODES=3\n"
+	    "export MASTER_ADDR=10.3.0.2\n"
+	    "export MASTER_PORT=29500\n"
+	    "export GLOO_SOCKET_IFNAME=eth3\n"
+	    "export NCCL_SOCKET_IFNAME==eth3\n");
+	ck_assert_int_eq(fake.resolved, 0);
+}
+END_TEST
+
+START_TEST(test_master_fallbacks)
+{
+	use_iface("^eth3$");
+	/* No address of 'far' in eth3's subnet: its first IPv4 one. */
+	expect_sh(ENV("SLURM_JOB_NODELIST=far,nid02"), 0, RANK_STATIC,
+	    "export NODE_RANK=1\n"
+	    "export NNODES=2\n"
+	    "export MASTER_ADDR=192.168.1.1\n"
+	    "export MASTER_PORT=29500\n"
+	    "export GLOO_SOCKET_IFNAME=eth3\n"
+	    "export NCCL_SOCKET_IFNAME==eth3\n");
+	/* No IPv4 address at all: the first. */
+	expect_sh(ENV("SLURM_JOB_NODELIST=nid03,nid02"), 0, RANK_STATIC,
+	    "export NODE_RANK=1\n"
+	    "export NNODES=2\n"
+	    "export MASTER_ADDR=fd00::3\n"
+	    "export MASTER_PORT=29500\n"
+	    "export GLOO_SOCKET_IFNAME=eth3\n"
+	    "export NCCL_SOCKET_IFNAME==eth3\n");
+}
+END_TEST
+
+START_TEST(test_master_env_wins)
+{
+	use_iface("^eth3$");
+	fake.hostname = "nid01";
+	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]",
+	    "MASTER_ADDR=10.9.9.9"), 0, RANK_STATIC,
+	    "export NODE_RANK=0\n"
+	    "export NNODES=3\n"
+	    "export MASTER_ADDR=10.9.9.9\n"
+	    "export MASTER_PORT=29500\n"
+	    "export GLOO_SOCKET_IFNAME=eth3\n"
+	    "export NCCL_SOCKET_IFNAME==eth3\n");
+	ck_assert_int_eq(fake.resolved, 0);
+	/* An empty MASTER_ADDR is no MASTER_ADDR. */
+	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]", "MASTER_ADDR="), 0,
+	    RANK_STATIC,
+	    "export NODE_RANK=0\n"
+	    "export NNODES=3\n"
+	    "export MASTER_ADDR=10.3.0.2\n"
+	    "export MASTER_PORT=29500\n"
+	    "export GLOO_SOCKET_IFNAME=eth3\n"
+	    "export NCCL_SOCKET_IFNAME==eth3\n");
+}
+END_TEST
+
+START_TEST(test_master_loopback)
+{
+	expect_error(ENV("SLURM_JOB_NODELIST=loopy,nid02"), XC_NODES,
+	    "master address: 'loopy' resolves to the loopback address "
+	    "127.0.1.1, which other nodes cannot reach; use --iface REGEX or "
+	    "set MASTER_ADDR");
+	/* Alone, loopback is right. */
+	fake.hostname = "loopy";
+	expect_sh(ENV("SLURM_JOB_NODELIST=loopy"), 0, RANK_STATIC,
+	    "export NODE_RANK=0\n"
+	    "export NNODES=1\n"
+	    "export MASTER_ADDR=127.0.1.1\n"
+	    "export MASTER_PORT=29500\n");
+}
+END_TEST
+
+START_TEST(test_master_unresolved)
+{
+	expect_error(ENV("SLURM_JOB_NODELIST=ghost,nid02"), XC_NODES,
+	    "master address: cannot resolve 'ghost': Name or service not "
+	    "known; it is the first node of 'ghost,nid02' (from "
+	    "SLURM_JOB_NODELIST): set MASTER_ADDR");
+}
+END_TEST
+
+START_TEST(test_not_listed)
+{
+	fake.hostname = "login1.cluster";
+	expect_error(ENV("SLURM_JOB_NODELIST=nid[05-08]"), XC_NODES,
+	    "host 'login1' is not in the node list 'nid[05-08]' (from "
+	    "SLURM_JOB_NODELIST)");
+	ck_assert_int_eq(fake.resolved, 4);
+	/* Too long a list to resolve name by name. */
+	fake.resolved = 0;
+	expect_error(ENV("SLURM_JOB_NODELIST=nid[0001-5000]"), XC_NODES,
+	    "host 'login1' is not in the node list 'nid[0001-5000]' (from "
+	    "SLURM_JOB_NODELIST)");
+	ck_assert_int_eq(fake.resolved, 0);
+}
+END_TEST
+
+START_TEST(test_by_address)
+{
+	/* The host name is not in the list, but nid02 resolves to one of
+	 * this node's addresses (and 'loopy' to loopback, which is not). */
+	fake.hostname = "login1";
+	expect_sh(ENV("SLURM_JOB_NODELIST=loopy,nid01,nid02,nid03",
+	    "MASTER_ADDR=10.0.0.1"), 0, RANK_STATIC,
+	    "export NODE_RANK=2\n"
+	    "export NNODES=4\n"
+	    "export MASTER_ADDR=10.0.0.1\n"
+	    "export MASTER_PORT=29500\n");
+	ck_assert_int_eq(fake.resolved, 3);
+}
+END_TEST
+
+START_TEST(test_by_nodename)
+{
+	/* SLURMD_NODENAME comes before the addresses (nid02 would match). */
+	fake.hostname = "weird";
+	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]", "SLURMD_NODENAME=nid03",
+	    "MASTER_ADDR=10.0.0.1"), 0, RANK_STATIC,
+	    "export NODE_RANK=2\n"
+	    "export NNODES=3\n"
+	    "export MASTER_ADDR=10.0.0.1\n"
+	    "export MASTER_PORT=29500\n");
+	ck_assert_int_eq(fake.resolved, 0);
+}
+END_TEST
+
+START_TEST(test_nodeid_crosscheck)
+{
+	expect_error(ENV("SLURM_JOB_NODELIST=nid[01-04]",
+	    "SLURM_STEP_NODELIST=nid[01-03]", "SLURM_NODEID=0"), XC_NODES,
+	    "SLURM_NODEID is 0 but host 'nid02' is node 1 of the node list "
+	    "'nid[01-03]' (from SLURM_STEP_NODELIST)");
+	expect_sh(ENV("SLURM_STEP_NODELIST=nid[01-03]", "SLURM_NODEID=1",
+	    "MASTER_ADDR=10.0.0.1"), 0, RANK_STATIC,
+	    "export NODE_RANK=1\n"
+	    "export NNODES=3\n"
+	    "export MASTER_ADDR=10.0.0.1\n"
+	    "export MASTER_PORT=29500\n");
+	/* A step-scoped SLURM_NODEID is not compared with the job list. */
+	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]", "SLURM_NODEID=0",
+	    "SLURM_STEP_ID=0", "MASTER_ADDR=10.0.0.1"), 0, RANK_STATIC,
+	    "export NODE_RANK=1\n"
+	    "export NNODES=3\n"
+	    "export MASTER_ADDR=10.0.0.1\n"
+	    "export MASTER_PORT=29500\n");
+}
+END_TEST
+
+START_TEST(test_errors)
+{
+	struct rank	 r;
+	char		*cause;
+
+	use_iface("^hsn[0-3]$");
+	expect_error(ENV("SLURM_JOB_NODELIST=nid[01-03]"), XC_IFACE,
+	    "no interface matches '^hsn[0-3]$'; interfaces: lo 127.0.0.1 ::1, "
+	    "eth0 10.0.0.2, eth3 10.3.0.2 fe80::3:2");
+	fake.ifs = NULL;
+	expect_error(ENV("SLURM_JOB_NODELIST=nid[01-03]"), XC_FAIL,
+	    "getifaddrs: Too many open files");
+	fake.hostname = NULL;
+	expect_error(ENV("SLURM_JOB_NODELIST=nid[01-03]"), XC_FAIL,
+	    "gethostname: Bad address");
+	/* The rest of the message is hostlist's. */
+	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=nid[01-"),
+	    &cause), XC_NODES);
+	ck_assert_msg(strncmp(cause, "SLURM_JOB_NODELIST: ", 20) == 0, "%s",
+	    cause);
+	free(cause);
+	expect_error(ENV("CCP_NODES="), XC_NODES,
+	    "no node list: none of SLURM_STEP_NODELIST, SLURM_JOB_NODELIST, "
+	    "CCP_NODES, PBS_NODEFILE, LSB_MCPU_HOSTS is set and no --hostfile "
+	    "was given");
+}
+END_TEST
+
+START_TEST(test_port)
+{
+	struct nodes_env	 env = { fake_get, NULL };
+	char			*cause = NULL;
+	int			 port;
+
+	opts.port = 0;
+	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]", "SLURM_JOB_ID=123456",
+	    "MASTER_PORT=1234"), 0, RANK_STATIC,
+	    "export NODE_RANK=1\n"
+	    "export NNODES=3\n"
+	    "export MASTER_ADDR=10.0.0.1\n"
+	    "export MASTER_PORT=23456\n");
+	expect_error(ENV("SLURM_JOB_NODELIST=nid[01-03]"), XC_PORT,
+	    "--port auto needs a job id (SLURM_JOB_ID) and none is set; "
+	    "choose a port with --port N");
+	expect_error(ENV("CCP_NODES=1 nid02 4"), XC_PORT,
+	    "--port auto needs a job id (CCP_JOBID) and none is set; "
+	    "choose a port with --port N");
+
+	env.arg = (void *)(uintptr_t)ENV("SLURM_JOB_ID=123456",
+	    "SLURM_STEP_ID=0");
+	ck_assert_int_eq(rank_port(&port, &opts, &env, &cause), XC_OK);
+	ck_assert_int_eq(port, 20000 + 123456 * 1009 % 10000);
+	env.arg = (void *)(uintptr_t)ENV("PATH=/bin");
+	ck_assert_int_eq(rank_port(&port, &opts, &env, &cause), XC_PORT);
+	ck_assert_str_eq(cause, "--port auto needs a job id (SLURM_JOB_ID, "
+	    "CCP_JOBID, PBS_JOBID or LSB_JOBID) and none is set; choose a "
+	    "port with --port N");
+	free(cause);
+	env.arg = (void *)(uintptr_t)ENV("LSB_JOBID=x");
+	ck_assert_int_eq(rank_port(&port, &opts, &env, &cause), XC_NODES);
+	ck_assert_str_eq(cause, "LSB_JOBID is not a number: 'x'");
+	free(cause);
+	opts.port = 4242;
+	ck_assert_int_eq(rank_port(&port, &opts, &env, &cause), XC_OK);
+	ck_assert_int_eq(port, 4242);
+}
+END_TEST
+
+static int
+listener(int *port)
+{
+	struct sockaddr_in	sin;
+	socklen_t		len = sizeof sin;
+	int			fd;
+
+	ck_assert_int_ne(fd = socket(AF_INET, SOCK_STREAM, 0), -1);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sin, sizeof sin), 0);
+	ck_assert_int_eq(listen(fd, 1), 0);
+	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
+	*port = ntohs(sin.sin_port);
+	return fd;
+}
+
+START_TEST(test_port_taken)
+{
+	struct rank	 r;
+	char		*cause, want[200];
+	int		 fd;
+
+	fd = listener(&opts.port);
+	opts.check_port = 1;
+	fake.hostname = "nid01";
+	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=nid[01-03]",
+	    "MASTER_ADDR=127.0.0.1"), &cause), XC_PORT);
+	snprintf(want, sizeof want, "node 0 cannot host the rendezvous: port "
+	    "%d is already in use on 127.0.0.1; choose another with --port N",
+	    opts.port);
+	ck_assert_str_eq(cause, want);
+	free(cause);
+	rank_free(&r);
+	/* Only node 0 hosts anything. */
+	fake.hostname = "nid02";
+	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=nid[01-03]",
+	    "MASTER_ADDR=127.0.0.1"), &cause), XC_OK);
+	rank_free(&r);
+	close(fd);
+	fake.hostname = "nid01";
+	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=nid[01-03]",
+	    "MASTER_ADDR=127.0.0.1"), &cause), XC_OK);
+	rank_free(&r);
+	/* Node 0 must own the master address. */
+	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=nid[01-03]",
+	    "MASTER_ADDR=192.0.2.9"), &cause), XC_PORT);
+	snprintf(want, sizeof want, "node 0 cannot host the rendezvous: "
+	    "cannot bind port %d: 192.0.2.9 is not an address of this host",
+	    opts.port);
+	ck_assert_str_eq(cause, want);
+	free(cause);
+	rank_free(&r);
+}
+END_TEST
+
+static void
+expect_vars(const struct rank *r, int exec, enum rank_rdzv rdzv,
+    const char *want)
+{
+	struct rank_vars	vs;
+	struct buf		b;
+
+	rank_vars(&vs, r, exec, rdzv);
+	buf_init(&b);
+	rank_format_sh(&b, &vs);
+	ck_assert_str_eq(b.s, want);
+	buf_free(&b);
+	rank_vars_free(&vs);
+}
+
+START_TEST(test_vars_exec)
+{
+	struct rank	r = { 0, 2, NULL, NULL, 29500, NULL, NULL };
+
+	r.master_addr = xstrdup("10.3.0.1");
+	expect_vars(&r, 1, RANK_STATIC,
+	    "export NODE_RANK=0\n"
+	    "export NNODES=2\n"
+	    "export MASTER_ADDR=10.3.0.1\n"
+	    "export MASTER_PORT=29500\n"
+	    "export PET_NNODES=2\n"
+	    "export PET_NODE_RANK=0\n"
+	    "export PET_MASTER_ADDR=10.3.0.1\n"
+	    "export PET_MASTER_PORT=29500\n");
+	r.jobid = xstrdup("123_4.0");
+	r.ifname = xstrdup("eth3");
+	expect_vars(&r, 1, RANK_C10D,
+	    "export NODE_RANK=0\n"
+	    "export NNODES=2\n"
+	    "export MASTER_ADDR=10.3.0.1\n"
+	    "export MASTER_PORT=29500\n"
+	    "export GLOO_SOCKET_IFNAME=eth3\n"
+	    "export NCCL_SOCKET_IFNAME==eth3\n"
+	    "export PET_NNODES=2\n"
+	    "export PET_NODE_RANK=0\n"
+	    "export PET_MASTER_ADDR=10.3.0.1\n"
+	    "export PET_MASTER_PORT=29500\n"
+	    "export PET_RDZV_BACKEND=c10d\n"
+	    "export PET_RDZV_ENDPOINT=10.3.0.1:29500\n"
+	    "export PET_RDZV_ID=123_4.0\n"
+	    "export PET_RDZV_CONF=is_host=1\n");
+	/* env shows no PET_* even for c10d. */
+	expect_vars(&r, 0, RANK_C10D,
+	    "export NODE_RANK=0\n"
+	    "export NNODES=2\n"
+	    "export MASTER_ADDR=10.3.0.1\n"
+	    "export MASTER_PORT=29500\n"
+	    "export GLOO_SOCKET_IFNAME=eth3\n"
+	    "export NCCL_SOCKET_IFNAME==eth3\n");
+	r.node_rank = 1;
+	free(r.master_addr);
+	r.master_addr = xstrdup("fe80::1%eth3");
+	free(r.jobid);
+	r.jobid = NULL;
+	free(r.ifname);
+	r.ifname = NULL;
+	expect_vars(&r, 1, RANK_C10D,
+	    "export NODE_RANK=1\n"
+	    "export NNODES=2\n"
+	    "export MASTER_ADDR=fe80::1%eth3\n"
+	    "export MASTER_PORT=29500\n"
+	    "export PET_NNODES=2\n"
+	    "export PET_NODE_RANK=1\n"
+	    "export PET_MASTER_ADDR=fe80::1%eth3\n"
+	    "export PET_MASTER_PORT=29500\n"
+	    "export PET_RDZV_BACKEND=c10d\n"
+	    "export PET_RDZV_ENDPOINT='[fe80::1%eth3]:29500'\n"
+	    "export PET_RDZV_CONF=is_host=0\n");
+	rank_free(&r);
+}
+END_TEST
+
+START_TEST(test_format_hostile)
+{
+	struct rank		r = { 3, 4, NULL, NULL, 1, NULL, NULL };
+	struct rank_vars	vs;
+	struct buf		b;
+
+	r.master_addr = xstrdup("a'b \"$(id)\" `x`\n\\\t\x01");
+	r.ifname = xstrdup("e'1");
+	expect_vars(&r, 0, RANK_STATIC,
+	    "export NODE_RANK=3\n"
+	    "export NNODES=4\n"
+	    "export MASTER_ADDR=$'a\\'b \"$(id)\" `x`\\n\\\\\\t\\x01'\n"
+	    "export MASTER_PORT=1\n"
+	    "export GLOO_SOCKET_IFNAME='e'\\''1'\n"
+	    "export NCCL_SOCKET_IFNAME='=e'\\''1'\n");
+	rank_vars(&vs, &r, 0, RANK_STATIC);
+	buf_init(&b);
+	rank_format_json(&b, &vs);
+	ck_assert_str_eq(b.s, "{\"NODE_RANK\":3,\"NNODES\":4,"
+	    "\"MASTER_ADDR\":\"a'b \\\"$(id)\\\" `x`\\n\\\\\\t\\u0001\","
+	    "\"MASTER_PORT\":1,\"GLOO_SOCKET_IFNAME\":\"e'1\","
+	    "\"NCCL_SOCKET_IFNAME\":\"=e'1\"}\n");
+	buf_free(&b);
+	rank_vars_free(&vs);
+	rank_free(&r);
+}
+END_TEST
+
+START_TEST(test_ip)
+{
+	struct netif_sys	 sys = { fake_ifaddrs, fake_hostname,
+				    fake_resolve, &fake };
+	char			*addr, *cause = NULL;
+
+	use_iface("^eth3$");
+	ck_assert_int_eq(rank_ip(&addr, &opts, AF_INET, &sys, &cause), XC_OK);
+	ck_assert_str_eq(addr, "10.3.0.2");
+	free(addr);
+	ck_assert_int_eq(rank_ip(&addr, &opts, AF_INET6, &sys, &cause), XC_OK);
+	ck_assert_str_eq(addr, "fe80::3:2%eth3");
+	free(addr);
+	rx_free(&rx);
+	use_iface("^eth0$");
+	ck_assert_int_eq(rank_ip(&addr, &opts, AF_INET6, &sys, &cause),
+	    XC_IFACE);
+	ck_assert_ptr_null(addr);
+	ck_assert_str_eq(cause, "no interface matching '^eth0$' is up with "
+	    "an IPv6 address; interfaces: lo 127.0.0.1 ::1, eth0 10.0.0.2, "
+	    "eth3 10.3.0.2 fe80::3:2");
+	free(cause);
+	fake.ifs = NULL;
+	ck_assert_int_eq(rank_ip(&addr, &opts, AF_INET, &sys, &cause),
+	    XC_FAIL);
+	ck_assert_str_eq(cause, "getifaddrs: Too many open files");
+	free(cause);
+}
+END_TEST
+
+static Suite *
+rank_suite(void)
+{
+	Suite	*s = suite_create("rank");
+	TCase	*tc;
+
+	tc = tcase_create("compute");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_by_hostname);
+	tcase_add_test(tc, test_hpcpack_case);
+	tcase_add_test(tc, test_master_iface);
+	tcase_add_test(tc, test_master_fallbacks);
+	tcase_add_test(tc, test_master_env_wins);
+	tcase_add_test(tc, test_master_loopback);
+	tcase_add_test(tc, test_master_unresolved);
+	tcase_add_test(tc, test_not_listed);
+	tcase_add_test(tc, test_by_address);
+	tcase_add_test(tc, test_by_nodename);
+	tcase_add_test(tc, test_nodeid_crosscheck);
+	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_port);
+	tcase_add_test(tc, test_port_taken);
+	tcase_add_test(tc, test_ip);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("output");
+	tcase_add_test(tc, test_vars_exec);
+	tcase_add_test(tc, test_format_hostile);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner	*sr = srunner_create(rank_suite());
+	int	 failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? 0 : 1;
+}
