@@ -17,7 +17,22 @@
  * The context comes from the template file's extension: .sh (shell),
  * .xml (XML); others are an error naming the file.
  * Errors (unknown variable, unknown filter, unclosed or mismatched
- * section, bad tag) name the template file and line: "FILE:LINE: msg". */
+ * section, bad tag) name the template file and line: "FILE:LINE: msg".
+ *
+ * Details:
+ * - Names are [A-Za-z_][A-Za-z0-9_-]*; blanks inside the braces and
+ *   around the bars are ignored. There is no way to write a literal
+ *   "{{" (no template has needed one).
+ * - The context escape comes after any filter, so {{x|sh}} in a shell
+ *   template is a word quoted twice (for bash -c) and {{x|xml}} in an
+ *   XML template is escaped twice.
+ * - Names resolve in the innermost {{#list}} record first, then outward
+ *   to the top variables; {{.}} is the innermost item and an error when
+ *   that is a record (or, at parse time, outside any {{#list}}).
+ * - An unknown name is an error in {{?name}} and {{^name}} too: set it
+ *   to "" or declare an empty list. {{#name}} on a string is an error,
+ *   and so is {{name}} on a list of records.
+ * - Sections nest at most 64 deep, which bounds rendering's recursion. */
 #ifndef DDPGEN_TMPL_H
 #define DDPGEN_TMPL_H
 
@@ -50,7 +65,8 @@ void		 tmpl_set_empty_list(struct tmpl_vars *, const char *name);
 /* Parses template text; name is used in messages. NULL + *cause on error. */
 struct tmpl	*tmpl_parse(const char *name, const char *text,
 		    enum tmpl_ctx, char **cause);
-/* Reads and parses a file, the context chosen by its extension. */
+/* Reads and parses a file, the context chosen by its extension; a NUL
+ * byte in the file is an error. */
 struct tmpl	*tmpl_load(const char *path, char **cause);
 /* Renders into out (appending). -1 + *cause on error; out may then hold
  * a partial rendering, which the caller discards. */

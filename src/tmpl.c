@@ -1,0 +1,949 @@
+/* tmpl.c: the template engine: parse once into a tree, render with escapes. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "quote.h"
+#include "tmpl.h"
+#include "util.h"
+#include "xmalloc.h"
+
+/* Bounds the recursion of rendering and freeing, whatever the input. */
+#define TMPL_MAXDEPTH	64
+/* How much of a bad tag an error message quotes. */
+#define TMPL_SHOWTAG	40
+
+enum tmpl_type {
+	TMPL_STRING,
+	TMPL_LIST
+};
+
+struct tmpl_item {
+	char			*s;	/* a string item, or */
+	struct tmpl_vars	*rec;	/* a record */
+};
+
+struct tmpl_var {
+	char			*name;
+	enum tmpl_type		 type;
+	char			*s;
+	struct tmpl_item	*items;
+	size_t			 n;
+	size_t			 cap;
+};
+
+struct tmpl_vars {
+	struct tmpl_var		*v;
+	size_t			 n;
+	size_t			 cap;
+};
+
+enum tmpl_kind {
+	TMPL_TEXT,
+	TMPL_VAR,
+	TMPL_EACH,	/* {{#name}} */
+	TMPL_IF,	/* {{?name}} */
+	TMPL_UNLESS	/* {{^name}} */
+};
+
+enum tmpl_filter {
+	TMPL_F_SH,
+	TMPL_F_XML,
+	TMPL_F_RAW
+};
+
+struct tmpl_node;
+
+struct tmpl_nodes {
+	struct tmpl_node	**v;
+	size_t			  n;
+	size_t			  cap;
+};
+
+struct tmpl_node {
+	enum tmpl_kind		 kind;
+	unsigned int		 line;
+	char			*text;	/* the text, or the variable's name */
+	size_t			 len;
+	enum tmpl_filter	*filters;
+	size_t			 nfilters;
+	int			 raw;
+	struct tmpl_nodes	 body;
+};
+
+struct tmpl {
+	char			*name;
+	enum tmpl_ctx		 ctx;
+	struct tmpl_nodes	 body;
+};
+
+struct tmpl_parser {
+	struct tmpl		*t;
+	const char		*text;
+	const char		*p;	/* first byte not yet consumed */
+	unsigned int		 line;	/* line of p */
+	struct tmpl_node	*open[TMPL_MAXDEPTH];
+	size_t			 depth;
+	char			**cause;
+};
+
+/* One level of the name scope while rendering: the top variables, a
+ * record of a {{#list}} or a string item of one. */
+struct tmpl_scope {
+	const struct tmpl_vars	*vars;
+	const char		*item;
+	const struct tmpl_scope	*up;
+};
+
+/* A variable's value as the filters see it: one string or a list. */
+struct tmpl_value {
+	const char		*s;
+	const struct tmpl_item	*items;
+	size_t			 n;
+	int			 islist;
+};
+
+static void	tmpl_nodes_free(struct tmpl_nodes *);
+static int	tmpl_render_nodes(const struct tmpl *,
+		    const struct tmpl_nodes *, const struct tmpl_scope *,
+		    struct buf *, char **);
+
+/* Variables. */
+
+struct tmpl_vars *
+tmpl_vars_new(void)
+{
+	return xcalloc(1, sizeof (struct tmpl_vars));
+}
+
+static void
+tmpl_var_clear(struct tmpl_var *v)
+{
+	size_t	i;
+
+	for (i = 0; i < v->n; i++) {
+		free(v->items[i].s);
+		tmpl_vars_free(v->items[i].rec);
+	}
+	free(v->items);
+	free(v->s);
+	v->items = NULL;
+	v->s = NULL;
+	v->n = v->cap = 0;
+}
+
+void
+tmpl_vars_free(struct tmpl_vars *vars)
+{
+	size_t	i;
+
+	if (vars == NULL)
+		return;
+	for (i = 0; i < vars->n; i++) {
+		tmpl_var_clear(&vars->v[i]);
+		free(vars->v[i].name);
+	}
+	free(vars->v);
+	free(vars);
+}
+
+static struct tmpl_var *
+tmpl_vars_find(const struct tmpl_vars *vars, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < vars->n; i++) {
+		if (strcmp(vars->v[i].name, name) == 0)
+			return &vars->v[i];
+	}
+	return NULL;
+}
+
+/* Finds name or adds it as an empty list. */
+static struct tmpl_var *
+tmpl_vars_slot(struct tmpl_vars *vars, const char *name)
+{
+	struct tmpl_var	*v;
+
+	if ((v = tmpl_vars_find(vars, name)) != NULL)
+		return v;
+	if (vars->n == vars->cap) {
+		vars->cap = vars->cap == 0 ? 16 : vars->cap * 2;
+		vars->v = xreallocarray(vars->v, vars->cap, sizeof *vars->v);
+	}
+	v = &vars->v[vars->n++];
+	memset(v, 0, sizeof *v);
+	v->name = xstrdup(name);
+	v->type = TMPL_LIST;
+	return v;
+}
+
+static struct tmpl_item *
+tmpl_var_additem(struct tmpl_var *v)
+{
+	struct tmpl_item	*it;
+
+	if (v->n == v->cap) {
+		v->cap = v->cap == 0 ? 8 : v->cap * 2;
+		v->items = xreallocarray(v->items, v->cap, sizeof *v->items);
+	}
+	it = &v->items[v->n++];
+	it->s = NULL;
+	it->rec = NULL;
+	return it;
+}
+
+void
+tmpl_set(struct tmpl_vars *vars, const char *name, const char *value)
+{
+	struct tmpl_var	*v = tmpl_vars_slot(vars, name);
+	char		*copy = xstrdup(value);
+
+	tmpl_var_clear(v);
+	v->type = TMPL_STRING;
+	v->s = copy;
+}
+
+void
+tmpl_set_list(struct tmpl_vars *vars, const char *name, char *const *items,
+    size_t n)
+{
+	struct tmpl_var	 new = { NULL, TMPL_LIST, NULL, NULL, 0, 0 };
+	struct tmpl_var	*v;
+	size_t		 i;
+
+	/* Copied before the old value goes, in case items points into it. */
+	for (i = 0; i < n; i++)
+		tmpl_var_additem(&new)->s = xstrdup(items[i]);
+	v = tmpl_vars_slot(vars, name);
+	tmpl_var_clear(v);
+	new.name = v->name;
+	*v = new;
+}
+
+struct tmpl_vars *
+tmpl_add_record(struct tmpl_vars *vars, const char *name)
+{
+	struct tmpl_var		*v = tmpl_vars_slot(vars, name);
+	struct tmpl_vars	*rec;
+
+	if (v->type != TMPL_LIST) {
+		tmpl_var_clear(v);
+		v->type = TMPL_LIST;
+	}
+	rec = tmpl_vars_new();
+	tmpl_var_additem(v)->rec = rec;
+	return rec;
+}
+
+void
+tmpl_set_empty_list(struct tmpl_vars *vars, const char *name)
+{
+	struct tmpl_var	*v = tmpl_vars_slot(vars, name);
+
+	if (v->type != TMPL_LIST) {
+		tmpl_var_clear(v);
+		v->type = TMPL_LIST;
+	}
+}
+
+/* The tree. */
+
+static struct tmpl_node *
+tmpl_node_add(struct tmpl_nodes *nodes, enum tmpl_kind kind,
+    unsigned int line)
+{
+	struct tmpl_node	*n;
+
+	if (nodes->n == nodes->cap) {
+		nodes->cap = nodes->cap == 0 ? 8 : nodes->cap * 2;
+		nodes->v = xreallocarray(nodes->v, nodes->cap,
+		    sizeof *nodes->v);
+	}
+	n = xcalloc(1, sizeof *n);
+	n->kind = kind;
+	n->line = line;
+	nodes->v[nodes->n++] = n;
+	return n;
+}
+
+static void
+tmpl_nodes_free(struct tmpl_nodes *nodes)
+{
+	size_t	i;
+
+	for (i = 0; i < nodes->n; i++) {
+		tmpl_nodes_free(&nodes->v[i]->body);
+		free(nodes->v[i]->text);
+		free(nodes->v[i]->filters);
+		free(nodes->v[i]);
+	}
+	free(nodes->v);
+	nodes->v = NULL;
+	nodes->n = nodes->cap = 0;
+}
+
+void
+tmpl_free(struct tmpl *t)
+{
+	if (t == NULL)
+		return;
+	tmpl_nodes_free(&t->body);
+	free(t->name);
+	free(t);
+}
+
+/* Parsing. */
+
+static int
+tmpl_perror(struct tmpl_parser *ps, unsigned int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int
+tmpl_perror(struct tmpl_parser *ps, unsigned int line, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	va_start(ap, fmt);
+	xvasprintf(&msg, fmt, ap);
+	va_end(ap);
+	util_fail(ps->cause, "%s:%u: %s", ps->t->name, line, msg);
+	free(msg);
+	return -1;
+}
+
+static struct tmpl_nodes *
+tmpl_current(struct tmpl_parser *ps)
+{
+	if (ps->depth == 0)
+		return &ps->t->body;
+	return &ps->open[ps->depth - 1]->body;
+}
+
+static unsigned int
+tmpl_count_lines(const char *from, const char *to)
+{
+	unsigned int	n = 0;
+
+	for (; from < to; from++) {
+		if (*from == '\n')
+			n++;
+	}
+	return n;
+}
+
+static void
+tmpl_add_text(struct tmpl_parser *ps, const char *from, const char *to)
+{
+	struct tmpl_node	*n;
+
+	if (to <= from)
+		return;
+	n = tmpl_node_add(tmpl_current(ps), TMPL_TEXT, ps->line);
+	n->text = xstrndup(from, (size_t)(to - from));
+	n->len = (size_t)(to - from);
+}
+
+static int
+tmpl_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/*
+ * A section or comment tag alone on its line takes the whole line with
+ * it (leading blanks, trailing blanks and the newline), so sections can
+ * sit on lines of their own without leaving blank lines behind. On
+ * success *start and *end delimit the line; a tag earlier on the same
+ * line (which ended at ps->p) rules it out.
+ */
+static int
+tmpl_standalone(const struct tmpl_parser *ps, const char *open,
+    const char *close, const char **start, const char **end)
+{
+	const char	*a = open, *b = close;
+
+	while (a > ps->p && tmpl_blank(a[-1]))
+		a--;
+	if (a != ps->text && a[-1] != '\n')
+		return 0;
+	while (tmpl_blank(*b))
+		b++;
+	if (b[0] == '\r' && b[1] == '\n')
+		b += 2;
+	else if (*b == '\n')
+		b++;
+	else if (*b != '\0')
+		return 0;
+	*start = a;
+	*end = b;
+	return 1;
+}
+
+static int
+tmpl_namechar(char c, int first)
+{
+	if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_')
+		return 1;
+	return !first && ((c >= '0' && c <= '9') || c == '-');
+}
+
+/* Names are [A-Za-z_][A-Za-z0-9_-]*, or "." for a string item. */
+static int
+tmpl_valid_name(const char *s, size_t len)
+{
+	size_t	i;
+
+	if (len == 1 && s[0] == '.')
+		return 1;
+	if (len == 0)
+		return 0;
+	for (i = 0; i < len; i++) {
+		if (!tmpl_namechar(s[i], i == 0))
+			return 0;
+	}
+	return 1;
+}
+
+static int
+tmpl_in_each(const struct tmpl_parser *ps)
+{
+	size_t	i;
+
+	for (i = 0; i < ps->depth; i++) {
+		if (ps->open[i]->kind == TMPL_EACH)
+			return 1;
+	}
+	return 0;
+}
+
+/* Checks a name; "." only makes sense inside a {{#list}}. */
+static int
+tmpl_check_name(struct tmpl_parser *ps, unsigned int line, const char *s,
+    size_t len)
+{
+	if (!tmpl_valid_name(s, len))
+		return tmpl_perror(ps, line, "bad name '%.*s'",
+		    len > TMPL_SHOWTAG ? TMPL_SHOWTAG : (int)len, s);
+	if (s[0] == '.' && !tmpl_in_each(ps))
+		return tmpl_perror(ps, line, "'.' outside a {{#list}} section");
+	return 0;
+}
+
+static const char *
+tmpl_sigil(enum tmpl_kind kind)
+{
+	switch (kind) {
+	case TMPL_EACH:
+		return "#";
+	case TMPL_IF:
+		return "?";
+	case TMPL_UNLESS:
+		return "^";
+	default:
+		return "";
+	}
+}
+
+static int
+tmpl_open_section(struct tmpl_parser *ps, unsigned int line, char sigil,
+    const char *name, size_t len)
+{
+	struct tmpl_node	*n;
+	enum tmpl_kind		 kind;
+
+	if (tmpl_check_name(ps, line, name, len) != 0)
+		return -1;
+	if (ps->depth == TMPL_MAXDEPTH)
+		return tmpl_perror(ps, line, "sections nested deeper than %d",
+		    TMPL_MAXDEPTH);
+	if (sigil == '#')
+		kind = TMPL_EACH;
+	else if (sigil == '?')
+		kind = TMPL_IF;
+	else
+		kind = TMPL_UNLESS;
+	n = tmpl_node_add(tmpl_current(ps), kind, line);
+	n->text = xstrndup(name, len);
+	ps->open[ps->depth++] = n;
+	return 0;
+}
+
+static int
+tmpl_close_section(struct tmpl_parser *ps, unsigned int line,
+    const char *name, size_t len)
+{
+	struct tmpl_node	*n;
+	int			 show;
+
+	show = len > TMPL_SHOWTAG ? TMPL_SHOWTAG : (int)len;
+	if (ps->depth == 0)
+		return tmpl_perror(ps, line, "{{/%.*s}} closes no section",
+		    show, name);
+	n = ps->open[ps->depth - 1];
+	if (strlen(n->text) != len || memcmp(n->text, name, len) != 0)
+		return tmpl_perror(ps, line, "{{/%.*s}} does not match "
+		    "{{%s%s}} opened at line %u", show, name,
+		    tmpl_sigil(n->kind), n->text, n->line);
+	ps->depth--;
+	return 0;
+}
+
+static int
+tmpl_add_filter(struct tmpl_parser *ps, struct tmpl_node *n,
+    const char *s, size_t len)
+{
+	enum tmpl_filter	f;
+
+	if (len == 2 && memcmp(s, "sh", 2) == 0)
+		f = TMPL_F_SH;
+	else if (len == 3 && memcmp(s, "xml", 3) == 0)
+		f = TMPL_F_XML;
+	else if (len == 3 && memcmp(s, "raw", 3) == 0) {
+		f = TMPL_F_RAW;
+		n->raw = 1;
+	} else if (len == 0)
+		return tmpl_perror(ps, n->line, "empty filter after '%s'",
+		    n->text);
+	else
+		return tmpl_perror(ps, n->line, "unknown filter '%.*s'",
+		    len > TMPL_SHOWTAG ? TMPL_SHOWTAG : (int)len, s);
+	n->filters = xreallocarray(n->filters, n->nfilters + 1,
+	    sizeof *n->filters);
+	n->filters[n->nfilters++] = f;
+	return 0;
+}
+
+/* Trims blanks around [*s, *s + *len). */
+static void
+tmpl_trim(const char **s, size_t *len)
+{
+	while (*len > 0 && tmpl_blank(**s)) {
+		(*s)++;
+		(*len)--;
+	}
+	while (*len > 0 && tmpl_blank((*s)[*len - 1]))
+		(*len)--;
+}
+
+/* {{name|f1|f2}}: the name, then each filter between bars. */
+static int
+tmpl_variable(struct tmpl_parser *ps, unsigned int line, const char *s,
+    size_t len)
+{
+	struct tmpl_node	*n;
+	const char		*bar, *end = s + len;
+	size_t			 part;
+
+	bar = memchr(s, '|', len);
+	part = (size_t)((bar != NULL ? bar : end) - s);
+	tmpl_trim(&s, &part);
+	if (tmpl_check_name(ps, line, s, part) != 0)
+		return -1;
+	n = tmpl_node_add(tmpl_current(ps), TMPL_VAR, line);
+	n->text = xstrndup(s, part);
+	while (bar != NULL) {
+		s = bar + 1;
+		bar = memchr(s, '|', (size_t)(end - s));
+		part = (size_t)((bar != NULL ? bar : end) - s);
+		tmpl_trim(&s, &part);
+		if (tmpl_add_filter(ps, n, s, part) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The text between {{ and }}, blanks trimmed. */
+static int
+tmpl_tag(struct tmpl_parser *ps, unsigned int line, const char *s,
+    size_t len)
+{
+	char	sigil;
+
+	tmpl_trim(&s, &len);
+	if (len == 0)
+		return tmpl_perror(ps, line, "empty tag {{}}");
+	sigil = s[0];
+	if (sigil == '!')
+		return 0;
+	if (strchr("#?^/", sigil) == NULL)
+		return tmpl_variable(ps, line, s, len);
+	s++;
+	len--;
+	tmpl_trim(&s, &len);
+	if (len == 0)
+		return tmpl_perror(ps, line, "no name in {{%c}}", sigil);
+	if (sigil == '/')
+		return tmpl_close_section(ps, line, s, len);
+	return tmpl_open_section(ps, line, sigil, s, len);
+}
+
+static int
+tmpl_is_block(const char *open, const char *close)
+{
+	const char	*s = open + 2;
+
+	while (s < close && tmpl_blank(*s))
+		s++;
+	return s < close && strchr("!#?^/", *s) != NULL;
+}
+
+/* Consumes the text before the next tag and the tag itself; 0 at the
+ * end of the text, 1 after a tag, -1 on error. */
+static int
+tmpl_next(struct tmpl_parser *ps)
+{
+	const char	*open, *close, *start, *end;
+	unsigned int	 line;
+
+	if ((open = strstr(ps->p, "{{")) == NULL) {
+		tmpl_add_text(ps, ps->p, ps->p + strlen(ps->p));
+		return 0;
+	}
+	line = ps->line + tmpl_count_lines(ps->p, open);
+	if ((close = strstr(open + 2, "}}")) == NULL)
+		return tmpl_perror(ps, line, "{{ without }}");
+	start = open;
+	end = close + 2;
+	if (tmpl_is_block(open, close))
+		tmpl_standalone(ps, open, end, &start, &end);
+	tmpl_add_text(ps, ps->p, start);
+	if (tmpl_tag(ps, line, open + 2, (size_t)(close - open - 2)) != 0)
+		return -1;
+	ps->line = line + tmpl_count_lines(open, end);
+	ps->p = end;
+	return 1;
+}
+
+struct tmpl *
+tmpl_parse(const char *name, const char *text, enum tmpl_ctx ctx,
+    char **cause)
+{
+	struct tmpl_parser	 ps;
+	struct tmpl		*t;
+	int			 r;
+
+	t = xcalloc(1, sizeof *t);
+	t->name = xstrdup(name);
+	t->ctx = ctx;
+	memset(&ps, 0, sizeof ps);
+	ps.t = t;
+	ps.text = ps.p = text;
+	ps.line = 1;
+	ps.cause = cause;
+	while ((r = tmpl_next(&ps)) == 1)
+		/* nothing */;
+	if (r == 0 && ps.depth > 0) {
+		r = tmpl_perror(&ps, ps.open[ps.depth - 1]->line,
+		    "{{%s%s}} is never closed",
+		    tmpl_sigil(ps.open[ps.depth - 1]->kind),
+		    ps.open[ps.depth - 1]->text);
+	}
+	if (r != 0) {
+		tmpl_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+static int
+tmpl_ctx_of(const char *path, enum tmpl_ctx *ctx)
+{
+	const char	*base, *dot;
+
+	base = strrchr(path, '/');
+	base = base != NULL ? base + 1 : path;
+	if ((dot = strrchr(base, '.')) == NULL)
+		return -1;
+	if (strcmp(dot, ".sh") == 0)
+		*ctx = TMPL_SH;
+	else if (strcmp(dot, ".xml") == 0)
+		*ctx = TMPL_XML;
+	else
+		return -1;
+	return 0;
+}
+
+struct tmpl *
+tmpl_load(const char *path, char **cause)
+{
+	struct tmpl	*t;
+	enum tmpl_ctx	 ctx;
+	char		*text;
+	size_t		 len;
+
+	if (tmpl_ctx_of(path, &ctx) != 0) {
+		util_fail(cause, "%s: a template's name must end in .sh or "
+		    ".xml", path);
+		return NULL;
+	}
+	if ((text = util_readfile(path, &len, cause)) == NULL)
+		return NULL;
+	if (strlen(text) != len) {
+		util_fail(cause, "%s:%u: NUL byte in template", path,
+		    1 + tmpl_count_lines(text, text + strlen(text)));
+		free(text);
+		return NULL;
+	}
+	t = tmpl_parse(path, text, ctx, cause);
+	free(text);
+	return t;
+}
+
+/* Rendering. */
+
+static int
+tmpl_rerror(const struct tmpl *t, const struct tmpl_node *n, char **cause,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static int
+tmpl_rerror(const struct tmpl *t, const struct tmpl_node *n, char **cause,
+    const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	va_start(ap, fmt);
+	xvasprintf(&msg, fmt, ap);
+	va_end(ap);
+	util_fail(cause, "%s:%u: %s", t->name, n->line, msg);
+	free(msg);
+	return -1;
+}
+
+/* Looks the node's name up, innermost scope first. */
+static int
+tmpl_resolve(const struct tmpl *t, const struct tmpl_node *n,
+    const struct tmpl_scope *sc, struct tmpl_value *val, char **cause)
+{
+	const struct tmpl_var	*v = NULL;
+
+	memset(val, 0, sizeof *val);
+	if (strcmp(n->text, ".") == 0) {
+		if (sc->item == NULL)
+			return tmpl_rerror(t, n, cause, "'.' in a section over "
+			    "records: name a field instead");
+		val->s = sc->item;
+		return 0;
+	}
+	for (; sc != NULL && v == NULL; sc = sc->up) {
+		if (sc->vars != NULL)
+			v = tmpl_vars_find(sc->vars, n->text);
+	}
+	if (v == NULL)
+		return tmpl_rerror(t, n, cause, "unknown variable '%s'",
+		    n->text);
+	if (v->type == TMPL_STRING)
+		val->s = v->s;
+	else {
+		val->islist = 1;
+		val->items = v->items;
+		val->n = v->n;
+	}
+	return 0;
+}
+
+/* The value's strings, for the filters to work on. */
+static int
+tmpl_strings(const struct tmpl *t, const struct tmpl_node *n,
+    const struct tmpl_value *val, struct strlist *l, char **cause)
+{
+	size_t	i;
+
+	strlist_init(l);
+	if (!val->islist) {
+		strlist_add(l, val->s);
+		return 0;
+	}
+	for (i = 0; i < val->n; i++) {
+		if (val->items[i].s == NULL) {
+			strlist_free(l);
+			return tmpl_rerror(t, n, cause, "'%s' is a list of "
+			    "records: use {{#%s}}", n->text, n->text);
+		}
+		strlist_add(l, val->items[i].s);
+	}
+	return 0;
+}
+
+static void
+tmpl_quote_sh(struct strlist *l)
+{
+	struct buf	b;
+	size_t		i;
+
+	for (i = 0; i < l->n; i++) {
+		buf_init(&b);
+		quote_sh(&b, l->v[i]);
+		free(l->v[i]);
+		l->v[i] = b.s;
+	}
+}
+
+static int
+tmpl_quote_xml(const struct tmpl *t, const struct tmpl_node *n,
+    struct strlist *l, char **cause)
+{
+	struct buf	 b;
+	char		*why;
+	size_t		 i;
+
+	for (i = 0; i < l->n; i++) {
+		buf_init(&b);
+		if (quote_xml(&b, l->v[i], &why) != 0) {
+			buf_free(&b);
+			tmpl_rerror(t, n, cause, "variable '%s': %s", n->text,
+			    why);
+			free(why);
+			return -1;
+		}
+		free(l->v[i]);
+		l->v[i] = b.s;
+	}
+	return 0;
+}
+
+/* Joins the strings with single spaces into out. */
+static void
+tmpl_join(const struct strlist *l, struct buf *out)
+{
+	size_t	i;
+
+	for (i = 0; i < l->n; i++) {
+		if (i > 0)
+			buf_addc(out, ' ');
+		buf_adds(out, l->v[i]);
+	}
+}
+
+/* sh: a string becomes one word, a list its words joined by spaces. */
+static void
+tmpl_filter_sh(struct strlist *l)
+{
+	struct buf	b;
+
+	tmpl_quote_sh(l);
+	buf_init(&b);
+	tmpl_join(l, &b);
+	strlist_free(l);
+	strlist_addown(l, b.s);
+}
+
+static int
+tmpl_apply(const struct tmpl *t, const struct tmpl_node *n,
+    struct strlist *l, char **cause)
+{
+	size_t	i;
+
+	for (i = 0; i < n->nfilters; i++) {
+		if (n->filters[i] == TMPL_F_SH)
+			tmpl_filter_sh(l);
+		else if (n->filters[i] == TMPL_F_XML &&
+		    tmpl_quote_xml(t, n, l, cause) != 0)
+			return -1;
+	}
+	if (n->raw)
+		return 0;
+	if (t->ctx == TMPL_SH) {
+		tmpl_quote_sh(l);
+		return 0;
+	}
+	return tmpl_quote_xml(t, n, l, cause);
+}
+
+static int
+tmpl_render_var(const struct tmpl *t, const struct tmpl_node *n,
+    const struct tmpl_scope *sc, struct buf *out, char **cause)
+{
+	struct tmpl_value	val;
+	struct strlist		l;
+
+	if (tmpl_resolve(t, n, sc, &val, cause) != 0 ||
+	    tmpl_strings(t, n, &val, &l, cause) != 0)
+		return -1;
+	if (tmpl_apply(t, n, &l, cause) != 0) {
+		strlist_free(&l);
+		return -1;
+	}
+	tmpl_join(&l, out);
+	strlist_free(&l);
+	return 0;
+}
+
+static int
+tmpl_render_each(const struct tmpl *t, const struct tmpl_node *n,
+    const struct tmpl_scope *sc, struct buf *out, char **cause)
+{
+	struct tmpl_value	val;
+	struct tmpl_scope	inner;
+	size_t			i;
+
+	if (tmpl_resolve(t, n, sc, &val, cause) != 0)
+		return -1;
+	if (!val.islist)
+		return tmpl_rerror(t, n, cause, "{{#%s}} needs a list, '%s' "
+		    "is a string", n->text, n->text);
+	for (i = 0; i < val.n; i++) {
+		inner.vars = val.items[i].rec;
+		inner.item = val.items[i].s;
+		inner.up = sc;
+		if (tmpl_render_nodes(t, &n->body, &inner, out, cause) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+tmpl_render_cond(const struct tmpl *t, const struct tmpl_node *n,
+    const struct tmpl_scope *sc, struct buf *out, char **cause)
+{
+	struct tmpl_value	val;
+	int			empty;
+
+	if (tmpl_resolve(t, n, sc, &val, cause) != 0)
+		return -1;
+	empty = val.islist ? val.n == 0 : val.s[0] == '\0';
+	if (empty == (n->kind == TMPL_UNLESS))
+		return tmpl_render_nodes(t, &n->body, sc, out, cause);
+	return 0;
+}
+
+static int
+tmpl_render_nodes(const struct tmpl *t, const struct tmpl_nodes *nodes,
+    const struct tmpl_scope *sc, struct buf *out, char **cause)
+{
+	const struct tmpl_node	*n;
+	size_t			 i;
+	int			 r = 0;
+
+	for (i = 0; i < nodes->n && r == 0; i++) {
+		n = nodes->v[i];
+		switch (n->kind) {
+		case TMPL_TEXT:
+			buf_addn(out, n->text, n->len);
+			break;
+		case TMPL_VAR:
+			r = tmpl_render_var(t, n, sc, out, cause);
+			break;
+		case TMPL_EACH:
+			r = tmpl_render_each(t, n, sc, out, cause);
+			break;
+		case TMPL_IF:
+		case TMPL_UNLESS:
+			r = tmpl_render_cond(t, n, sc, out, cause);
+			break;
+		}
+	}
+	return r;
+}
+
+int
+tmpl_render(const struct tmpl *t, const struct tmpl_vars *vars,
+    struct buf *out, char **cause)
+{
+	struct tmpl_scope	top = { vars, NULL, NULL };
+
+	return tmpl_render_nodes(t, &t->body, &top, out, cause);
+}
