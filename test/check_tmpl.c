@@ -1,0 +1,712 @@
+/* check_tmpl.c: unit tests for the template engine: syntax, scopes,
+ * escaping per context, errors with their lines, loading files. */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <check.h>
+
+#include "tmpl.h"
+#include "util.h"
+#include "xmalloc.h"
+
+#define HOSTILE	"a b'c\"d $(id) `id` *?[x] ~ # ; & | > -- caf\xc3\xa9"
+
+static struct tmpl_vars *V;
+
+/* tmpl_set_list takes an argv (char *const *), as a strlist holds. */
+static void
+set_list(struct tmpl_vars *vars, const char *name,
+    const char *const *items, size_t n)
+{
+	struct strlist	l = { NULL, 0, 0 };
+	size_t		i;
+
+	for (i = 0; i < n; i++)
+		strlist_add(&l, items[i]);
+	tmpl_set_list(vars, name, l.v, l.n);
+	strlist_free(&l);
+}
+
+static void
+setup(void)
+{
+	static const char *const argv[] = { "train.py", "--lr", "0.1", "a b",
+	    "it's", "" };
+	static const char *const words[] = { "x", "y z" };
+	struct tmpl_vars	*r;
+
+	V = tmpl_vars_new();
+	tmpl_set(V, "name", "world");
+	tmpl_set(V, "empty", "");
+	tmpl_set(V, "hostile", HOSTILE);
+	tmpl_set(V, "nl", "two\nlines");
+	tmpl_set(V, "ctl", "bell\a");
+	tmpl_set(V, "dashdash", "--");
+	set_list(V, "argv", argv, 6);
+	set_list(V, "words", words, 2);
+	tmpl_set_empty_list(V, "none");
+	r = tmpl_add_record(V, "hosts");
+	tmpl_set(r, "host", "n1");
+	tmpl_set(r, "rank", "0");
+	set_list(r, "gpus", words, 2);
+	r = tmpl_add_record(V, "hosts");
+	tmpl_set(r, "host", "n 2");
+	tmpl_set(r, "rank", "1");
+	tmpl_set(r, "name", "shadow");
+	tmpl_set_empty_list(r, "gpus");
+}
+
+static void
+teardown(void)
+{
+	tmpl_vars_free(V);
+	V = NULL;
+}
+
+static const char *
+ctx_name(enum tmpl_ctx ctx)
+{
+	return ctx == TMPL_SH ? "t.sh" : "t.xml";
+}
+
+/* Parses and renders text, failing the test on any error. */
+static char *
+render(enum tmpl_ctx ctx, const char *text)
+{
+	struct tmpl	*t;
+	struct buf	 out;
+	char		*cause = NULL;
+
+	if ((t = tmpl_parse(ctx_name(ctx), text, ctx, &cause)) == NULL)
+		ck_abort_msg("parse of [%s]: %s", text, cause);
+	buf_init(&out);
+	if (tmpl_render(t, V, &out, &cause) != 0)
+		ck_abort_msg("render of [%s]: %s", text, cause);
+	tmpl_free(t);
+	return out.s;
+}
+
+static void
+expect(enum tmpl_ctx ctx, const char *text, const char *want)
+{
+	char	*got = render(ctx, text);
+
+	ck_assert_str_eq(got, want);
+	free(got);
+}
+
+#define expect_sh(text, want)	expect(TMPL_SH, text, want)
+#define expect_xml(text, want)	expect(TMPL_XML, text, want)
+
+/* The message of a template that must not parse. */
+static void
+expect_parse_error(enum tmpl_ctx ctx, const char *text, const char *want)
+{
+	struct tmpl	*t;
+	char		*cause = NULL;
+
+	t = tmpl_parse(ctx_name(ctx), text, ctx, &cause);
+	ck_assert_msg(t == NULL, "[%s] parsed", text);
+	ck_assert_ptr_nonnull(cause);
+	ck_assert_str_eq(cause, want);
+	free(cause);
+}
+
+/* The message of a template that parses but must not render. */
+static void
+expect_render_error(enum tmpl_ctx ctx, const char *text, const char *want)
+{
+	struct tmpl	*t;
+	struct buf	 out;
+	char		*cause = NULL;
+
+	if ((t = tmpl_parse(ctx_name(ctx), text, ctx, &cause)) == NULL)
+		ck_abort_msg("parse of [%s]: %s", text, cause);
+	buf_init(&out);
+	ck_assert_int_eq(tmpl_render(t, V, &out, &cause), -1);
+	ck_assert_ptr_nonnull(cause);
+	ck_assert_str_eq(cause, want);
+	free(cause);
+	buf_free(&out);
+	tmpl_free(t);
+}
+
+static char *
+tmpdir_make(void)
+{
+	const char	*base = getenv("TMPDIR");
+	char		*dir;
+
+	xasprintf(&dir, "%s/check_tmpl.XXXXXX",
+	    base != NULL && *base != '\0' ? base : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	return dir;
+}
+
+static void
+tmpdir_remove(char *dir)
+{
+	char	*cmd;
+
+	xasprintf(&cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+	free(dir);
+}
+
+static char *
+write_file(const char *dir, const char *name, const char *data, size_t len)
+{
+	char	*path;
+	FILE	*f;
+
+	xasprintf(&path, "%s/%s", dir, name);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	ck_assert_uint_eq(fwrite(data, 1, len, f), len);
+	ck_assert_int_eq(fclose(f), 0);
+	return path;
+}
+
+/* Runs cmd through sh and returns its standard output. */
+static char *
+run_capture(const char *cmd)
+{
+	struct buf	 out;
+	char		 chunk[4096];
+	size_t		 n;
+	FILE		*f;
+
+	ck_assert_ptr_nonnull(f = popen(cmd, "r"));
+	buf_init(&out);
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_addn(&out, chunk, n);
+	ck_assert_int_eq(pclose(f), 0);
+	return out.s;
+}
+
+START_TEST(test_text)
+{
+	expect_sh("", "");
+	expect_sh("plain $text 'as is' {single} } {\n", "plain $text 'as is' "
+	    "{single} } {\n");
+	expect_xml("<a b=\"&amp;\"/>\n", "<a b=\"&amp;\"/>\n");
+	expect_sh("a}}b", "a}}b");
+}
+END_TEST
+
+START_TEST(test_var_sh)
+{
+	expect_sh("hello {{name}}!", "hello world!");
+	expect_sh("x={{empty}}", "x=''");
+	expect_sh("{{ name }}", "world");
+	expect_sh("{{dashdash}}", "--");
+	expect_sh("{{hostile}}", "'a b'\\''c\"d $(id) `id` *?[x] ~ # ; & | > "
+	    "-- caf\xc3\xa9'");
+	expect_sh("# {{nl}}\n", "# $'two\\nlines'\n");
+}
+END_TEST
+
+START_TEST(test_var_xml)
+{
+	expect_xml("<a v=\"{{name}}\"/>", "<a v=\"world\"/>");
+	expect_xml("<a v=\"{{empty}}\"/>", "<a v=\"\"/>");
+	expect_xml("{{hostile}}", "a b&apos;c&quot;d $(id) `id` *?[x] ~ # ; "
+	    "&amp; | &gt; -- caf\xc3\xa9");
+	expect_xml("{{nl}}", "two&#10;lines");
+}
+END_TEST
+
+START_TEST(test_raw)
+{
+	expect_sh("{{hostile|raw}}", HOSTILE);
+	expect_xml("{{hostile|raw}}", HOSTILE);
+	expect_sh("{{argv|raw}}", "train.py --lr 0.1 a b it's ");
+	expect_xml("{{ nl | raw }}", "two\nlines");
+	/* raw anywhere in the chain drops the context escape. */
+	expect_xml("{{name|raw|sh}}", "world");
+	expect_xml("{{hostile|sh|raw}}", "'a b'\\''c\"d $(id) `id` *?[x] ~ "
+	    "# ; & | > -- caf\xc3\xa9'");
+}
+END_TEST
+
+START_TEST(test_filters)
+{
+	/* In a shell template sh|context quotes twice: a word for bash -c. */
+	expect_sh("{{words|sh}}", "'x '\\''y z'\\'");
+	expect_sh("bash -c {{name|sh}}", "bash -c world");
+	expect_sh("{{empty|sh}}", "\\'\\'");
+	expect_sh("{{hostile|xml}}", "'a b&apos;c&quot;d $(id) `id` *?[x] ~ "
+	    "# ; &amp; | &gt; -- caf\xc3\xa9'");
+	expect_xml("{{words|sh}}", "x &apos;y z&apos;");
+	expect_xml("{{name|xml|raw}}", "world");
+	/* xml, then the context's own escape: XML text about XML. */
+	expect_xml("{{argv|xml}}", "train.py --lr 0.1 a b it&amp;apos;s ");
+	/* The HPC Pack case: argv as words, as one word, in an attribute
+	 * (bash reads it back in test_xml_bash). */
+	expect_xml("<Task CommandLine=\"bash -lc {{argv|sh|sh}}\"/>",
+	    "<Task CommandLine=\"bash -lc "
+	    "&apos;train.py --lr 0.1 &apos;\\&apos;"
+	    "&apos;a b&apos;\\&apos;&apos; &apos;\\&apos;"
+	    "&apos;it&apos;\\&apos;\\\\\\&apos;\\&apos;&apos;s&apos;\\&apos;"
+	    "&apos; &apos;\\&apos;\\&apos;\"/>");
+	expect_xml("{{none|sh|sh}}", "&apos;&apos;");
+}
+END_TEST
+
+START_TEST(test_lists)
+{
+	expect_sh("run {{argv}}", "run train.py --lr 0.1 'a b' 'it'\\''s' ''");
+	expect_sh("[{{none}}]", "[]");
+	expect_xml("{{words}}", "x y z");
+	expect_sh("{{#words}}<{{.}}>{{/words}}", "<x><'y z'>");
+	expect_sh("{{#none}}never{{/none}}", "");
+	expect_xml("{{#words}}<i>{{.}}</i>{{/words}}", "<i>x</i><i>y z</i>");
+	expect_sh("{{#words}}{{.|raw}},{{/words}}", "x,y z,");
+}
+END_TEST
+
+START_TEST(test_records)
+{
+	expect_sh("{{#hosts}}{{rank}}:{{host}} {{/hosts}}", "0:n1 1:'n 2' ");
+	/* A record's field hides the outer name, then the outer returns. */
+	expect_sh("{{#hosts}}{{name}},{{/hosts}}{{name}}",
+	    "world,shadow,world");
+	/* Outer names are visible inside. */
+	expect_sh("{{#hosts}}{{dashdash}}{{/hosts}}", "----");
+	/* Nested sections: string items inside records. */
+	expect_sh("{{#hosts}}{{host}}[{{#gpus}}{{.}}({{rank}}){{/gpus}}]"
+	    "{{/hosts}}", "n1[x(0)'y z'(0)]'n 2'[]");
+	expect_sh("{{#words}}{{#hosts}}{{host}}{{/hosts}}{{/words}}",
+	    "n1'n 2'n1'n 2'");
+	expect_sh("{{#hosts}}{{?gpus}}{{host}} has{{/gpus}}"
+	    "{{^gpus}}{{host}} lacks{{/gpus}};{{/hosts}}",
+	    "n1 has;'n 2' lacks;");
+}
+END_TEST
+
+START_TEST(test_conditionals)
+{
+	expect_sh("{{?name}}yes{{/name}}", "yes");
+	expect_sh("{{?empty}}yes{{/empty}}", "");
+	expect_sh("{{^name}}no{{/name}}", "");
+	expect_sh("{{^empty}}no{{/empty}}", "no");
+	expect_sh("{{?argv}}yes{{/argv}}", "yes");
+	expect_sh("{{?none}}yes{{/none}}", "");
+	expect_sh("{{^none}}no{{/none}}", "no");
+	expect_sh("{{^argv}}no{{/argv}}", "");
+	expect_sh("{{?hosts}}yes{{/hosts}}", "yes");
+	expect_sh("{{#words}}{{?.}}[{{.}}]{{/.}}{{/words}}", "[x]['y z']");
+	expect_sh("{{#argv}}{{^.}}(empty){{/.}}{{/argv}}", "(empty)");
+}
+END_TEST
+
+START_TEST(test_comments)
+{
+	expect_sh("a{{! a comment }}b", "ab");
+	expect_sh("a{{!}}b", "ab");
+	expect_sh("a{{!\nmulti\nline\n}}b", "ab");
+	expect_sh("a{{ ! {{name}} b", "a b");
+}
+END_TEST
+
+START_TEST(test_standalone)
+{
+	expect_sh("a\n{{#words}}\n{{.}}\n{{/words}}\nb\n", "a\nx\n'y z'\nb\n");
+	expect_sh("a\n  {{?name}}  \n\tok\n\t{{/name}}\t\nb\n", "a\n\tok\nb\n");
+	expect_sh("a\n{{! note }}\nb\n", "a\nb\n");
+	expect_sh("a\n{{!\n multi-line\n}}\nb\n", "a\nb\n");
+	expect_sh("a\r\n  {{?name}}\r\nok\r\n{{/name}}\r\n", "a\r\nok\r\n");
+	/* At the end of the text, without a newline. */
+	expect_sh("{{?name}}\nok\n{{/name}}", "ok\n");
+	/* Not alone on the line: kept as written. */
+	expect_sh("x {{?name}}\nok\n{{/name}} y\n", "x \nok\n y\n");
+	expect_sh("{{?name}}{{/name}}\nb", "\nb");
+	expect_sh("{{name}} {{?name}}\nb{{/name}}", "world \nb");
+	/* A variable alone on its line keeps its line. */
+	expect_sh("a\n{{name}}\nb\n", "a\nworld\nb\n");
+	expect_sh("a\n{{empty|raw}}\nb\n", "a\n\nb\n");
+	/* A section that renders nothing leaves no blank line. */
+	expect_sh("a\n{{#none}}\nnever\n{{/none}}\nb\n", "a\nb\n");
+}
+END_TEST
+
+START_TEST(test_parse_errors)
+{
+	expect_parse_error(TMPL_SH, "a\n{{name|foo}}", "t.sh:2: unknown "
+	    "filter 'foo'");
+	expect_parse_error(TMPL_SH, "{{name|}}", "t.sh:1: empty filter "
+	    "after 'name'");
+	expect_parse_error(TMPL_SH, "{{name|sh||raw}}", "t.sh:1: empty "
+	    "filter after 'name'");
+	expect_parse_error(TMPL_XML, "\n\n{{#argv}}\n{{.}}\n",
+	    "t.xml:3: {{#argv}} is never closed");
+	expect_parse_error(TMPL_SH, "{{#a}}\n{{?b}}\n{{/b}}\n", "t.sh:1: "
+	    "{{#a}} is never closed");
+	expect_parse_error(TMPL_SH, "x\n{{#a}}\n{{?b}}\n{{/a}}\n",
+	    "t.sh:4: {{/a}} does not match {{?b}} opened at line 3");
+	expect_parse_error(TMPL_SH, "{{/a}}", "t.sh:1: {{/a}} closes no "
+	    "section");
+	expect_parse_error(TMPL_SH, "{{#a}}{{/a}}\n{{/a}}", "t.sh:2: {{/a}} "
+	    "closes no section");
+	expect_parse_error(TMPL_SH, "a\nb {{}}", "t.sh:2: empty tag {{}}");
+	expect_parse_error(TMPL_SH, "{{ \t }}", "t.sh:1: empty tag {{}}");
+	expect_parse_error(TMPL_SH, "a\n\nb {{name\n}", "t.sh:3: {{ without }}");
+	expect_parse_error(TMPL_SH, "{{name}} {{", "t.sh:1: {{ without }}");
+	expect_parse_error(TMPL_SH, "{{#}}", "t.sh:1: no name in {{#}}");
+	expect_parse_error(TMPL_SH, "{{/ }}", "t.sh:1: no name in {{/}}");
+	expect_parse_error(TMPL_SH, "{{a b}}", "t.sh:1: bad name 'a b'");
+	expect_parse_error(TMPL_SH, "{{9lives}}", "t.sh:1: bad name '9lives'");
+	expect_parse_error(TMPL_SH, "{{{name}}}", "t.sh:1: bad name '{name'");
+	expect_parse_error(TMPL_SH, "{{#a|sh}}{{/a}}", "t.sh:1: bad name "
+	    "'a|sh'");
+	expect_parse_error(TMPL_SH, "{{.}}", "t.sh:1: '.' outside a {{#list}} "
+	    "section");
+	expect_parse_error(TMPL_SH, "{{?name}}{{.}}{{/name}}", "t.sh:1: '.' "
+	    "outside a {{#list}} section");
+}
+END_TEST
+
+/* Lines count through multi-line tags and removed standalone lines. */
+START_TEST(test_error_lines)
+{
+	expect_parse_error(TMPL_SH, "{{!\n\n}}\n{{?a}}\n{{/a}}\n{{x|y}}",
+	    "t.sh:6: unknown filter 'y'");
+	expect_parse_error(TMPL_SH, "a\r\nb\r\n{{/a}}", "t.sh:3: {{/a}} "
+	    "closes no section");
+	expect_render_error(TMPL_SH, "{{#hosts}}\n  {{host}}\n\n{{nope}}\n"
+	    "{{/hosts}}\n", "t.sh:4: unknown variable 'nope'");
+}
+END_TEST
+
+START_TEST(test_depth)
+{
+	struct buf	 b;
+	char		*cause = NULL;
+	struct tmpl	*t;
+	int		 i;
+
+	buf_init(&b);
+	for (i = 0; i < 64; i++)
+		buf_adds(&b, "{{#words}}");
+	buf_adds(&b, "{{.}}");
+	for (i = 0; i < 64; i++)
+		buf_adds(&b, "{{/words}}");
+	ck_assert_ptr_nonnull(t = tmpl_parse("t.sh", b.s, TMPL_SH, &cause));
+	tmpl_free(t);
+	b.len = 0;
+	for (i = 0; i < 65; i++)
+		buf_adds(&b, "{{?name}}\n");
+	expect_parse_error(TMPL_SH, b.s, "t.sh:65: sections nested deeper "
+	    "than 64");
+	buf_free(&b);
+}
+END_TEST
+
+START_TEST(test_render_errors)
+{
+	expect_render_error(TMPL_SH, "a\n{{nope}}", "t.sh:2: unknown variable "
+	    "'nope'");
+	expect_render_error(TMPL_SH, "{{?nope}}{{/nope}}", "t.sh:1: unknown "
+	    "variable 'nope'");
+	expect_render_error(TMPL_SH, "{{^nope}}{{/nope}}", "t.sh:1: unknown "
+	    "variable 'nope'");
+	expect_render_error(TMPL_SH, "{{#words}}\n{{host}}{{/words}}",
+	    "t.sh:2: unknown variable 'host'");
+	expect_render_error(TMPL_SH, "{{#hosts}}{{.}}{{/hosts}}", "t.sh:1: "
+	    "'.' in a section over records: name a field instead");
+	/* "." is the innermost item, even with a string item further out. */
+	expect_render_error(TMPL_SH, "{{#words}}{{#hosts}}{{.}}{{/hosts}}"
+	    "{{/words}}", "t.sh:1: '.' in a section over records: name a field "
+	    "instead");
+	expect_render_error(TMPL_SH, "{{#name}}{{/name}}", "t.sh:1: "
+	    "{{#name}} needs a list, 'name' is a string");
+	expect_render_error(TMPL_SH, "{{hosts}}", "t.sh:1: 'hosts' is a list "
+	    "of records: use {{#hosts}}");
+	expect_render_error(TMPL_XML, "\n<a v=\"{{ctl}}\"/>", "t.xml:2: "
+	    "variable 'ctl': control byte 0x07 at offset 4 cannot be written "
+	    "in XML");
+	expect_render_error(TMPL_SH, "{{ctl|xml}}", "t.sh:1: variable 'ctl': "
+	    "control byte 0x07 at offset 4 cannot be written in XML");
+	/* Whatever raw lets through is the template author's business. */
+	expect_xml("{{ctl|raw}}", "bell\a");
+}
+END_TEST
+
+START_TEST(test_vars)
+{
+	static const char *const one[] = { "one" };
+
+	tmpl_set(V, "name", "again");
+	expect_sh("{{name}}", "again");
+	set_list(V, "name", one, 1);
+	expect_sh("{{#name}}{{.}}{{/name}}", "one");
+	tmpl_set(V, "name", "string");
+	expect_sh("{{name}}", "string");
+	/* Declaring a list keeps its items; a string becomes empty. */
+	tmpl_set_empty_list(V, "words");
+	expect_sh("{{words}}", "x 'y z'");
+	tmpl_set_empty_list(V, "name");
+	expect_sh("{{^name}}none{{/name}}", "none");
+	tmpl_add_record(V, "name");
+	expect_sh("{{#name}}rec{{/name}}", "rec");
+	tmpl_set(tmpl_add_record(V, "empty"), "f", "v");
+	expect_sh("{{#empty}}{{f}}{{/empty}}", "v");
+	tmpl_set_list(V, "argv", NULL, 0);
+	expect_sh("[{{argv}}]", "[]");
+	tmpl_vars_free(NULL);
+	tmpl_free(NULL);
+}
+END_TEST
+
+/* The rendered script, run by bash, gets each value back whole. */
+START_TEST(test_sh_bash)
+{
+	char	*dir = tmpdir_make(), *out, *path, *cmd, *script;
+
+	script = render(TMPL_SH, "#!/bin/bash\n# {{nl}} {{hostile}}\n"
+	    "printf '[%s]' {{hostile}} {{empty}} {{nl}} {{argv}} {{none}}\n");
+	path = write_file(dir, "t.sh", script, strlen(script));
+	xasprintf(&cmd, "bash '%s'", path);
+	out = run_capture(cmd);
+	ck_assert_str_eq(out, "[" HOSTILE "][][two\nlines][train.py][--lr]"
+	    "[0.1][a b][it's][]");
+	free(out);
+	free(cmd);
+	free(path);
+	free(script);
+	tmpdir_remove(dir);
+}
+END_TEST
+
+/* The HPC Pack path: xmllint reads the attribute, bash runs it. */
+START_TEST(test_xml_bash)
+{
+	static const char *const cmd[] = { "printf", "[%s]", HOSTILE, "",
+	    "two\nlines", "\xc3\xa9" };
+	char	*dir = tmpdir_make(), *out, *path, *sh, *doc;
+
+	set_list(V, "cmd", cmd, 6);
+	doc = render(TMPL_XML, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+	    "<Task CommandLine=\"bash -c {{cmd|sh|sh}}\"/>\n");
+	path = write_file(dir, "job.xml", doc, strlen(doc));
+	xasprintf(&sh, "bash -c \"$(xmllint --xpath "
+	    "'string(/Task/@CommandLine)' '%s')\"", path);
+	out = run_capture(sh);
+	ck_assert_str_eq(out, "[" HOSTILE "][][two\nlines][\xc3\xa9]");
+	free(out);
+	free(sh);
+	free(path);
+	free(doc);
+	tmpdir_remove(dir);
+}
+END_TEST
+
+static char *
+load_error(const char *path)
+{
+	char	*cause = NULL;
+
+	ck_assert_ptr_null(tmpl_load(path, &cause));
+	ck_assert_ptr_nonnull(cause);
+	return cause;
+}
+
+START_TEST(test_load)
+{
+	char		*dir = tmpdir_make(), *path, *cause, *want, *out;
+	struct tmpl	*t;
+	struct buf	 b;
+
+	path = write_file(dir, "job.sh", "x={{words}}\n", 12);
+	ck_assert_ptr_nonnull(t = tmpl_load(path, &cause));
+	buf_init(&b);
+	ck_assert_int_eq(tmpl_render(t, V, &b, &cause), 0);
+	ck_assert_str_eq(b.s, "x=x 'y z'\n");
+	tmpl_free(t);
+	free(path);
+
+	path = write_file(dir, "job.xml", "x={{hostile}}", 13);
+	ck_assert_ptr_nonnull(t = tmpl_load(path, &cause));
+	b.len = 0;
+	ck_assert_int_eq(tmpl_render(t, V, &b, &cause), 0);
+	out = render(TMPL_XML, "x={{hostile}}");
+	ck_assert_str_eq(b.s, out);
+	free(out);
+	buf_free(&b);
+	tmpl_free(t);
+	free(path);
+
+	path = write_file(dir, "bad.sh", "a\n{{#x}}\n", 9);
+	cause = load_error(path);
+	xasprintf(&want, "%s:2: {{#x}} is never closed", path);
+	ck_assert_str_eq(cause, want);
+	free(want);
+	free(cause);
+	free(path);
+	tmpdir_remove(dir);
+}
+END_TEST
+
+START_TEST(test_load_errors)
+{
+	static const char *const names[] = { "job.txt", "job", "job.sh.in",
+	    "job.SH", "x.sh/job", ".xml.d/job" };
+	char	*dir = tmpdir_make(), *path, *cause, *want;
+	size_t	 i;
+
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		xasprintf(&path, "%s/%s", dir, names[i]);
+		cause = load_error(path);
+		xasprintf(&want, "%s: a template's name must end in .sh or "
+		    ".xml", path);
+		ck_assert_str_eq(cause, want);
+		free(want);
+		free(cause);
+		free(path);
+	}
+
+	xasprintf(&path, "%s/missing.sh", dir);
+	cause = load_error(path);
+	xasprintf(&want, "%s: No such file or directory", path);
+	ck_assert_str_eq(cause, want);
+	free(want);
+	free(cause);
+	free(path);
+
+	xasprintf(&path, "%s/dir.xml", dir);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	cause = load_error(path);
+	ck_assert_msg(strncmp(cause, path, strlen(path)) == 0 &&
+	    strstr(cause, "directory") != NULL, "%s", cause);
+	free(cause);
+	free(path);
+
+	path = write_file(dir, "nul.sh", "a\nb\0c", 5);
+	cause = load_error(path);
+	xasprintf(&want, "%s:2: NUL byte in template", path);
+	ck_assert_str_eq(cause, want);
+	free(want);
+	free(cause);
+	free(path);
+
+	if (geteuid() != 0) {
+		path = write_file(dir, "locked.sh", "x", 1);
+		ck_assert_int_eq(chmod(path, 0), 0);
+		cause = load_error(path);
+		xasprintf(&want, "%s: Permission denied", path);
+		ck_assert_str_eq(cause, want);
+		free(want);
+		free(cause);
+		free(path);
+	}
+	tmpdir_remove(dir);
+}
+END_TEST
+
+/* A small fixed-seed fuzz: templates built from tag fragments must
+ * parse or fail cleanly, and render or fail cleanly, never crash. */
+START_TEST(test_fuzz)
+{
+	static const char *const frag[] = { "{{", "}}", "{{#words}}",
+	    "{{/words}}", "{{#hosts}}", "{{/hosts}}", "{{?name}}",
+	    "{{/name}}", "{{^none}}", "{{/none}}", "{{.}}", "{{host}}",
+	    "{{argv|sh|sh}}", "{{ctl|xml}}", "{{hostile|raw}}", "{{!",
+	    "\n", "  ", "x", "{{#.}}", "{{/.}}", "|", "{{nope}}", "\r\n",
+	    "{", "}", "{{name|", "{{#name}}", "{{hosts}}", "#", "/", "\xff" };
+	uint64_t	 s = 0x7e3d1;
+	struct buf	 text, out;
+	struct tmpl	*t;
+	char		*cause;
+	int		 i, j, n;
+
+	buf_init(&text);
+	buf_init(&out);
+	for (i = 0; i < 20000; i++) {
+		text.len = 0;
+		s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+		n = (int)(s % 24);
+		for (j = 0; j < n; j++) {
+			s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+			buf_adds(&text, frag[(s >> 8) % (sizeof frag /
+			    sizeof frag[0])]);
+		}
+		cause = NULL;
+		t = tmpl_parse("f.xml", text.s, (s & 1) ? TMPL_SH : TMPL_XML,
+		    &cause);
+		if (t == NULL) {
+			ck_assert_msg(cause != NULL && strncmp(cause, "f.xml:",
+			    6) == 0, "[%s]: %s", text.s, cause);
+			free(cause);
+			continue;
+		}
+		out.len = 0;
+		if (tmpl_render(t, V, &out, &cause) != 0) {
+			ck_assert_msg(cause != NULL && strncmp(cause, "f.xml:",
+			    6) == 0, "[%s]: %s", text.s, cause);
+			free(cause);
+		}
+		tmpl_free(t);
+	}
+	buf_free(&out);
+	buf_free(&text);
+}
+END_TEST
+
+static Suite *
+tmpl_suite(void)
+{
+	Suite	*s = suite_create("tmpl");
+	TCase	*tc;
+
+	tc = tcase_create("syntax");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_text);
+	tcase_add_test(tc, test_var_sh);
+	tcase_add_test(tc, test_var_xml);
+	tcase_add_test(tc, test_raw);
+	tcase_add_test(tc, test_filters);
+	tcase_add_test(tc, test_lists);
+	tcase_add_test(tc, test_records);
+	tcase_add_test(tc, test_conditionals);
+	tcase_add_test(tc, test_comments);
+	tcase_add_test(tc, test_standalone);
+	tcase_add_test(tc, test_vars);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("errors");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_parse_errors);
+	tcase_add_test(tc, test_error_lines);
+	tcase_add_test(tc, test_depth);
+	tcase_add_test(tc, test_render_errors);
+	tcase_add_test(tc, test_fuzz);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("files");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_sh_bash);
+	tcase_add_test(tc, test_xml_bash);
+	tcase_add_test(tc, test_load);
+	tcase_add_test(tc, test_load_errors);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner	*sr = srunner_create(tmpl_suite());
+	int	 failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? 0 : 1;
+}
