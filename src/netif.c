@@ -314,7 +314,7 @@ netif_describe(const struct netif_list *l)
 	}
 	if (b.len == 0)
 		buf_adds(&b, "none");
-	return buf_take(&b);
+	return b.s;
 }
 
 /* Converts a sockaddr; 0 in a->family for anything not IPv4 or IPv6. */

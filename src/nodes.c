@@ -82,7 +82,7 @@ nodes_join(const struct strlist *l, const char *sep)
 			buf_adds(&b, sep);
 		buf_adds(&b, l->v[i]);
 	}
-	return buf_take(&b);
+	return b.s;
 }
 
 static int
@@ -550,7 +550,7 @@ nodes_job_string(const struct nodes_job *job)
 		buf_addf(&b, "_%lld", (long long)job->task);
 	if (job->step >= 0)
 		buf_addf(&b, ".%lld", (long long)job->step);
-	return buf_take(&b);
+	return b.s;
 }
 
 int64_t
