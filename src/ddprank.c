@@ -121,18 +121,20 @@ misuse(const char *fmt, ...)
 	exit(XC_USAGE);
 }
 
+/* "--iface" for 'i', "-4" for an option without a long name. */
 static const char *
 optname(int c)
 {
-	static char	s[3];
+	static char	s[32];
 	size_t		i;
 
 	for (i = 0; longopts[i].name != NULL; i++) {
-		if (longopts[i].val == c)
-			return longopts[i].name;
+		if (longopts[i].val == c) {
+			snprintf(s, sizeof s, "--%s", longopts[i].name);
+			return s;
+		}
 	}
-	s[0] = '-';
-	s[1] = (char)c;
+	snprintf(s, sizeof s, "-%c", c);
 	return s;
 }
 
@@ -272,7 +274,8 @@ parse_args(struct options *o, int argc, char **argv)
 			parse_bad(c, argv[optind - 1]);
 		if (strchr("hV", c) == NULL && strchr(cmds[o->cmd].opts,
 		    c) == NULL)
-			misuse("--%s does not apply here", optname(c));
+			misuse("%s: %s does not apply", cmds[o->cmd].name,
+			    optname(c));
 		parse_option(o, c, optarg);
 	}
 	o->argc = argc - optind;
