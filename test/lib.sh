@@ -6,7 +6,7 @@
 DDPGEN=$BUILDDIR/ddpgen
 DDPRANK=$BUILDDIR/ddprank
 T=$(mktemp -d "$BUILDDIR/test/tmp/$(basename "$0" .sh).XXXXXX")
-trap 'rm -rf "$T"' EXIT
+trap '[ -n "${KEEP_T:-}" ] || rm -rf "$T"' EXIT
 failures=0
 checks=0
 

@@ -33,16 +33,19 @@ cat >"$T/bin/torchrun" <<'STUB'
 for a; do printf '%s\0' "$a"; done >"$REC"
 printf '%s\0' "$HOSTILE_ENV" "$MASTER_ADDR" >"$REC.env"
 STUB
-chmod +x "$T/bin/srun" "$T/bin/ddprank" "$T/bin/torchrun"
+# module stand-in for the profiles' "module load" setup lines.
+printf '#!/bin/sh\nexit 0\n' >"$T/bin/module"
+chmod +x "$T/bin/srun" "$T/bin/ddprank" "$T/bin/torchrun" "$T/bin/module"
 
 nl='
 '
 tab=$(printf '\t')
+q="'" dq='"'
 set -- "plain" "two words" "it's" 'say "hi"' '$(touch pwned)' '`touch pwned`' \
     "a${nl}b" "${nl}" "${tab}x" '*' '?' '[ab]' '~' '--' '-' '--epochs=3' \
     "" '\' '\\n' '$HOME' '${HOME}' '!!' '#not a comment' '; exit 1' \
     '| cat' '&' '>out' '<in' "$(printf 'caf\303\251')" "$(printf '\377\376')" \
-    "$(printf 'x\001y\177z')" "'"'"'"'"' '{a,b}' ' ' "trailing${nl}"
+    "$(printf 'x\001y\177z')" "$q$dq$q$dq" '{a,b}' ' ' "trailing${nl}"
 
 for site in cori plmt slurm; do
 	rm -f "$T/rec"*

@@ -1,0 +1,272 @@
+/* check_script.c: unit tests for job variables and template lookup. */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "profile.h"
+#include "script.h"
+#include "tmpl.h"
+#include "util.h"
+#include "xmalloc.h"
+
+static const char *fake_env[][2] = {
+	{ "DDPGEN_TEMPLATE_PATH", "/a:/b" },
+	{ "XDG_CONFIG_HOME", "/xdg" },
+	{ "HOME", "/home/u" },
+	{ NULL, NULL }
+};
+static int use_xdg;
+
+static const char *
+fake_getenv(const char *name)
+{
+	int	i;
+
+	for (i = 0; fake_env[i][0] != NULL; i++) {
+		if (strcmp(name, fake_env[i][0]) != 0)
+			continue;
+		if (!use_xdg && strcmp(name, "XDG_CONFIG_HOME") == 0)
+			return NULL;
+		return fake_env[i][1];
+	}
+	return NULL;
+}
+
+/* Loads a profile from text; fails the test on any error. */
+static struct profile *
+load(const char *text)
+{
+	struct strlist	 dirs, errors;
+	struct profile	*p;
+
+	strlist_init(&dirs);
+	strlist_init(&errors);
+	p = profile_parse_buf("test.conf", text, &dirs, &errors);
+	if (p == NULL)
+		ck_abort_msg("profile: %s", errors.n ? errors.v[0] : "?");
+	strlist_free(&dirs);
+	strlist_free(&errors);
+	return p;
+}
+
+/* Renders template text against a job made from profile text. */
+static char *
+render(const char *profile_text, const char *tmpl_text, int nodes)
+{
+	static char	 a0[] = "--lr", a1[] = "0.1", a2[] = "it's";
+	static char	 v0[] = "ddpgen", v1[] = "--nodes", v2[] = "2",
+			 v3[] = "t.py";
+	static char	*args[] = { a0, a1, a2, NULL };
+	static char	*argv[] = { v0, v1, v2, v3, NULL };
+	struct profile	*p = load(profile_text);
+	struct tmpl	*t;
+	struct tmpl_vars *v;
+	struct job	 job;
+	struct buf	 b;
+	char		*cause = NULL;
+
+	memset(&job, 0, sizeof job);
+	job.prof = p;
+	job.site = "test";
+	job.nodes = nodes;
+	job.script = "t.py";
+	job.args = args;
+	job.nargs = 3;
+	job.argv = argv;
+	job.argc = 4;
+	job.ddprank = "/opt/bin/ddprank";
+	t = tmpl_parse("inline.sh", tmpl_text, TMPL_SH, &cause);
+	ck_assert_msg(t != NULL, "%s", cause);
+	v = script_vars(&job);
+	buf_init(&b);
+	ck_assert_msg(tmpl_render(t, v, &b, &cause) == 0, "%s", cause);
+	tmpl_vars_free(v);
+	tmpl_free(t);
+	profile_free(p);
+	return buf_take(&b);
+}
+
+#define BASE "description = \"d\"\nscheduler = slurm\n"
+
+START_TEST(test_vars_basic)
+{
+	char	*s;
+
+	s = render(BASE, "{{nodes}} {{nproc_per_node}} {{port}} "
+	    "{{port_range}} {{rdzv}} [{{rdzv_c10d}}] {{discovery}} "
+	    "[{{discovery_iface}}] {{ddprank}} {{script}} {{args}} "
+	    "{{command}} {{site}} {{launcher}}", 3);
+	ck_assert_str_eq(s, "3 1 auto 20000-29999 static [''] hostname [''] "
+	    "/opt/bin/ddprank t.py --lr 0.1 'it'\\''s' ddpgen --nodes 2 t.py "
+	    "test torchrun");
+	free(s);
+}
+END_TEST
+
+START_TEST(test_vars_nproc_default)
+{
+	char	*s;
+
+	s = render(BASE "gpus_per_node = 4\n",
+	    "{{gpus_per_node}} {{nproc_per_node}} [{{cpus_per_task}}]", 1);
+	ck_assert_str_eq(s, "4 4 ['']");
+	free(s);
+	s = render(BASE "gpus_per_node = 4\nnproc_per_node = 1\n"
+	    "cpus_per_task = 8\n",
+	    "{{gpus_per_node}} {{nproc_per_node}} [{{cpus_per_task}}]", 1);
+	ck_assert_str_eq(s, "4 1 [8]");
+	free(s);
+}
+END_TEST
+
+START_TEST(test_vars_runtime)
+{
+	char	*s;
+
+	s = render(BASE "discovery = iface\niface = \"^eth3$\"\nport = 4321\n"
+	    "rdzv = c10d\nport_range = {30000, 30100}\n",
+	    "{{discovery}} {{discovery_iface}} {{iface}} {{port}} "
+	    "{{port_range}} {{rdzv}} {{rdzv_c10d}}", 1);
+	ck_assert_str_eq(s, "iface 1 '^eth3$' 4321 30000-30100 c10d 1");
+	free(s);
+}
+END_TEST
+
+START_TEST(test_vars_env_records)
+{
+	char	*s;
+
+	s = render(BASE "env = {\"A=1\", \"B=x y\", \"C=\"}\n",
+	    "{{#env}}export {{name}}={{value}};{{/env}}", 1);
+	ck_assert_str_eq(s, "export A=1;export B='x y';export C='';");
+	free(s);
+	s = render(BASE, "{{?env}}some{{/env}}{{^env}}none{{/env}}", 1);
+	ck_assert_str_eq(s, "none");
+	free(s);
+}
+END_TEST
+
+START_TEST(test_vars_requests)
+{
+	char	*s;
+
+	s = render(BASE "partition = \"p\"\naccount = \"a b\"\nqos = \"q\"\n"
+	    "constraint = \"c\"\ntime = \"1:00:00\"\njob_name = \"j\"\n"
+	    "job_output = \"o-%j\"\nsbatch_extra = {\"--exclusive\"}\n",
+	    "{{partition}} {{account}} {{qos}} {{constraint}} {{time}} "
+	    "{{job_name}} {{job_output}} {{sbatch_extra}}", 1);
+	ck_assert_str_eq(s, "p 'a b' q c 1:00:00 j o-%j --exclusive");
+	free(s);
+}
+END_TEST
+
+START_TEST(test_template_path)
+{
+	struct strlist	 dirs;
+
+	use_xdg = 1;
+	strlist_init(&dirs);
+	script_template_path(&dirs, fake_getenv, NULL);
+	ck_assert_uint_eq(dirs.n, 5);
+	ck_assert_str_eq(dirs.v[0], "/a");
+	ck_assert_str_eq(dirs.v[1], "/b");
+	ck_assert_str_eq(dirs.v[2], "/xdg/ddpgen/templates");
+	ck_assert_str_eq(dirs.v[3], DDPGEN_SYSCONFDIR "/templates");
+	ck_assert_str_eq(dirs.v[4], DDPGEN_DATADIR "/templates");
+	strlist_free(&dirs);
+
+	use_xdg = 0;
+	strlist_init(&dirs);
+	script_template_path(&dirs, fake_getenv, "/nonexistent-exedir");
+	ck_assert_str_eq(dirs.v[2], "/home/u/.config/ddpgen/templates");
+	ck_assert_str_eq(dirs.v[4], DDPGEN_DATADIR "/templates");
+	strlist_free(&dirs);
+}
+END_TEST
+
+START_TEST(test_template_exedir)
+{
+	char		 dir[] = "/tmp/check_script.XXXXXX", sub[256];
+	struct strlist	 dirs;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(sub, sizeof sub, "%s/templates", dir);
+	ck_assert_int_eq(mkdir(sub, 0755), 0);
+	strlist_init(&dirs);
+	script_template_path(&dirs, fake_getenv, dir);
+	ck_assert_str_eq(dirs.v[dirs.n - 1], sub);
+	strlist_free(&dirs);
+	rmdir(sub);
+	rmdir(dir);
+}
+END_TEST
+
+START_TEST(test_find_template)
+{
+	char		 dir[] = "/tmp/check_script.XXXXXX", f[256];
+	char		*p, *cause = NULL;
+	struct strlist	 dirs;
+	FILE		*fp;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(f, sizeof f, "%s/mine.sh", dir);
+	ck_assert_ptr_nonnull(fp = fopen(f, "w"));
+	fclose(fp);
+	strlist_init(&dirs);
+	strlist_add(&dirs, "/nonexistent");
+	strlist_add(&dirs, dir);
+	p = script_find_template("mine.sh", &dirs, &cause);
+	ck_assert_str_eq(p, f);
+	free(p);
+	p = script_find_template(f, &dirs, &cause);
+	ck_assert_str_eq(p, f);
+	free(p);
+	ck_assert_ptr_null(script_find_template("other.sh", &dirs, &cause));
+	ck_assert_str_eq(cause,
+	    "template 'other.sh' not found in the template path");
+	free(cause);
+	ck_assert_ptr_null(script_find_template("./none.sh", &dirs, &cause));
+	ck_assert_str_eq(cause, "template ./none.sh: not readable");
+	free(cause);
+	strlist_free(&dirs);
+	unlink(f);
+	rmdir(dir);
+}
+END_TEST
+
+static Suite *
+script_suite(void)
+{
+	Suite	*s = suite_create("script");
+	TCase	*tc = tcase_create("vars");
+
+	tcase_add_test(tc, test_vars_basic);
+	tcase_add_test(tc, test_vars_nproc_default);
+	tcase_add_test(tc, test_vars_runtime);
+	tcase_add_test(tc, test_vars_env_records);
+	tcase_add_test(tc, test_vars_requests);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("templates");
+	tcase_add_test(tc, test_template_path);
+	tcase_add_test(tc, test_template_exedir);
+	tcase_add_test(tc, test_find_template);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner	*sr = srunner_create(script_suite());
+	int	 failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? 0 : 1;
+}
