@@ -85,17 +85,19 @@ struct profile_site {
  * ${XDG_CONFIG_HOME:-$HOME/.config}/ddpgen/profiles, SYSCONFDIR/profiles,
  * then DATADIR/profiles -- or, when a directory "profiles" stands beside
  * the executable (the build tree), that directory instead of DATADIR's.
- * getenv_fn is the environment seam; exedir may be NULL. */
+ * getenv_fn is the environment seam (NULL: getenv(3)); exedir may be
+ * NULL. A relative XDG_CONFIG_HOME is ignored, as the XDG rules say. */
 void		 profile_searchpath(struct strlist *dirs,
 		    const char *(*getenv_fn)(const char *), const char *exedir);
 
 /* Loads a site: a path when site contains '/' or ends in ".conf", else
  * the first DIR/SITE.conf along dirs; then its extends chain (a name is
- * looked up along dirs, a path is relative to the extending file's
- * directory). Returns NULL when anything is wrong, with one
- * "FILE:LINE: message" (or "FILE: message") line per problem appended to
- * errors: every problem of a file is reported. An unknown site lists the
- * known ones. */
+ * looked up along dirs, skipping files already in the chain, so a
+ * user's cori.conf may extend the shipped one; a path is relative to
+ * the extending file's directory). Returns NULL when anything is
+ * wrong, with one "FILE:LINE: message" (or "FILE: message") line per
+ * problem appended to errors: every problem of a file is reported. An
+ * unknown site lists the known ones. */
 struct profile	*profile_load(const char *site, const struct strlist *dirs,
 		    struct strlist *errors);
 
@@ -106,15 +108,17 @@ struct profile	*profile_parse_buf(const char *name, const char *text,
 /* Checks cross-key rules after command-line overrides (iface discovery
  * needs an iface pattern that compiles, port within 1-65535 or 0, time
  * format, env names, no newline in any value that lands in an #SBATCH
- * line...). -1 + *cause on the first problem. */
+ * line...). -1 + *cause ("KEY: message") on the first problem. */
 int		 profile_validate(const struct profile *, char **cause);
 
 /* Effective processes per node (applies the nproc_per_node default). */
 int		 profile_nproc(const struct profile *);
 
 /* Slurm time formats: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S, or
- * "UNLIMITED"/"INFINITE". 0 if valid. Sets *seconds when not NULL
- * (-1 for unlimited). */
+ * "UNLIMITED"/"INFINITE" (any case). Fields after the first are
+ * bounded (S, M < 60; H < 24 after a day count). 0 if valid. Sets
+ * *seconds when not NULL (-1 for unlimited, and for a total of 0,
+ * which Slurm reads as no limit). */
 int		 profile_parse_time(const char *, long long *seconds);
 
 /* Appends the resolved profile in profile syntax (for --show-site). */
