@@ -1,0 +1,110 @@
+#!/bin/sh
+# t-ddprank-eval.sh: ddprank env output survives eval in bash whatever the
+# host names and MASTER_ADDR hold, its JSON parses back to the same bytes,
+# and exec passes hostile arguments to the command byte for byte.
+. "$(dirname "$0")/lib.sh"
+
+command -v bash >/dev/null || skip "needs bash to eval \$'...' words"
+[ -x "$DDPRANK" ] || skip "ddprank not built"
+me=$(hostname)
+cd "$T" || exit 1
+
+# The values below would run commands if evaluated unquoted: they leave
+# files named pwned* in $T.
+nl='
+'
+tab=$(printf '\t')
+set -- "a'b" "\$(touch pwned1)" "\`touch pwned2\`" "two words" \
+	"line1${nl}line2" "back\\slash" "\"dq\"" "tab${tab}x" "*" "~" \
+	"!x" "#c" "a;touch pwned3" "\${HOME}" "trailing${nl}" "$(printf 'c\001d')" \
+	"é-utf8" "-n"
+
+# A hostfile whose first hosts are hostile and whose last is this host.
+# Host names cannot hold blanks in any node list format: ${IFS} can.
+printf '%s\n' "x'\$(touch\${IFS}pwned4)" "\`touch\${IFS}pwned5\`" '"q"' \
+	"$me slots=2" >hosts
+
+# env: each MASTER_ADDR comes back unchanged through eval.
+n=0
+for v; do
+	n=$((n + 1))
+	printf '%s' "$v" >want.$n
+	MASTER_ADDR=$v "$DDPRANK" env --hostfile hosts --port 29500 >env.$n \
+		2>err.$n
+	expect_eq "env $n: status" "$?" 0
+	bash -c '. ./env.$1 && printf %s "$MASTER_ADDR" >got.$1 &&
+		printf "%s %s %s" "$NODE_RANK" "$NNODES" "$MASTER_PORT" \
+		>rest.$1' _ "$n"
+	cmp -s want.$n got.$n || fail "env $n: MASTER_ADDR changed: $(od -c got.$n)"
+	expect_eq "env $n: rank, count, port" "$(cat rest.$n)" "3 4 29500"
+	expect_eq "env $n: one line per variable" "$(wc -l <env.$n)" 4
+done
+
+# json: MASTER_ADDR parses back to the same string.
+if command -v python3 >/dev/null; then
+	n=0
+	for v; do
+		n=$((n + 1))
+		MASTER_ADDR=$v "$DDPRANK" env --hostfile hosts --port 29500 \
+			--format json >json.$n
+		python3 -c 'import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8", errors="surrogateescape"))
+sys.stdout.buffer.write(d["MASTER_ADDR"].encode("utf-8", "surrogateescape"))
+assert d["NODE_RANK"] == 3 and d["NNODES"] == 4 and d["MASTER_PORT"] == 29500
+' json.$n >jgot.$n
+		expect_eq "json $n: parses" "$?" 0
+		cmp -s want.$n jgot.$n || fail "json $n: MASTER_ADDR changed"
+	done
+fi
+
+# hosts: hostile names come back as given, one per line.
+"$DDPRANK" hosts --hostfile hosts >hosts.out
+printf '%s\n' "x'\$(touch\${IFS}pwned4)" "\`touch\${IFS}pwned5\`" '"q"' "$me" \
+	>hosts.want
+cmp -s hosts.want hosts.out || fail "hosts: $(cat hosts.out)"
+ok
+
+# HPC Pack's CCP_NODES carries hostile names too; NetBIOS upper case.
+upper=$(printf '%s' "$me" | tr '[:lower:]' '[:upper:]')
+CCP_NODES="3 a'\$(touch\${IFS}pwned6) 4 \`touch\${IFS}pwned7\` 4 $upper 4" \
+	MASTER_ADDR="m'\$(touch pwned8)" "$DDPRANK" env --port 1 >ccp.env
+expect_eq "ccp: status" "$?" 0
+bash -c '. ./ccp.env && printf "%s|%s|%s" "$NODE_RANK" "$NNODES" "$MASTER_ADDR"' \
+	>ccp.got
+expect_eq "ccp: values" "$(cat ccp.got)" "2|3|m'\$(touch pwned8)"
+
+# exec: arguments, hostile or option-like, reach the command unchanged,
+# and so do the variables.
+cat >argv.sh <<'EOF'
+#!/bin/sh
+printf '%s\0' "$@"
+printf '%s\0' "$NODE_RANK" "$PET_NODE_RANK" "$PET_NNODES" "$MASTER_ADDR" \
+	"$PET_MASTER_ADDR" "$PET_MASTER_PORT"
+EOF
+chmod +x argv.sh
+set -- "$@" "" "--port" "7" "--iface" "(" "-h" "--" "--help" "-4"
+printf '%s\0' "$@" 3 3 4 "m'\$(x)${nl}y" "m'\$(x)${nl}y" 29500 >exec.want
+MASTER_ADDR="m'\$(x)${nl}y" "$DDPRANK" exec --hostfile hosts --port 29500 \
+	-- ./argv.sh "$@" >exec.got
+expect_eq "exec: status" "$?" 0
+cmp -s exec.want exec.got || fail "exec: arguments changed: $(od -c exec.got | head)"
+# Without "--", options stop at the command too.
+MASTER_ADDR="m'\$(x)${nl}y" "$DDPRANK" exec --hostfile hosts --port 29500 \
+	./argv.sh "$@" >exec2.got
+cmp -s exec.want exec2.got || fail "exec without --: arguments changed"
+ok
+
+# Exit statuses of exec failures.
+MASTER_ADDR=m "$DDPRANK" exec --hostfile hosts --port 1 -- ./no-such-cmd \
+	2>exec.err
+expect_eq "exec: missing command status" "$?" 127
+expect_eq "exec: missing command message" "$(cat exec.err)" \
+	"ddprank: cannot execute './no-such-cmd': No such file or directory"
+printf 'x\n' >notexec
+MASTER_ADDR=m "$DDPRANK" exec --hostfile hosts --port 1 -- ./notexec \
+	2>exec.err
+expect_eq "exec: not executable status" "$?" 126
+
+# Nothing above ran any of the hostile words.
+expect_eq "nothing was executed" "$(ls | grep pwned)" ""
+finish
