@@ -1,0 +1,46 @@
+#!/bin/sh
+# t-golden.sh: ddpgen's output for fixed profiles and arguments, compared
+# with diff -u against test/golden/NAME.out (stdout), NAME.err (stderr,
+# default empty) and NAME.rc (exit status, default 0). NAME.args holds
+# the arguments, one per line; ddpgen runs in test/golden, so profiles
+# there are named ./NAME.conf. UPDATE_GOLDEN=1 rewrites the expected files.
+. "$(dirname "$0")/lib.sh"
+
+g=$srcdir/test/golden
+for args in "$g"/*.args; do
+	name=$(basename "$args" .args)
+	set --
+	while IFS= read -r a; do
+		set -- "$@" "$a"
+	done <"$args"
+	(cd "$g" && "$DDPGEN" --ddprank /opt/ddpgen/bin/ddprank "$@") \
+	    >"$T/out" 2>"$T/err"
+	echo $? >"$T/rc"
+	if [ -n "${UPDATE_GOLDEN:-}" ]; then
+		cp "$T/out" "$g/$name.out"
+		[ ! -s "$T/err" ] || cp "$T/err" "$g/$name.err"
+		[ "$(cat "$T/rc")" = 0 ] || cp "$T/rc" "$g/$name.rc"
+		ok
+		continue
+	fi
+	[ -f "$g/$name.err" ] || : >"$T/want.err"
+	[ -f "$g/$name.rc" ] || echo 0 >"$T/want.rc"
+	for part in out err rc; do
+		want=$g/$name.$part
+		[ -f "$want" ] || want=$T/want.$part
+		checks=$((checks + 1))
+		diff -u "$want" "$T/$part" || fail "$name.$part differs"
+	done
+	# Every script the shipped Slurm profiles produce is clean shell.
+	case $name in
+	*.sh|slurm*|cori*|plmt*)
+		[ "$(cat "$T/rc")" = 0 ] || continue
+		bash -n "$T/out"
+		expect_eq "$name: bash -n" "$?" 0
+		if command -v shellcheck >/dev/null; then
+			expect_eq "$name: shellcheck" \
+			    "$(shellcheck -s bash "$T/out" 2>&1)" ""
+		fi ;;
+	esac
+done
+finish
