@@ -1,0 +1,204 @@
+#!/bin/sh
+# t-ddprank-netns.sh: real interface discovery. A network namespace plays
+# a compute node with the interfaces of the seed's machines (eth3 as on
+# Cori, nmn0 as on Perlmutter); unshare gives it the host name of a node
+# in the list and its own hosts file, so nothing on this machine changes.
+. "$(dirname "$0")/lib.sh"
+
+[ "$(id -u)" = 0 ] || skip "needs root and ip netns: not root"
+command -v ip >/dev/null || skip "needs root and ip netns: no ip(8)"
+command -v unshare >/dev/null || skip "needs root and ip netns: no unshare(1)"
+[ -x "$DDPRANK" ] || skip "ddprank not built"
+
+# Scheduler variables of whatever runs the tests must not leak in.
+for v in $(env | awk -F= '/^(SLURM|SLURMD|CCP|PBS|LSB)_[A-Za-z0-9_]*=/ { print $1 }'); do
+	unset "$v"
+done
+unset MASTER_ADDR
+
+NS=ddprank-t$$
+H=dr$$			# prefix of the host ends of the veth pairs
+listener=
+cleanup() {
+	[ -z "$listener" ] || kill "$listener" 2>/dev/null
+	ip netns del "$NS" 2>/dev/null
+	ip link del "${H}a" 2>/dev/null
+	ip link del "${H}b" 2>/dev/null
+	ip link del "${H}c" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' HUP INT TERM
+
+ip netns add "$NS" 2>"$T/err" ||
+	skip "needs root and ip netns: $(cat "$T/err")"
+
+# veth NAME SUFFIX: a veth pair whose namespace end is called NAME.
+veth() {
+	ip link add "$H$2" type veth peer name "$H${2}n" &&
+	ip link set "$H${2}n" netns "$NS" &&
+	ip -n "$NS" link set "$H${2}n" name "$1" &&
+	ip link set "$H$2" up
+}
+veth eth3 a && veth nmn0 b && veth eth9 c &&
+ip -n "$NS" link set lo up &&
+ip -n "$NS" addr add 10.93.0.2/24 dev eth3 &&
+ip -n "$NS" link set eth3 up &&
+ip -n "$NS" addr add 10.94.0.2/24 dev nmn0 &&
+ip -n "$NS" addr add fd94::2/64 dev nmn0 nodad &&
+ip -n "$NS" link set nmn0 up &&
+ip -n "$NS" addr add 10.95.0.2/24 dev eth9 ||
+	{ fail "cannot set up the namespace"; finish; }
+
+# The names of the nodes: nid01 has an address on each network, the
+# management one (nmn0's subnet) first.
+cat >"$T/hosts" <<EOF
+127.0.0.1 localhost
+10.94.0.1 nid01
+10.93.0.1 nid01
+10.94.0.2 nid02
+10.93.0.2 nid02
+10.93.0.3 nid03
+EOF
+echo 'hosts: files' >"$T/nsswitch.conf"
+
+# in_node HOST COMMAND...: COMMAND in the namespace, as host HOST, with
+# the hosts file above and no DNS.
+in_node() {
+	ip netns exec "$NS" unshare --uts --mount sh -c '
+		mount --bind "$1/hosts" /etc/hosts &&
+		mount --bind "$1/nsswitch.conf" /etc/nsswitch.conf &&
+		hostname "$2" && shift 2 && exec "$@"' _ "$T" "$@"
+}
+
+# run WHAT COMMAND...: status, stdout and stderr into $rc, $out, $err.
+run() {
+	"$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	out=$(cat "$T/out")
+	err=$(cat "$T/err")
+}
+
+# ddprank ip: what the batch shell runs for MASTER_ADDR.
+run ip netns exec "$NS" "$DDPRANK" ip --iface '^eth3$' -4
+expect_eq "ip eth3 -4" "$rc:$out:$err" "0:10.93.0.2:"
+run ip netns exec "$NS" "$DDPRANK" ip --iface '^nmn0$' -6
+expect_eq "ip nmn0 -6" "$rc:$out:$err" "0:fd94::2:"
+run ip netns exec "$NS" "$DDPRANK" ip --iface '^nmn0$'
+expect_eq "ip nmn0, either family" "$rc:$out" "0:10.94.0.2"
+run ip netns exec "$NS" "$DDPRANK" ip --iface '^(nmn0|eth3)$' -4
+expect_eq "ip: kernel order decides" "$rc:$out" "0:10.93.0.2"
+run ip netns exec "$NS" "$DDPRANK" ip --iface 'nmn|eth[0-9]'
+expect_eq "ip: partial match" "$rc:$out" "0:10.93.0.2"
+
+run ip netns exec "$NS" "$DDPRANK" ip --iface '^hsn[0-3]$' -4
+expect_eq "ip: no match status" "$rc:$out" "5:"
+case $err in
+"ddprank: no interface matches '^hsn[0-3]\$'; interfaces: lo 127.0.0.1 ::1, eth3 10.93.0.2"*", nmn0 10.94.0.2 fd94::2"*", eth9 10.95.0.2 (down)") ok ;;
+*) fail "ip: no match message: $err" ;;
+esac
+run ip netns exec "$NS" "$DDPRANK" ip --iface '^eth9$'
+expect_eq "ip: down status" "$rc" 5
+case $err in
+"ddprank: no interface matching '^eth9\$' is up with an IP address; interfaces: "*) ok ;;
+*) fail "ip: down message: $err" ;;
+esac
+run ip netns exec "$NS" "$DDPRANK" ip --iface '^eth3$' -6
+case $rc:$out in
+0:fe80::*%eth3) ok ;;	# only a link-local address, scoped
+5:) ok ;;		# autoconfiguration has not run yet
+*) fail "ip eth3 -6: $rc:$out:$err" ;;
+esac
+run ip netns exec "$NS" "$DDPRANK" ip --iface '^eth3(' -4
+expect_eq "ip: bad pattern" "$rc:$err" \
+	"2:ddprank: --iface: bad pattern '^eth3(': missing closing parenthesis at offset 6"
+
+# env on node 1: the master is nid01's address in eth3's subnet, not the
+# first one its name resolves to; the port comes from the job id.
+slurm="SLURM_JOB_NODELIST=nid[01-03] SLURM_JOB_ID=4242"
+run in_node nid02 env $slurm "$DDPRANK" env --iface '^eth3$'
+expect_eq "env node 1" "$rc:$out:$err" "0:export NODE_RANK=1
+export NNODES=3
+export MASTER_ADDR=10.93.0.1
+export MASTER_PORT=24242
+export GLOO_SOCKET_IFNAME=eth3
+export NCCL_SOCKET_IFNAME==eth3:"
+run in_node nid03.cluster.example env $slurm "$DDPRANK" env --format json
+expect_eq "env node 2, no interface, json" "$rc:$out:$err" \
+	'0:{"NODE_RANK":2,"NNODES":3,"MASTER_ADDR":"10.94.0.1","MASTER_PORT":24242}:'
+
+# env on node 0: its own interface's address, and the port bound.
+run in_node nid01 env $slurm "$DDPRANK" env --iface '^nmn0$' --port-range 30000-30099
+expect_eq "env node 0" "$rc:$out:$err" "0:export NODE_RANK=0
+export NNODES=3
+export MASTER_ADDR=10.94.0.2
+export MASTER_PORT=30042
+export GLOO_SOCKET_IFNAME=nmn0
+export NCCL_SOCKET_IFNAME==nmn0:"
+
+# MASTER_ADDR from the batch shell wins.
+addr=$(ip netns exec "$NS" "$DDPRANK" ip --iface '^eth3$' -4)
+run in_node nid03 env $slurm MASTER_ADDR="$addr" "$DDPRANK" env --iface '^nmn0$'
+expect_eq "env: MASTER_ADDR given" "$(echo "$out" | sed -n 3p)" \
+	"export MASTER_ADDR=10.93.0.2"
+
+# A host name that is not listed: found by its addresses (nid02 resolves
+# to 10.93.0.2, an address of eth3), else an error naming both.
+run in_node login1 env $slurm "$DDPRANK" env --port 1
+expect_eq "env: found by address" "$rc:$(echo "$out" | head -n 1)" \
+	"0:export NODE_RANK=1"
+run in_node login1 env SLURM_JOB_NODELIST='nid[04-05]' "$DDPRANK" env --port 1
+expect_eq "env: not listed" "$rc:$out:$err" \
+	"4::ddprank: host 'login1' is not in the node list 'nid[04-05]' (from SLURM_JOB_NODELIST)"
+
+# SLURM_NODEID must agree with the host's place in the step's list.
+run in_node nid02 env SLURM_STEP_NODELIST='nid[01-03]' SLURM_NODEID=2 \
+	"$DDPRANK" env --port 1
+expect_eq "env: SLURM_NODEID disagrees" "$rc:$err" \
+	"4:ddprank: SLURM_NODEID is 2 but host 'nid02' is node 1 of the node list 'nid[01-03]' (from SLURM_STEP_NODELIST)"
+
+# The interface must exist on every node, not only on node 0.
+run in_node nid02 env $slurm "$DDPRANK" env --iface '^hsn0$'
+expect_eq "env: no interface" "$rc" 5
+
+# exec on node 0 with c10d: torchrun's variables.
+run in_node nid01 env $slurm SLURM_STEP_ID=0 "$DDPRANK" exec --iface '^eth3$' \
+	--rdzv c10d -- sh -c 'echo "$PET_NODE_RANK $PET_NNODES $PET_MASTER_ADDR:$PET_MASTER_PORT $PET_RDZV_BACKEND $PET_RDZV_ENDPOINT $PET_RDZV_ID $PET_RDZV_CONF $GLOO_SOCKET_IFNAME"'
+port=$((20000 + 4242 * 1009 % 10000))
+expect_eq "exec c10d node 0" "$rc:$out:$err" \
+	"0:0 3 10.93.0.2:$port c10d 10.93.0.2:$port 4242.0 is_host=1 eth3:"
+
+# A port already taken on node 0: exit 6 and a way out.
+ip netns exec "$NS" python3 -c '
+import socket, sys
+s = socket.socket()
+s.bind(("10.93.0.2", 24242))
+s.listen(1)
+open(sys.argv[1], "w").close()
+s.accept()
+' "$T/listening" &
+listener=$!
+i=0
+while [ ! -e "$T/listening" ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+run in_node nid01 env $slurm "$DDPRANK" env --iface '^eth3$'
+expect_eq "port taken" "$rc:$out:$err" \
+	"6::ddprank: node 0 cannot host the rendezvous: port 24242 is already in use on 10.93.0.2; choose another with --port N"
+run in_node nid01 env $slurm "$DDPRANK" exec --iface '^eth3$' -- true
+expect_eq "port taken, exec" "$rc" 6
+run in_node nid01 env $slurm "$DDPRANK" env --iface '^eth3$' --port 24243
+expect_eq "port taken, --port N" "$rc" 0
+# Other nodes do not bind anything.
+run in_node nid02 env $slurm "$DDPRANK" env --iface '^eth3$'
+expect_eq "port taken, node 1" "$rc" 0
+kill "$listener" 2>/dev/null
+wait "$listener" 2>/dev/null
+listener=
+
+# Node 0 must own MASTER_ADDR.
+run in_node nid01 env $slurm MASTER_ADDR=10.93.0.77 "$DDPRANK" env
+expect_eq "MASTER_ADDR not here" "$rc:$err" \
+	"6:ddprank: node 0 cannot host the rendezvous: cannot bind port 24242: 10.93.0.77 is not an address of this host"
+finish
