@@ -38,6 +38,7 @@ struct opts {
 	const char	*iface;
 	const char	*template;
 	const char	*ddprank;
+	const char	*format;
 	const char	*show_site;
 	int		 list_sites;
 };
@@ -61,6 +62,7 @@ static const struct option longopts[] = {
 	{ "job-name",		required_argument,	NULL, 'J' },
 	{ "output",		required_argument,	NULL, 'o' },
 	{ "env",		required_argument,	NULL, 'e' },
+	{ "format",		required_argument,	NULL, 'f' },
 	{ "setup",		required_argument,	NULL, 'S' },
 	{ "port",		required_argument,	NULL, 'P' },
 	{ "rdzv",		required_argument,	NULL, 'r' },
@@ -80,9 +82,10 @@ usage(FILE *f)
 	fprintf(f,
 "usage: ddpgen [-s site] [-N nodes] [-G gpus-per-node] [-n nproc-per-node]\n"
 "              [-t time] [-p partition] [-A account] [-q qos]\n"
-"              [-C constraint] [-J job-name] [-o file] [-e name=value]\n"
-"              [-S command] [-P port|auto] [-r static|c10d] [-i regex]\n"
-"              [-T template] [--ddprank path] script [argument ...]\n"
+"              [-C constraint] [-J job-name] [-o file] [-f format]\n"
+"              [-e name=value] [-S command] [-P port|auto]\n"
+"              [-r static|c10d] [-i regex] [-T template] [--ddprank path]\n"
+"              script [argument ...]\n"
 "       ddpgen --list-sites\n"
 "       ddpgen --show-site site\n"
 "       ddpgen -h | -V\n");
@@ -184,6 +187,48 @@ apply_rdzv(struct profile *p, const char *rdzv)
 		die(XC_USAGE, "--rdzv: '%s' is not static or c10d", rdzv);
 }
 
+/* The output formats and the template extension each one selects; the
+ * first format of a scheduler is its default. */
+static const struct format {
+	const char		*name;
+	enum profile_sched	 sched;
+	const char		*ext;
+} formats[] = {
+	{ "sh",		PROFILE_SLURM,		".sh" },
+	{ "xml",	PROFILE_HPCPACK,	".xml" },
+	{ "cmd",	PROFILE_HPCPACK,	".cmd" },
+	{ "ps",		PROFILE_HPCPACK,	".ps1" },
+};
+
+/* --format picks the template of the same name with the format's
+ * extension: hpcpack.xml becomes hpcpack.cmd. */
+static void
+apply_format(struct profile *p, const char *format)
+{
+	const struct format	*f = NULL;
+	char			*dot, *t;
+	size_t			 i;
+
+	if (format == NULL)
+		return;
+	for (i = 0; i < sizeof formats / sizeof formats[0]; i++)
+		if (strcmp(formats[i].name, format) == 0)
+			f = &formats[i];
+	if (f == NULL)
+		die(XC_USAGE, "--format: '%s' is not sh, xml, cmd or ps", format);
+	if (f->sched != p->scheduler)
+		die(XC_USAGE, "--format: %s is not a format for %s sites "
+		    "(%s)", format, p->scheduler == PROFILE_SLURM ? "Slurm" :
+		    "HPC Pack", p->scheduler == PROFILE_SLURM ? "sh" :
+		    "xml, cmd or ps");
+	t = xstrdup(p->template);
+	if ((dot = strrchr(t, '.')) != NULL && strchr(dot, '/') == NULL)
+		*dot = '\0';
+	free(p->template);
+	xasprintf(&p->template, "%s%s", t, f->ext);
+	free(t);
+}
+
 /* Command-line values win over the profile's. */
 static void
 apply_opts(struct profile *p, const struct opts *o)
@@ -206,6 +251,7 @@ apply_opts(struct profile *p, const struct opts *o)
 		set_str(&p->iface, o->iface);
 		p->discovery = PROFILE_IFACE;
 	}
+	apply_format(p, o->format);
 	apply_port(p, o->port);
 	apply_rdzv(p, o->rdzv);
 	for (i = 0; i < o->env.n; i++)
@@ -247,6 +293,7 @@ parse_opt(struct opts *o, int ch)
 	case 'C': o->constraint = optarg; break;
 	case 'J': o->job_name = optarg; break;
 	case 'o': o->output = optarg; break;
+	case 'f': o->format = optarg; break;
 	case 'e': check_env_arg(optarg); strlist_add(&o->env, optarg); break;
 	case 'S': strlist_add(&o->setup, optarg); break;
 	case 'P': o->port = optarg; break;
@@ -273,7 +320,7 @@ parse_opts(struct opts *o, int argc, char **argv)
 	strlist_init(&o->env);
 	strlist_init(&o->setup);
 	while ((ch = getopt_long(argc, argv,
-	    "+s:N:G:n:t:p:A:q:C:J:o:e:S:P:r:i:T:hV", longopts, NULL)) != -1)
+	    "+s:N:G:n:t:p:A:q:C:J:o:f:e:S:P:r:i:T:hV", longopts, NULL)) != -1)
 		parse_opt(o, ch);
 }
 

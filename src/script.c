@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "profile.h"
+#include "quote.h"
 #include "script.h"
 #include "tmpl.h"
 #include "util.h"
@@ -104,19 +105,120 @@ script_set_runtime(struct tmpl_vars *v, const struct profile *p)
 	script_set_env(v, &p->env);
 }
 
+/* The command every HPC Pack task runs: ddprank exec with the shared
+ * directory exchange, then the launcher. Setup lines come first, each
+ * ending in a newline, since they are shell code of any shape. */
 static void
-script_set_hpcpack(struct tmpl_vars *v, const struct profile *p)
+script_task_argv(const struct job *job, struct strlist *argv)
+{
+	const struct profile	*p = job->prof;
+	char			*s;
+
+	strlist_add(argv, job->ddprank);
+	strlist_add(argv, "exec");
+	strlist_add(argv, "--exchange");
+	xasprintf(&s, "dir:%s/.ddprank", p->shared_dir);
+	strlist_addown(argv, s);
+	strlist_add(argv, "--exchange-timeout");
+	xasprintf(&s, "%d", p->exchange_timeout);
+	strlist_addown(argv, s);
+	if (*p->iface != '\0') {
+		strlist_add(argv, "--iface");
+		strlist_add(argv, p->iface);
+	}
+	strlist_add(argv, "--port");
+	if (p->port == 0)
+		strlist_add(argv, "auto");
+	else {
+		xasprintf(&s, "%d", p->port);
+		strlist_addown(argv, s);
+	}
+	strlist_add(argv, "--port-range");
+	xasprintf(&s, "%d-%d", p->port_min, p->port_max);
+	strlist_addown(argv, s);
+	strlist_add(argv, "--rdzv");
+	strlist_add(argv, p->rdzv == PROFILE_C10D ? "c10d" : "static");
+	strlist_add(argv, "--");
+	strlist_copy(argv, &p->launcher);
+	xasprintf(&s, "--nproc_per_node=%d", profile_nproc(p));
+	strlist_addown(argv, s);
+	strlist_copy(argv, &p->launcher_args);
+	strlist_add(argv, job->script);
+}
+
+/* The task's shell code: the setup lines, then the command. The HPC Pack
+ * agent reruns a task that exits 253 without telling anyone, so that
+ * status becomes 1. */
+static char *
+script_task_command(const struct job *job)
+{
+	struct strlist	 argv;
+	struct buf	 b;
+	size_t		 i;
+
+	buf_init(&b);
+	for (i = 0; i < job->prof->setup.n; i++)
+		buf_addf(&b, "%s\n", job->prof->setup.v[i]);
+	strlist_init(&argv);
+	script_task_argv(job, &argv);
+	for (i = 0; i < job->nargs; i++)
+		strlist_add(&argv, job->args[i]);
+	for (i = 0; i < argv.n; i++) {
+		if (i > 0)
+			buf_addc(&b, ' ');
+		quote_sh(&b, argv.v[i]);
+	}
+	strlist_free(&argv);
+	buf_adds(&b, "; rc=$?; if [ \"$rc\" -eq 253 ]; then rc=1; fi; "
+	    "exit \"$rc\"");
+	return buf_take(&b);
+}
+
+static void
+script_set_tasks(struct tmpl_vars *v, const struct job *job)
+{
+	struct tmpl_vars	*rec;
+	char			*s;
+	int			 i;
+
+	tmpl_set_empty_list(v, "tasks");
+	for (i = 1; i <= job->nodes; i++) {
+		rec = tmpl_add_record(v, "tasks");
+		script_set_int(rec, "task_id", i);
+		xasprintf(&s, "%s.%d.out", job->prof->job_name, i);
+		tmpl_set(rec, "stdout", s);
+		free(s);
+		xasprintf(&s, "%s.%d.err", job->prof->job_name, i);
+		tmpl_set(rec, "stderr", s);
+		free(s);
+	}
+}
+
+static void
+script_set_hpcpack(struct tmpl_vars *v, const struct job *job)
 {
 	static const char *shells[] = { "login", "interactive", "plain" };
+	static const char *flags[] = { "-lc", "-ic", "-c" };
+	const struct profile	*p = job->prof;
+	long long		 secs = 0;
+	char			*s;
 
 	tmpl_set(v, "node_group", p->node_group);
 	tmpl_set(v, "shared_dir", p->shared_dir);
 	tmpl_set(v, "task_shell", shells[p->task_shell]);
+	tmpl_set(v, "task_shell_flag", flags[p->task_shell]);
 	tmpl_set(v, "path", p->path_env);
 	tmpl_set(v, "exclusive", p->exclusive ? "true" : "false");
 	tmpl_set(v, "fail_on_task_failure",
 	    p->fail_on_task_failure ? "true" : "false");
 	script_set_int(v, "exchange_timeout", p->exchange_timeout);
+	if (*p->time != '\0')
+		profile_parse_time(p->time, &secs);
+	script_set_count(v, "runtime_seconds", secs > 0 ? (int)secs : 0);
+	s = script_task_command(job);
+	tmpl_set(v, "task_command", s);
+	free(s);
+	script_set_tasks(v, job);
 }
 
 struct tmpl_vars *
@@ -135,7 +237,7 @@ script_vars(const struct job *job)
 	tmpl_set_list(v, "args", job->args, job->nargs);
 	script_set_requests(v, job->prof);
 	script_set_runtime(v, job->prof);
-	script_set_hpcpack(v, job->prof);
+	script_set_hpcpack(v, job);
 	return v;
 }
 
