@@ -77,7 +77,7 @@ def run_block(block, builddir, srcdir):
             env.pop(var, None)
         script = []
         for n, (cmd, _) in enumerate(block):
-            script.append(cmd + " 2>&1")
+            script.append("{ " + cmd + "\n} 2>&1")
             script.append("printf '\\n@@MANEX %d@@\\n'" % n)
         res = subprocess.run(["bash", "-c", "\n".join(script)], cwd=scratch,
                              env=env, capture_output=True, timeout=60)
@@ -85,7 +85,10 @@ def run_block(block, builddir, srcdir):
     fails = 0
     for n, (cmd, want) in enumerate(block):
         head, sep, out = out.partition("\n@@MANEX %d@@\n" % n)
-        got = head.split("\n") if head else []
+        if head.endswith("\n"):
+            head = head[:-1]
+        # mandoc renders tabs in displays as spaces to the next tab stop.
+        got = head.expandtabs(8).split("\n") if head else []
         while want and want[-1] == "":
             want = want[:-1]
         if not sep or not matches(got, want):
