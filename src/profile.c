@@ -1,5 +1,4 @@
-/* profile.c: site profiles: the libconfuse schema, search path, extends
- * chain, validation and the dump in profile syntax. */
+/* profile.c: site profiles: schema, search path, extends, checks, dump. */
 #include "config.h"
 
 #include <sys/stat.h>

@@ -1,6 +1,4 @@
-/* check_profile.c: unit tests of the profile module: keys, defaults,
- * errors with their lines, extends chains, search path, listing, dump
- * round trip and the shipped profiles. */
+/* check_profile.c: Check tests of profiles, their errors and extends. */
 #include "config.h"
 
 #include <sys/stat.h>
