@@ -122,7 +122,8 @@ nodes_slurm_nodeid(struct nodes *n, const struct nodes_env *env,
 
 	/* SLURM_NODEID is step-scoped inside a step and job-scoped in the
 	 * batch shell: only compare it with a list of the same scope. */
-	if (!step_list && nodes_var(env, "SLURM_STEP_ID") != NULL)
+	if (!step_list && (nodes_var(env, "SLURM_STEP_ID") != NULL ||
+	    nodes_var(env, "SLURM_STEPID") != NULL))
 		return 0;
 	if ((v = nodes_var(env, "SLURM_NODEID")) == NULL)
 		return 0;

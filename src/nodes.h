@@ -56,7 +56,8 @@ const char	*nodes_sched_name(enum nodes_sched);
 /* Fills n from the scheduler sched (NODES_AUTO: detected in the order
  * hostfile given, Slurm, HPC Pack, PBS, LSF). hostfile is the --hostfile
  * argument or NULL; it implies NODES_HOSTFILE. Returns -1 and sets
- * *cause (caller frees) when there is no list or it is malformed. */
+ * *cause (caller frees) when there is no list or it is malformed, leaving
+ * nothing in n to free; on success free n with nodes_free. */
 int		 nodes_load(struct nodes *n, const struct nodes_env *,
 		    enum nodes_sched sched, const char *hostfile,
 		    char **cause);
