@@ -80,8 +80,9 @@ int	netif_addr_is_loopback(const struct netif_addr *);
 /* The first entry of list that is up, whose name matches rx and that has
  * an address of family (AF_INET, AF_INET6, or AF_UNSPEC for either).
  * Within the interface found, IPv4 comes before IPv6 and IPv6 global
- * addresses before link-local ones. Returns NULL and sets *cause, which
- * lists the interfaces that do exist, when there is none. */
+ * addresses before link-local ones. Returns an entry of the list (not to
+ * be freed), or NULL and sets *cause, which lists the interfaces that do
+ * exist, when there is none. */
 const struct netif *netif_find(const struct netif_list *, struct rx *rx,
 	    const char *pattern, int family, char **cause);
 
