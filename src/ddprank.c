@@ -348,8 +348,9 @@ cmd_exec(struct options *o)
 	rank_vars_free(&vs);
 	execvp(o->argv[0], o->argv);
 	saved = errno;
-	report(0, "cannot execute '%s': %s", o->argv[0], strerror(saved));
-	return saved == ENOENT || saved == ENOTDIR ? XC_NOTFOUND : XC_NOEXEC;
+	xc = saved == ENOENT || saved == ENOTDIR ? XC_NOTFOUND : XC_NOEXEC;
+	return report(xc, "cannot execute '%s': %s", o->argv[0],
+	    strerror(saved));
 }
 
 static int
