@@ -1,0 +1,106 @@
+"""train.py: the training script the end-to-end tests launch with torchrun.
+
+Trains a small DDP model on the CPU with gloo, then prints one line per
+rank to stdout:
+
+    DDPTEST {"rank": ..., "world_size": ..., "node_rank": ..., ...}
+
+test/cluster/check_job.py reads those lines back.  The parameter
+checksums agree on all ranks only if every rank joined the same process
+group and took part in every gradient all-reduce; node_rank, hostname
+and master_addr show how torchrun was started; argv_hex holds the
+script's arguments byte for byte (each one as the hex of its original
+bytes), so quoting bugs anywhere between the generator and here show.
+
+If DDPTEST_FAIL_NODE equals this node's rank, every rank on the node
+exits with status 3 once the process group is up (fault tests).
+"""
+
+import hashlib
+import json
+import os
+import socket
+import sys
+
+import torch
+import torch.distributed as dist
+from torch.nn.parallel import DistributedDataParallel
+
+STEPS = 5
+MODEL_SEED = 1234
+# Environment worth seeing in a failed test's output.
+ENV_KEYS = ("MASTER_PORT", "LOCAL_WORLD_SIZE", "GLOO_SOCKET_IFNAME",
+            "NCCL_SOCKET_IFNAME", "TORCHELASTIC_RUN_ID", "SLURM_JOB_ID",
+            "SLURM_NODEID", "SLURM_PROCID", "SLURMD_NODENAME")
+
+
+def build_model():
+    # The same seed on every rank: identical initial weights even before
+    # DDP broadcasts rank 0's.
+    torch.manual_seed(MODEL_SEED)
+    return torch.nn.Sequential(
+        torch.nn.Linear(8, 16), torch.nn.Tanh(), torch.nn.Linear(16, 1))
+
+
+def train(model, rank):
+    gen = torch.Generator().manual_seed(1000 + rank)  # data differ by rank
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for _ in range(STEPS):
+        x = torch.randn(32, 8, generator=gen)
+        y = x.sum(dim=1, keepdim=True)
+        opt.zero_grad()
+        loss = torch.nn.functional.mse_loss(model(x), y)
+        loss.backward()
+        opt.step()
+
+
+def checksums(module):
+    digest = hashlib.sha256()
+    total = 0.0
+    for p in module.parameters():
+        t = p.detach().cpu().contiguous()
+        digest.update(t.numpy().tobytes())
+        total += float(t.double().sum())
+    return repr(total), digest.hexdigest()
+
+
+def report(record):
+    # One write(2) per line: lines from several ranks sharing one pipe
+    # stay whole.
+    data = ("DDPTEST " + json.dumps(record, sort_keys=True) + "\n").encode()
+    while data:
+        data = data[os.write(1, data):]
+
+
+def main():
+    torch.set_num_threads(1)
+    dist.init_process_group(backend="gloo")
+    rank = dist.get_rank()
+    node_rank = os.environ.get("GROUP_RANK", "")
+    if os.environ.get("DDPTEST_FAIL_NODE", "") == node_rank != "":
+        print("train.py: rank %d on node %s: failing on request "
+              "(DDPTEST_FAIL_NODE)" % (rank, node_rank), file=sys.stderr)
+        sys.stderr.flush()
+        os._exit(3)
+    model = DistributedDataParallel(build_model())
+    train(model, rank)
+    psum, psha = checksums(model.module)
+    report({
+        "rank": rank,
+        "world_size": dist.get_world_size(),
+        "node_rank": int(node_rank) if node_rank.isdigit() else node_rank,
+        "local_rank": int(os.environ.get("LOCAL_RANK", "-1")),
+        "master_addr": os.environ.get("MASTER_ADDR"),
+        "hostname": socket.gethostname(),
+        "param_sum": psum,
+        "param_sha256": psha,
+        # os.fsencode undoes the surrogateescape decoding of argv.
+        "argv_hex": [os.fsencode(a).hex() for a in sys.argv[1:]],
+        "env": {k: os.environ[k] for k in ENV_KEYS if k in os.environ},
+    })
+    dist.barrier()
+    dist.destroy_process_group()
+
+
+if __name__ == "__main__":
+    main()
