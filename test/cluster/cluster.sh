@@ -455,8 +455,9 @@ do_up() {
 	fi
 	do_down			# leftovers of an up that was killed
 	rm -rf "$D/etc" "$D/state" "$D/spool" "$D/log" "$D/run" "$D/munge" \
-	    "$D/dev" "$D/resources.down"
+	    "$D/dev" "$D/tmp" "$D/resources.down"
 	mkdir -p "$D/etc" "$D/state" "$D/spool" "$D/log" "$D/run"
+	install -d -m 1777 "$D/tmp"
 	: >"$D/resources"
 	in_up=1
 	trap up_failed HUP INT TERM
@@ -520,6 +521,9 @@ do_env() {
 	# The torchrun fix for the jobs: sbatch exports the submitter's
 	# environment, so jobs import sitecustomize.py from here.
 	echo "export PYTHONPATH='$here'\"\${PYTHONPATH:+:\$PYTHONPATH}\""
+	# A per-cluster TMPDIR, as many sites give jobs: torchrun leaves
+	# torchelastic_* directories behind, and they go with CLUSTER_DIR.
+	echo "export TMPDIR='$D/tmp'"
 }
 
 do_addr() {
