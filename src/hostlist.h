@@ -17,9 +17,13 @@ struct hostlist;
 /* Parses a Slurm hostlist expression with the semantics of
  * `scontrol show hostnames` (separators comma, space and tab; bracket
  * ranges and lists; zero padding from the low bound; several bracket
- * groups as a cartesian product, first group outermost; duplicates kept).
+ * groups as a cartesian product in Slurm's order -- with two, the first
+ * group outermost; with more, see hostlist.c; duplicates kept).
  * Returns NULL and sets *cause (caller frees) naming the offending part
- * on anything Slurm rejects. An empty expression is an error. */
+ * on anything Slurm rejects, and on what Slurm garbles (unclosed
+ * brackets, blanks inside brackets...; hostlist.c lists them). There is
+ * no per-range limit, only HOSTLIST_MAX_HOSTS and HOSTLIST_NAME_MAX.
+ * An empty expression is an error. */
 struct hostlist	*hostlist_parse(const char *expr, char **cause);
 
 /* A list of literal names, in order (no bracket syntax): the form used
