@@ -250,7 +250,9 @@ hl_add_range(struct hl_group *g, const struct hl_range *r, const char *item,
 	if (r->hi - r->lo >= HOSTLIST_MAX_HOSTS ||
 	    g->count + (r->hi - r->lo + 1) > HOSTLIST_MAX_HOSTS)
 		return hl_too_many(item, cause);
-	g->r = xreallocarray(g->r, g->nr + 1, sizeof *g->r);
+	if ((g->nr & (g->nr - 1)) == 0)	/* 0, 1, 2, 4...: double */
+		g->r = xreallocarray(g->r, g->nr == 0 ? 1 : 2 * g->nr,
+		    sizeof *g->r);
 	g->r[g->nr] = *r;
 	g->r[g->nr].first = g->count;
 	g->count += r->hi - r->lo + 1;
