@@ -1,0 +1,116 @@
+/* exchange.h: nodes that cannot learn each other from the scheduler
+ * tell each other their addresses, through a shared directory or MPI.
+ * Functions returning int give an exit status from exitcode.h (XC_OK on
+ * success) and set *cause (caller frees) otherwise, unless they say. */
+#ifndef DDPGEN_EXCHANGE_H
+#define DDPGEN_EXCHANGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "netif.h"
+
+struct buf;
+
+/* Bytes in an entry file, at most; characters in a host name, at most
+ * (Linux's HOST_NAME_MAX: the name is part of a file name). */
+#define EXCHANGE_ENTRY_MAX	1024
+#define EXCHANGE_HOST_MAX	64
+/* The default --exchange-timeout and its bounds, in seconds. */
+#define EXCHANGE_TIMEOUT_DEFAULT 300
+#define EXCHANGE_TIMEOUT_MAX	86400
+/* How long node 0 waits, at most, for the others to confirm they have
+ * read the directory before removing it: short, since node 0's torchrun
+ * is meanwhile not listening. */
+#define EXCHANGE_CLEANUP_WAIT	30
+
+enum exchange_method {
+	EXCHANGE_NONE,
+	EXCHANGE_DIR,
+	EXCHANGE_MPI
+};
+
+/* Time, behind a seam so tests do not wait. */
+struct exchange_clock {
+	double	(*now)(void *arg);		/* seconds, monotonic */
+	void	(*sleep)(void *arg, double seconds);
+	void	*arg;
+};
+
+extern const struct exchange_clock exchange_clock_real;
+
+struct exchange_opts {
+	enum exchange_method		 method;
+	char				*dir;	  /* dir:PATH; owned */
+	int				 timeout; /* seconds */
+	const struct exchange_clock	*clock;	  /* NULL: the real one */
+};
+
+/* What one node publishes: its task id (-1 when it has none), its short
+ * host name and its address, numeric and without a %scope. */
+struct exchange_entry {
+	int64_t	 task;
+	char	 host[EXCHANGE_HOST_MAX + 1];
+	char	 addr[NETIF_ADDRSTRLEN];
+};
+
+/* This node's side of an exchange. */
+struct exchange_node {
+	struct exchange_entry	 self;
+	const char		*jobid;	 /* names the directory */
+	int64_t			 retry;	 /* CCP_RETRY_COUNT, 0 when unset */
+	uint64_t		 nnodes; /* --nnodes; 0 when not given */
+};
+
+struct exchange_result {
+	uint64_t	 node_rank;
+	uint64_t	 nnodes;
+	char		*master_addr;	/* node 0's entry address */
+	int		 duplicate;	/* mpi: a lower MPI rank has this
+					   node's address */
+	char		*warning;	/* something to say, or NULL */
+};
+
+/* Parses --exchange: "dir:PATH" (PATH absolute) or "mpi", which fails
+ * when ddprank was built without MPI. Returns 0, or -1 and sets *cause.
+ * Free with exchange_opts_free. */
+int	exchange_parse(struct exchange_opts *, const char *spec, char **cause);
+void	exchange_opts_free(struct exchange_opts *);
+/* 1 if built with MPI. */
+int	exchange_have_mpi(void);
+
+/* The entry file format, documented in ddprank(1):
+ *	ddprank-exchange 1
+ *	task 2			(absent without a task id)
+ *	host node2
+ *	addr 10.0.0.2
+ * exchange_parse_entry accepts exactly len bytes of anything and returns
+ * 0, or -1 and sets *cause; it never reads past buf + len. */
+void	exchange_format_entry(struct buf *, const struct exchange_entry *);
+int	exchange_parse_entry(const char *buf, size_t len,
+	    struct exchange_entry *, char **cause);
+
+/* Puts v in node order: by task id when every entry has one, else by host
+ * name (without regard to case), then address. Two entries with one task
+ * id, or one host name without task ids, are an error (-1, *cause). */
+int	exchange_order(struct exchange_entry *v, size_t n, char **cause);
+
+/* MPI's numbering, as in the seed notes: addrs[i] is MPI rank i's
+ * address; node ranks follow the first appearance of each address, node
+ * 0 is rank 0's. Sets r for rank me; r->master_addr is a copy. */
+void	exchange_number(struct exchange_result *r, const char *const *addrs,
+	    size_t n, size_t me);
+
+/* The directory exchange in o->dir/JOBID-rRETRY; see ddprank(1). Fills
+ * r; free it with exchange_result_free whatever this returns. */
+int	exchange_dir(struct exchange_result *r, const struct exchange_opts *o,
+	    const struct exchange_node *, char **cause);
+/* MPI_Init, an allgather of the addresses, MPI_Finalize. */
+int	exchange_mpi(struct exchange_result *r, const struct exchange_opts *o,
+	    const struct exchange_node *, char **cause);
+void	exchange_result_free(struct exchange_result *);
+
+/* "JOBID-rRETRY", the run directory's name. Caller frees. */
+char	*exchange_run_name(const char *jobid, int64_t retry);
+
+#endif
