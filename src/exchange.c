@@ -323,11 +323,11 @@ exchange_order(struct exchange_entry *v, size_t n, char **cause)
 	return 0;
 }
 
-/* --- the MPI numbering ----------------------------------------------------- */
+/* --- the MPI numbering ----------------------------------------------- */
 
 struct exchange_ranked {
-	const char	*addr;
-	size_t		 rank;
+	const struct exchange_entry	*e;
+	size_t				 rank;
 };
 
 static int
@@ -336,53 +336,98 @@ exchange_cmp_ranked(const void *a, const void *b)
 	const struct exchange_ranked	*x = a, *y = b;
 	int				 c;
 
-	if ((c = strcmp(x->addr, y->addr)) != 0)
+	if ((c = strcmp(x->e->addr, y->e->addr)) != 0)
 		return c;
 	return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
-void
-exchange_number(struct exchange_result *r, const char *const *addrs,
-    size_t n, size_t me)
+int
+exchange_number(struct exchange_result *r, const struct exchange_entry *v,
+    size_t n, size_t me, char **cause)
 {
-	struct exchange_ranked	*v;
+	struct exchange_ranked	*s;
 	unsigned char		*leader;
-	size_t			 i, first = me;
+	size_t			 i, lead = 0, first = me;
+	int			 rc = 0;
 
 	memset(r, 0, sizeof *r);
-	/* Sorting by address, then rank, puts each address's first rank at
-	 * the head of its group: O(n log n) for large jobs. */
-	v = xcalloc(n, sizeof *v);
+	/* Sorted by address, then rank, each address's first rank heads
+	 * its group: O(n log n) for large jobs. */
+	s = xcalloc(n, sizeof *s);
 	leader = xcalloc(n, 1);
 	for (i = 0; i < n; i++) {
-		v[i].addr = addrs[i];
-		v[i].rank = i;
+		s[i].e = &v[i];
+		s[i].rank = i;
 	}
-	qsort(v, n, sizeof *v, exchange_cmp_ranked);
-	for (i = 0; i < n; i++) {
-		if (i == 0 || strcmp(v[i].addr, v[i - 1].addr) != 0) {
-			leader[v[i].rank] = 1;
+	qsort(s, n, sizeof *s, exchange_cmp_ranked);
+	for (i = 0; i < n && rc == 0; i++) {
+		if (i == 0 || strcmp(s[i].e->addr, s[lead].e->addr) != 0) {
+			lead = i;
+			leader[s[i].rank] = 1;
 			r->nnodes++;
-		}
-		if (strcmp(v[i].addr, addrs[me]) == 0 && v[i].rank < first)
-			first = v[i].rank;
+		} else if (strcasecmp(s[i].e->host, s[lead].e->host) != 0)
+			rc = util_fail(cause, "MPI ranks %zu (%s) and %zu (%s) "
+			    "both have the address %s: use --iface REGEX",
+			    s[lead].rank, s[lead].e->host, s[i].rank,
+			    s[i].e->host, s[i].e->addr);
+		if (strcmp(s[i].e->addr, v[me].addr) == 0 && s[i].rank < first)
+			first = s[i].rank;
 	}
 	for (i = 0; i < first; i++)
 		r->node_rank += leader[i];
 	r->duplicate = first < me;
-	r->master_addr = xstrdup(addrs[0]);
+	r->master_addr = xstrdup(v[0].addr);
 	free(leader);
-	free(v);
+	free(s);
+	return rc;
 }
 
 #ifdef HAVE_MPI
+/* Each rank's entry travels as its formatted text in a fixed slot. */
+static int
+exchange_allgather(const struct exchange_entry *self,
+    struct exchange_entry **v, int *size, int *rank, char **cause)
+{
+	struct buf	 b;
+	char		*mine, *all, *why;
+	size_t		 slot = EXCHANGE_ENTRY_MAX, i, len;
+	int		 rc;
+
+	MPI_Comm_size(MPI_COMM_WORLD, size);
+	MPI_Comm_rank(MPI_COMM_WORLD, rank);
+	buf_init(&b);
+	exchange_format_entry(&b, self);
+	mine = xcalloc(1, slot);
+	memcpy(mine, b.s, b.len < slot ? b.len : slot - 1);
+	buf_free(&b);
+	all = xcalloc((size_t)*size, slot);
+	rc = MPI_Allgather(mine, (int)slot, MPI_CHAR, all, (int)slot, MPI_CHAR,
+	    MPI_COMM_WORLD);
+	free(mine);
+	if (rc != MPI_SUCCESS) {
+		free(all);
+		return util_fail(cause, "exchange: MPI_Allgather failed");
+	}
+	*v = xcalloc((size_t)*size, sizeof **v);
+	for (i = 0; i < (size_t)*size && rc == 0; i++) {
+		len = strnlen(all + i * slot, slot);
+		if (exchange_parse_entry(all + i * slot, len, &(*v)[i],
+		    &why) == -1) {
+			rc = util_fail(cause, "exchange: MPI rank %zu: %s", i,
+			    why);
+			free(why);
+		}
+	}
+	free(all);
+	return rc == 0 ? 0 : -1;
+}
+
 int
 exchange_mpi(struct exchange_result *r, const struct exchange_opts *o,
     const struct exchange_node *x, char **cause)
 {
-	char		 mine[NETIF_ADDRSTRLEN], *all;
-	const char	**addrs;
-	int		 size, rank, rc, i;
+	struct exchange_entry	*v = NULL;
+	int			 size, rank, rc;
 
 	(void)o;
 	memset(r, 0, sizeof *r);
@@ -390,29 +435,15 @@ exchange_mpi(struct exchange_result *r, const struct exchange_opts *o,
 		util_fail(cause, "exchange: MPI_Init failed");
 		return XC_EXCHANGE;
 	}
-	MPI_Comm_size(MPI_COMM_WORLD, &size);
-	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-	memset(mine, 0, sizeof mine);
-	snprintf(mine, sizeof mine, "%s", x->self.addr);
-	all = xcalloc((size_t)size, sizeof mine);
-	rc = MPI_Allgather(mine, (int)sizeof mine, MPI_CHAR, all,
-	    (int)sizeof mine, MPI_CHAR, MPI_COMM_WORLD);
+	rc = exchange_allgather(&x->self, &v, &size, &rank, cause);
 	/* Before the command is executed: torchrun must not inherit a live
 	 * MPI process. */
 	MPI_Finalize();
-	if (rc != MPI_SUCCESS) {
-		free(all);
-		util_fail(cause, "exchange: MPI_Allgather failed");
+	if (rc == 0)
+		rc = exchange_number(r, v, (size_t)size, (size_t)rank, cause);
+	free(v);
+	if (rc == -1)
 		return XC_EXCHANGE;
-	}
-	addrs = xcalloc((size_t)size, sizeof *addrs);
-	for (i = 0; i < size; i++) {
-		all[(size_t)i * sizeof mine + sizeof mine - 1] = '\0';
-		addrs[i] = all + (size_t)i * sizeof mine;
-	}
-	exchange_number(r, addrs, (size_t)size, (size_t)rank);
-	free(addrs);
-	free(all);
 	if (x->nnodes != 0 && r->nnodes != x->nnodes) {
 		util_fail(cause, "exchange: the %d MPI processes are on %llu "
 		    "nodes (distinct addresses), not --nnodes %llu", size,

@@ -95,11 +95,14 @@ int	exchange_parse_entry(const char *buf, size_t len,
  * id, or one host name without task ids, are an error (-1, *cause). */
 int	exchange_order(struct exchange_entry *v, size_t n, char **cause);
 
-/* MPI's numbering, as in the seed notes: addrs[i] is MPI rank i's
- * address; node ranks follow the first appearance of each address, node
- * 0 is rank 0's. Sets r for rank me; r->master_addr is a copy. */
-void	exchange_number(struct exchange_result *r, const char *const *addrs,
-	    size_t n, size_t me);
+/* MPI's numbering, as in the seed notes: v[i] is MPI rank i's entry;
+ * node ranks follow the first appearance of each address, node 0 is
+ * rank 0's. Sets r for rank me (r->master_addr is a copy), or returns
+ * -1 and sets *cause when one address is claimed by two host names: a
+ * host name resolving to 127.0.1.1 on every node would otherwise make
+ * one node of them all. */
+int	exchange_number(struct exchange_result *r,
+	    const struct exchange_entry *v, size_t n, size_t me, char **cause);
 
 /* The directory exchange in o->dir/JOBID-rRETRY; see ddprank(1). Fills
  * r; free it with exchange_result_free whatever this returns. */
