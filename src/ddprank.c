@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "exchange.h"
 #include "exitcode.h"
 #include "hostlist.h"
 #include "netif.h"
@@ -35,8 +36,8 @@ static const struct cmdinfo {
 	const char	*name;
 	const char	*opts;
 } cmds[] = {
-	{ "env", "sfipPrF" },
-	{ "exec", "sfipPr" },
+	{ "env", "sfipPrFxTN" },
+	{ "exec", "sfipPrxTN" },
 	{ "hosts", "sf" },
 	{ "ip", "i46" },
 	{ "port", "pP" }
@@ -46,6 +47,8 @@ struct options {
 	enum cmd		 cmd;
 	struct rank_opts	 ro;
 	struct rx		 rx;
+	struct exchange_opts	 xo;
+	int			 timeout_set;
 	int			 family;
 	enum rank_rdzv		 rdzv;
 	int			 json;
@@ -53,17 +56,20 @@ struct options {
 	char			**argv;
 };
 
-static const char optstr[] = "+:46f:F:hi:p:P:r:s:V";
+static const char optstr[] = "+:46f:F:hi:N:p:P:r:s:T:Vx:";
 static const struct option longopts[] = {
 	{ "hostfile",	required_argument,	NULL, 'f' },
 	{ "format",	required_argument,	NULL, 'F' },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ "iface",	required_argument,	NULL, 'i' },
+	{ "nnodes",	required_argument,	NULL, 'N' },
 	{ "port",	required_argument,	NULL, 'p' },
 	{ "port-range",	required_argument,	NULL, 'P' },
 	{ "rdzv",	required_argument,	NULL, 'r' },
 	{ "scheduler",	required_argument,	NULL, 's' },
+	{ "exchange-timeout", required_argument, NULL, 'T' },
 	{ "version",	no_argument,		NULL, 'V' },
+	{ "exchange",	required_argument,	NULL, 'x' },
 	{ NULL,		0,			NULL, 0 }
 };
 
@@ -73,10 +79,13 @@ usage(FILE *f)
 	fprintf(f,
 "usage: ddprank [env] [--scheduler auto|slurm|hpcpack|pbs|lsf|hostfile]\n"
 "               [--hostfile FILE] [--iface REGEX] [--port N|auto]\n"
-"               [--port-range LO-HI] [--rdzv static|c10d] [--format sh|json]\n"
+"               [--port-range LO-HI] [--rdzv static|c10d] [--nnodes N]\n"
+"               [--exchange dir:PATH|mpi] [--exchange-timeout SECONDS]\n"
+"               [--format sh|json]\n"
 "       ddprank exec [--scheduler S] [--hostfile FILE] [--iface REGEX]\n"
 "               [--port N|auto] [--port-range LO-HI] [--rdzv static|c10d]\n"
-"               -- COMMAND [ARGS...]\n"
+"               [--nnodes N] [--exchange dir:PATH|mpi]\n"
+"               [--exchange-timeout SECONDS] -- COMMAND [ARGS...]\n"
 "       ddprank hosts [--scheduler S] [--hostfile FILE] [HOSTLIST]\n"
 "       ddprank ip --iface REGEX [-4|-6]\n"
 "       ddprank port [--port N|auto] [--port-range LO-HI]\n"
@@ -139,6 +148,25 @@ optname(int c)
 }
 
 static void
+parse_number(struct options *o, int c, const char *arg)
+{
+	long long	v;
+
+	if (c == 'T') {
+		if (util_strtonum(arg, 1, EXCHANGE_TIMEOUT_MAX, &v) == -1)
+			exit(report(XC_USAGE, "bad exchange timeout '%s': "
+			    "expected 1-%d seconds", arg, EXCHANGE_TIMEOUT_MAX));
+		o->xo.timeout = (int)v;
+		o->timeout_set = 1;
+		return;
+	}
+	if (util_strtonum(arg, 1, (long long)HOSTLIST_MAX_HOSTS, &v) == -1)
+		exit(report(XC_USAGE, "bad node count '%s': expected 1-%llu",
+		    arg, HOSTLIST_MAX_HOSTS));
+	o->ro.nnodes = (uint64_t)v;
+}
+
+static void
 parse_value(struct options *o, int c, const char *arg)
 {
 	enum nodes_sched	 s;
@@ -146,6 +174,13 @@ parse_value(struct options *o, int c, const char *arg)
 	int			 rc = 0;
 
 	switch (c) {
+	case 'x':
+		rc = exchange_parse(&o->xo, arg, &cause);
+		break;
+	case 'N':
+	case 'T':
+		parse_number(o, c, arg);
+		break;
 	case 'p':
 		rc = port_parse(arg, &o->ro.port, &cause);
 		break;
@@ -233,6 +268,12 @@ parse_operands(struct options *o)
 		misuse("unexpected argument '%s'", o->argv[0]);
 	if (o->cmd == CMD_IP && o->ro.iface == NULL)
 		misuse("%s: --iface REGEX is required", name);
+	if (o->timeout_set && o->xo.method == EXCHANGE_NONE)
+		misuse("%s: --exchange-timeout needs --exchange", name);
+	if (o->xo.method == EXCHANGE_DIR && o->ro.nnodes == 0)
+		misuse("%s: --exchange dir: needs --nnodes N", name);
+	if (o->xo.method != EXCHANGE_NONE)
+		o->ro.exchange = &o->xo;
 }
 
 static void
@@ -284,20 +325,27 @@ parse_args(struct options *o, int argc, char **argv)
 	parse_iface(o);
 }
 
+/* Fills vs; *duplicate says another process of this node (--exchange
+ * mpi) runs the command. */
 static int
-cmd_rank(struct options *o, struct rank_vars *vs, int exec)
+cmd_rank(struct options *o, struct rank_vars *vs, int exec, int *duplicate)
 {
-	struct rank	 r;
-	char		*cause;
-	int		 xc;
+	struct rank		 r;
+	struct rank_extra	 x;
+	char			*cause;
+	int			 xc;
 
 	o->ro.check_port = 1;
-	xc = rank_compute(&r, &o->ro, &nodes_env_real, &netif_sys_real,
-	    &cause);
+	xc = rank_compute_extra(&r, &x, &o->ro, &nodes_env_real,
+	    &netif_sys_real, &cause);
+	if (x.warning != NULL)
+		report(XC_OK, "warning: %s", x.warning);
+	free(x.warning);
 	if (xc != XC_OK) {
 		rank_free(&r);
 		return report_cause(xc, cause);
 	}
+	*duplicate = x.duplicate;
 	rank_vars(vs, &r, exec, o->rdzv);
 	rank_free(&r);
 	return XC_OK;
@@ -316,9 +364,9 @@ cmd_env(struct options *o)
 {
 	struct rank_vars	vs;
 	struct buf		b;
-	int			xc;
+	int			xc, duplicate;
 
-	if ((xc = cmd_rank(o, &vs, 0)) != XC_OK)
+	if ((xc = cmd_rank(o, &vs, 0, &duplicate)) != XC_OK)
 		return xc;
 	buf_init(&b);
 	if (o->json)
@@ -336,10 +384,16 @@ cmd_exec(struct options *o)
 {
 	struct rank_vars	vs;
 	size_t			i;
-	int			xc, saved;
+	int			xc, saved, duplicate;
 
-	if ((xc = cmd_rank(o, &vs, 1)) != XC_OK)
+	if ((xc = cmd_rank(o, &vs, 1, &duplicate)) != XC_OK)
 		return xc;
+	/* One torchrun per node, however many MPI processes it holds. */
+	if (duplicate) {
+		rank_vars_free(&vs);
+		return report(XC_OK, "a lower MPI rank on this node (same "
+		    "address) runs the command; this process exits");
+	}
 	for (i = 0; i < vs.n; i++) {
 		if (setenv(vs.v[i].name, vs.v[i].value, 1) == -1)
 			return report(XC_FAIL, "setenv %s: %s", vs.v[i].name,
@@ -428,6 +482,7 @@ main(int argc, char **argv)
 	o.family = AF_UNSPEC;
 	o.ro.lo = PORT_LO_DEFAULT;
 	o.ro.hi = PORT_HI_DEFAULT;
+	o.xo.timeout = EXCHANGE_TIMEOUT_DEFAULT;
 	parse_args(&o, argc, argv);
 	switch (o.cmd) {
 	case CMD_ENV:
@@ -448,5 +503,6 @@ main(int argc, char **argv)
 	}
 	if (o.ro.rx != NULL)
 		rx_free(&o.rx);
+	exchange_opts_free(&o.xo);
 	return xc;
 }

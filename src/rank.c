@@ -6,9 +6,11 @@
 
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "exchange.h"
 #include "exitcode.h"
 #include "hostlist.h"
 #include "netif.h"
@@ -29,6 +31,7 @@ struct rank_ctx {
 	struct netif_list	 ifs;
 	int			 listed;
 	const struct netif	*iface;		/* matched, or NULL */
+	struct rank_extra	*extra;
 };
 
 static int
@@ -156,6 +159,21 @@ rank_crosscheck(struct rank_ctx *c, const char *host, int64_t i,
 	return XC_NODES;
 }
 
+/* HPC Pack may show a task only its own node: --nnodes catches it. */
+static int
+rank_count_differs(struct rank_ctx *c, struct rank *r, char **cause)
+{
+	char	*list = nodes_describe(&c->nodes);
+
+	util_fail(cause, "the node list %s names %llu node%s, not --nnodes "
+	    "%llu%s", list, (unsigned long long)r->nnodes,
+	    r->nnodes == 1 ? "" : "s",
+	    (unsigned long long)c->o->nnodes, c->nodes.sched == NODES_HPCPACK ?
+	    "; use --exchange when tasks see only part of the job" : "");
+	free(list);
+	return XC_NODES;
+}
+
 static int
 rank_identify(struct rank_ctx *c, struct rank *r, char **cause)
 {
@@ -175,6 +193,8 @@ rank_identify(struct rank_ctx *c, struct rank *r, char **cause)
 	r->node_rank = (uint64_t)i;
 	r->nnodes = hostlist_count(c->nodes.list);
 	r->host = rank_nth(&c->nodes, r->node_rank);
+	if (c->o->nnodes != 0 && c->o->nnodes != r->nnodes)
+		return rank_count_differs(c, r, cause);
 	return rank_crosscheck(c, host, i, cause);
 }
 
@@ -285,7 +305,7 @@ rank_check_port(struct rank_ctx *c, struct rank *r, char **cause)
 {
 	char	*why;
 
-	if (!c->o->check_port || r->node_rank != 0)
+	if (!c->o->check_port || r->node_rank != 0 || c->extra->duplicate)
 		return XC_OK;
 	if (port_check(r->master_addr, r->master_port, &why) == -1) {
 		util_fail(cause, "node 0 cannot host the rendezvous: %s", why);
@@ -295,27 +315,246 @@ rank_check_port(struct rank_ctx *c, struct rank *r, char **cause)
 	return XC_OK;
 }
 
+/* With the node list: this node's place in it, the master's address. */
+static int
+rank_from_list(struct rank_ctx *c, struct rank *r, char **cause)
+{
+	const struct rank_opts	*o = c->o;
+	int			 xc;
+
+	if (nodes_load(&c->nodes, c->env, o->sched, o->hostfile, cause) == -1)
+		return XC_NODES;
+	r->jobid = nodes_job_string(&c->nodes.job);
+	if ((xc = rank_port_of(&r->master_port, o, c->nodes.sched,
+	    &c->nodes.job, cause)) == XC_OK &&
+	    (xc = rank_identify(c, r, cause)) == XC_OK &&
+	    (xc = rank_match_iface(c, r, cause)) == XC_OK)
+		xc = rank_master(c, r, cause);
+	return xc;
+}
+
+/* Sets *out from the variable name when it is set. */
+static int
+rank_env_num(struct rank_ctx *c, const char *name, long long min,
+    int64_t *out, char **cause)
+{
+	const char	*v = c->env->get(c->env->arg, name);
+	long long	 n;
+
+	if (v == NULL || *v == '\0')
+		return XC_OK;
+	if (util_strtonum(v, min, INT64_MAX, &n) == -1) {
+		util_fail(cause, "%s is not a number: '%s'", name, v);
+		return XC_NODES;
+	}
+	*out = n;
+	return XC_OK;
+}
+
+/* Of the addresses name resolves to, the first IPv4 one that is not
+ * loopback, else the first that is not loopback, else the first. */
+static const struct netif_addr *
+rank_pick_addr(const struct netif_addrs *addrs)
+{
+	size_t	i;
+
+	for (i = 0; i < addrs->n; i++) {
+		if (addrs->v[i].family == AF_INET &&
+		    !netif_addr_is_loopback(&addrs->v[i]))
+			return &addrs->v[i];
+	}
+	for (i = 0; i < addrs->n; i++) {
+		if (!netif_addr_is_loopback(&addrs->v[i]))
+			return &addrs->v[i];
+	}
+	return addrs->n > 0 ? &addrs->v[0] : NULL;
+}
+
+/* Other nodes will connect to the address this node publishes, unless
+ * the job has one node. MPI only learns the count from the addresses,
+ * and rejects one address claimed by several hosts instead. */
+static int
+rank_needs_reach(struct rank_ctx *c)
+{
+	return c->o->exchange->method == EXCHANGE_DIR && c->o->nnodes != 1;
+}
+
+/* The address this node publishes: its interface's with --iface, else
+ * what its host name resolves to. */
+static int
+rank_self_addr(struct rank_ctx *c, const char *name, char *buf, size_t len,
+    char **cause)
+{
+	struct netif_addrs	 addrs;
+	const struct netif_addr	*a;
+	char			*why;
+	int			 xc = XC_NODES;
+
+	if (c->iface != NULL) {
+		netif_addr_format(&c->iface->a, NULL, buf, len);
+		if (!rank_needs_reach(c) ||
+		    !netif_addr_is_loopback(&c->iface->a))
+			return XC_OK;
+		util_fail(cause, "this node's address: %s of interface %s is "
+		    "a loopback address, which other nodes cannot reach", buf,
+		    c->iface->name);
+		return XC_IFACE;
+	}
+	netif_addrs_init(&addrs);
+	if (c->sys->resolve(c->sys->arg, name, &addrs, &why) == -1) {
+		util_fail(cause, "this node's address: %s; use --iface REGEX",
+		    why);
+		free(why);
+	} else if ((a = rank_pick_addr(&addrs)) == NULL)
+		util_fail(cause, "this node's address: '%s' resolves to no "
+		    "address; use --iface REGEX", name);
+	else {
+		netif_addr_format(a, NULL, buf, len);
+		xc = XC_OK;
+		if (rank_needs_reach(c) && netif_addr_is_loopback(a)) {
+			util_fail(cause, "this node's address: '%s' resolves "
+			    "only to the loopback address %s, which other "
+			    "nodes cannot reach; use --iface REGEX", name, buf);
+			xc = XC_NODES;
+		}
+	}
+	netif_addrs_free(&addrs);
+	return xc;
+}
+
+static int
+rank_bad_host(const char *host, char **cause)
+{
+	util_fail(cause, "exchange: host name '%s' cannot be published: "
+	    "letters, digits, '-' and '_' only, at most %d", host,
+	    EXCHANGE_HOST_MAX);
+	return XC_EXCHANGE;
+}
+
+/* What this node publishes; formatted and parsed back, so that it is
+ * certain the others can read it. */
+static int
+rank_self(struct rank_ctx *c, struct exchange_node *x, char **cause)
+{
+	struct exchange_entry	 e;
+	struct buf		 b;
+	char			 host[HOSTLIST_NAME_MAX + 1], *why;
+	int			 xc;
+
+	memset(x, 0, sizeof *x);
+	x->self.task = -1;
+	x->nnodes = c->o->nnodes;
+	if (c->sys->hostname(c->sys->arg, host, sizeof host, cause) == -1)
+		return XC_FAIL;
+	if ((xc = rank_self_addr(c, host, x->self.addr, sizeof x->self.addr,
+	    cause)) != XC_OK ||
+	    (xc = rank_env_num(c, "CCP_TASKID", 1, &x->self.task,
+	    cause)) != XC_OK ||
+	    (xc = rank_env_num(c, "CCP_RETRY_COUNT", 0, &x->retry,
+	    cause)) != XC_OK)
+		return xc;
+	host[strcspn(host, ".")] = '\0';
+	if (strlen(host) > EXCHANGE_HOST_MAX)
+		return rank_bad_host(host, cause);
+	memcpy(x->self.host, host, strlen(host) + 1);
+	buf_init(&b);
+	exchange_format_entry(&b, &x->self);
+	if (exchange_parse_entry(b.s, b.len, &e, &why) == -1) {
+		free(why);
+		xc = rank_bad_host(host, cause);
+	}
+	buf_free(&b);
+	return xc;
+}
+
+static int
+rank_take_exchange(struct rank_ctx *c, struct rank *r,
+    const struct exchange_result *res, char **cause)
+{
+	struct netif_addr	a;
+	char			s[NETIF_ADDRSTRLEN];
+
+	r->node_rank = res->node_rank;
+	r->nnodes = res->nnodes;
+	c->extra->duplicate = res->duplicate;
+	if (res->warning != NULL)
+		c->extra->warning = xstrdup(res->warning);
+	if (netif_addr_parse(&a, res->master_addr) == -1 ||
+	    (r->nnodes > 1 && netif_addr_is_loopback(&a))) {
+		util_fail(cause, "exchange: node 0 published the address "
+		    "'%s', which this node cannot use", res->master_addr);
+		return XC_EXCHANGE;
+	}
+	/* A link-local address is reached through this node's interface. */
+	netif_addr_format(&a, c->iface != NULL ? c->iface->name : NULL, s,
+	    sizeof s);
+	r->master_addr = xstrdup(s);
+	return XC_OK;
+}
+
+/* With --exchange: no node list, the job id names the exchange. */
+static int
+rank_from_exchange(struct rank_ctx *c, struct rank *r, char **cause)
+{
+	const struct rank_opts	*o = c->o;
+	struct exchange_node	 x;
+	struct exchange_result	 res;
+	struct nodes_job	 job;
+	int			 xc;
+
+	if (nodes_job(&job, c->env, o->sched, cause) == -1)
+		return XC_NODES;
+	r->jobid = nodes_job_string(&job);
+	if ((xc = rank_port_of(&r->master_port, o, o->sched, &job,
+	    cause)) != XC_OK ||
+	    (xc = rank_match_iface(c, r, cause)) != XC_OK ||
+	    (xc = rank_self(c, &x, cause)) != XC_OK)
+		return xc;
+	r->host = xstrdup(x.self.host);
+	x.jobid = r->jobid;
+	if (o->exchange->method == EXCHANGE_DIR)
+		xc = exchange_dir(&res, o->exchange, &x, cause);
+	else
+		xc = exchange_mpi(&res, o->exchange, &x, cause);
+	if (xc == XC_OK)
+		xc = rank_take_exchange(c, r, &res, cause);
+	exchange_result_free(&res);
+	return xc;
+}
+
 int
 rank_compute(struct rank *r, const struct rank_opts *o,
     const struct nodes_env *env, const struct netif_sys *sys, char **cause)
+{
+	struct rank_extra	x;
+	int			xc;
+
+	xc = rank_compute_extra(r, &x, o, env, sys, cause);
+	free(x.warning);
+	return xc;
+}
+
+int
+rank_compute_extra(struct rank *r, struct rank_extra *x,
+    const struct rank_opts *o, const struct nodes_env *env,
+    const struct netif_sys *sys, char **cause)
 {
 	struct rank_ctx	c;
 	int		xc;
 
 	memset(r, 0, sizeof *r);
+	memset(x, 0, sizeof *x);
 	memset(&c, 0, sizeof c);
+	c.extra = x;
 	c.o = o;
 	c.env = env;
 	c.sys = sys;
 	netif_list_init(&c.ifs);
-	if (nodes_load(&c.nodes, env, o->sched, o->hostfile, cause) == -1)
-		return XC_NODES;
-	r->jobid = nodes_job_string(&c.nodes.job);
-	if ((xc = rank_port_of(&r->master_port, o, c.nodes.sched,
-	    &c.nodes.job, cause)) == XC_OK &&
-	    (xc = rank_identify(&c, r, cause)) == XC_OK &&
-	    (xc = rank_match_iface(&c, r, cause)) == XC_OK &&
-	    (xc = rank_master(&c, r, cause)) == XC_OK)
+	if (o->exchange != NULL && o->exchange->method != EXCHANGE_NONE)
+		xc = rank_from_exchange(&c, r, cause);
+	else
+		xc = rank_from_list(&c, r, cause);
+	if (xc == XC_OK)
 		xc = rank_check_port(&c, r, cause);
 	netif_list_free(&c.ifs);
 	nodes_free(&c.nodes);

@@ -11,6 +11,7 @@
 #include "nodes.h"
 #include "util.h"
 
+struct exchange_opts;
 struct netif_sys;
 struct rx;
 
@@ -31,6 +32,10 @@ struct rank_opts {
 	int			 port;		/* --port; 0 for auto */
 	int			 lo, hi;	/* --port-range */
 	int			 check_port;	/* bind it on node 0 */
+	uint64_t		 nnodes;	/* --nnodes, or 0 */
+	/* --exchange: the nodes learn each other from the exchange, not
+	 * from a node list; NULL or EXCHANGE_NONE for none. */
+	const struct exchange_opts *exchange;
 };
 
 struct rank {
@@ -41,6 +46,13 @@ struct rank {
 	int		 master_port;
 	char		*ifname;	/* interface matched, or NULL */
 	char		*jobid;		/* rendezvous id, or NULL */
+};
+
+/* What an exchange says besides: another process of this node runs the
+ * command (--exchange mpi), and something to print. */
+struct rank_extra {
+	int		 duplicate;
+	char		*warning;	/* or NULL; caller frees */
 };
 
 /* One variable to export; number says JSON should not quote it. */
@@ -59,6 +71,10 @@ struct rank_vars {
 /* Fills r; free it with rank_free whatever this returns. */
 int	rank_compute(struct rank *r, const struct rank_opts *,
 	    const struct nodes_env *, const struct netif_sys *, char **cause);
+/* The same, filling x too (x->warning even on failure). */
+int	rank_compute_extra(struct rank *r, struct rank_extra *x,
+	    const struct rank_opts *, const struct nodes_env *,
+	    const struct netif_sys *, char **cause);
 void	rank_free(struct rank *);
 
 /* MASTER_PORT alone (ddprank port): --port, or derived from the job id. */
