@@ -1,0 +1,1156 @@
+/* check_exchange.c: unit tests for the shared directory and MPI exchanges. */
+#include "config.h"
+
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <check.h>
+
+#include "exchange.h"
+#include "exitcode.h"
+#include "netif.h"
+#include "nodes.h"
+#include "rank.h"
+#include "rx.h"
+#include "util.h"
+#include "xmalloc.h"
+
+#define ENTRY(task, host, addr) \
+	"ddprank-exchange 1\ntask " task "\nhost " host "\naddr " addr "\n"
+#define ENTRY_NOTASK(host, addr) \
+	"ddprank-exchange 1\nhost " host "\naddr " addr "\n"
+
+/* --- entry parsing ------------------------------------------------------ */
+
+static void
+parse_ok(const char *text, int64_t task, const char *host, const char *addr)
+{
+	struct exchange_entry	 e;
+	char			*cause = NULL;
+
+	if (exchange_parse_entry(text, strlen(text), &e, &cause) != 0)
+		ck_abort_msg("'%s': %s", text, cause);
+	ck_assert_int_eq(e.task, task);
+	ck_assert_str_eq(e.host, host);
+	ck_assert_str_eq(e.addr, addr);
+}
+
+static void
+parse_bad_len(const char *text, size_t len, const char *want)
+{
+	struct exchange_entry	 e;
+	char			*cause = NULL;
+
+	ck_assert_int_eq(exchange_parse_entry(text, len, &e, &cause), -1);
+	ck_assert_str_eq(cause, want);
+	free(cause);
+}
+
+static void
+parse_bad(const char *text, const char *want)
+{
+	parse_bad_len(text, strlen(text), want);
+}
+
+START_TEST(test_parse_valid)
+{
+	parse_ok(ENTRY("2", "node2", "10.0.0.2"), 2, "node2", "10.0.0.2");
+	parse_ok(ENTRY_NOTASK("NODE-2_b", "10.0.0.2"), -1, "NODE-2_b",
+	    "10.0.0.2");
+	/* Addresses come out in their canonical form. */
+	parse_ok(ENTRY("9223372036854775807", "n", "FD00:0:0::1"),
+	    INT64_MAX, "n", "fd00::1");
+	/* Any order; keys of later versions are skipped. */
+	parse_ok("ddprank-exchange 1\naddr 10.0.0.3\nport 29500\nhost n3\n"
+	    "task 3\n", 3, "n3", "10.0.0.3");
+}
+END_TEST
+
+START_TEST(test_parse_truncated)
+{
+	const char	*full = ENTRY("2", "node2", "10.0.0.2");
+	size_t		 n;
+
+	parse_bad_len(full, 0, "empty");
+	parse_bad_len(full, strlen(full) - 1, "truncated: no newline at the end");
+	parse_bad_len(full, 19, "no host");
+	parse_bad(ENTRY_NOTASK("n", "10.0.0.1") "addr 10.0.0.2\n",
+	    "line 4: addr given twice");
+	parse_bad("ddprank-exchange 1\nhost n\n", "no addr");
+	/* Every prefix of a valid entry is rejected, never misread. */
+	for (n = 0; n < strlen(full); n++) {
+		struct exchange_entry	 e;
+		char			*cause = NULL;
+
+		ck_assert_int_eq(exchange_parse_entry(full, n, &e, &cause), -1);
+		free(cause);
+	}
+}
+END_TEST
+
+START_TEST(test_parse_garbage)
+{
+	static const char	bin[] = "\x7f" "ELF\x02\x01\x01\0\0\0\n";
+
+	parse_bad("hello\n", "line 1: not a ddprank exchange entry");
+	parse_bad("ddprank-exchange 2\nhost n\naddr 10.0.0.1\n",
+	    "line 1: unsupported version");
+	parse_bad_len(bin, sizeof bin - 1, "holds a NUL byte");
+	parse_bad("ddprank-exchange 1\n\nhost n\n", "line 2: expected KEY VALUE");
+	parse_bad("ddprank-exchange 1\nhost\n", "line 2: expected KEY VALUE");
+	parse_bad("ddprank-exchange 1\nhost  n\n", "line 2: expected KEY VALUE");
+	parse_bad("ddprank-exchange 1\nhost n \n", "line 2: expected KEY VALUE");
+	parse_bad("ddprank-exchange 1\nHost n\n", "line 2: expected KEY VALUE");
+	parse_bad("ddprank-exchange 1\r\nhost n\n",
+	    "line 1: unsupported version");
+	parse_bad("ddprank-exchange 1\nhost n\t\n", "line 2: expected KEY VALUE");
+	parse_bad("ddprank-exchange 1\nhost caf\xc3\xa9\n",
+	    "line 2: expected KEY VALUE");
+	parse_bad(ENTRY("0", "n", "10.0.0.1"), "line 2: bad task id '0'");
+	parse_bad(ENTRY("-1", "n", "10.0.0.1"), "line 2: bad task id '-1'");
+	parse_bad(ENTRY("1x", "n", "10.0.0.1"), "line 2: bad task id '1x'");
+	parse_bad(ENTRY("9223372036854775808", "n", "10.0.0.1"),
+	    "line 2: bad task id '9223372036854775808'");
+	parse_bad(ENTRY("1", "n.example.com", "10.0.0.1"),
+	    "line 3: bad host name 'n.example.com'");
+	parse_bad(ENTRY("1", "../x", "10.0.0.1"),
+	    "line 3: bad host name '../x'");
+	parse_bad(ENTRY("1", "n", "10.0.0.256"),
+	    "line 4: bad address '10.0.0.256'");
+	parse_bad(ENTRY("1", "n", "fe80::1%eth0"),
+	    "line 4: bad address 'fe80::1%eth0'");
+	parse_bad(ENTRY("1", "n", "node1"), "line 4: bad address 'node1'");
+}
+END_TEST
+
+START_TEST(test_parse_huge)
+{
+	struct buf	 b;
+	char		*host, *want;
+	size_t		 i;
+
+	buf_init(&b);
+	buf_adds(&b, "ddprank-exchange 1\nhost n\naddr 10.0.0.1\n");
+	while (b.len <= EXCHANGE_ENTRY_MAX)
+		buf_adds(&b, "later_key value\n");
+	xasprintf(&want, "too large: %zu bytes, at most 1024", b.len);
+	parse_bad_len(b.s, b.len, want);
+	free(want);
+	buf_free(&b);
+	/* 64 characters are a host name, 65 are not. */
+	host = xmalloc(EXCHANGE_HOST_MAX + 2);
+	memset(host, 'h', EXCHANGE_HOST_MAX + 1);
+	host[EXCHANGE_HOST_MAX + 1] = '\0';
+	buf_init(&b);
+	buf_addf(&b, "ddprank-exchange 1\nhost %s\naddr 10.0.0.1\n", host);
+	xasprintf(&want, "line 2: bad host name '%s'", host);
+	parse_bad(b.s, want);
+	free(want);
+	buf_free(&b);
+	host[EXCHANGE_HOST_MAX] = '\0';
+	buf_init(&b);
+	buf_addf(&b, "ddprank-exchange 1\nhost %s\naddr 10.0.0.1\n", host);
+	parse_ok(b.s, -1, host, "10.0.0.1");
+	buf_free(&b);
+	free(host);
+	/* Random bytes around a valid header never crash the parser. */
+	srand(7);
+	for (i = 0; i < 20000; i++) {
+		struct exchange_entry	 e;
+		char			 junk[96], *cause = NULL;
+		size_t			 j, n = (size_t)rand() % sizeof junk;
+
+		memcpy(junk, "ddprank-exchange 1\n", 19);
+		for (j = 19; j < n; j++)
+			junk[j] = "host addr task 10.0.0.1 n\n:\xff"[rand() % 29];
+		if (exchange_parse_entry(junk, n, &e, &cause) == -1)
+			free(cause);
+	}
+}
+END_TEST
+
+START_TEST(test_format_roundtrip)
+{
+	struct exchange_entry	 e = { 7, "node7", "fd00::7" }, back;
+	struct buf		 b;
+	char			*cause = NULL;
+
+	buf_init(&b);
+	exchange_format_entry(&b, &e);
+	ck_assert_str_eq(b.s, ENTRY("7", "node7", "fd00::7"));
+	ck_assert_int_eq(exchange_parse_entry(b.s, b.len, &back, &cause), 0);
+	ck_assert_int_eq(memcmp(&e, &back, sizeof e), 0);
+	buf_free(&b);
+	e.task = -1;
+	buf_init(&b);
+	exchange_format_entry(&b, &e);
+	ck_assert_str_eq(b.s, ENTRY_NOTASK("node7", "fd00::7"));
+	buf_free(&b);
+}
+END_TEST
+
+/* --- order and numbering -------------------------------------------------- */
+
+static char *
+order_str(struct exchange_entry *v, size_t n)
+{
+	struct buf	b;
+	size_t		i;
+
+	buf_init(&b);
+	for (i = 0; i < n; i++)
+		buf_addf(&b, "%s%s", i > 0 ? " " : "", v[i].host);
+	return b.s;
+}
+
+START_TEST(test_order)
+{
+	struct exchange_entry	 tasks[] = {
+		{ 10, "a", "10.0.0.1" }, { 2, "c", "10.0.0.3" },
+		{ 9, "b", "10.0.0.2" }
+	}, hosts[] = {
+		{ -1, "node10", "10.0.0.1" }, { -1, "NODE1", "10.0.0.3" },
+		{ -1, "node2", "10.0.0.2" }
+	}, mixed[] = {
+		{ 1, "zeta", "10.0.0.1" }, { -1, "alpha", "10.0.0.2" }
+	};
+	char	*s, *cause = NULL;
+
+	ck_assert_int_eq(exchange_order(tasks, 3, &cause), 0);
+	s = order_str(tasks, 3);
+	ck_assert_str_eq(s, "c b a");
+	free(s);
+	/* Without task ids: host names, case aside, as strings. */
+	ck_assert_int_eq(exchange_order(hosts, 3, &cause), 0);
+	s = order_str(hosts, 3);
+	ck_assert_str_eq(s, "NODE1 node10 node2");
+	free(s);
+	/* One entry without a task id: by host name. */
+	ck_assert_int_eq(exchange_order(mixed, 2, &cause), 0);
+	s = order_str(mixed, 2);
+	ck_assert_str_eq(s, "alpha zeta");
+	free(s);
+	ck_assert_int_eq(exchange_order(tasks, 0, &cause), 0);
+}
+END_TEST
+
+START_TEST(test_order_duplicates)
+{
+	struct exchange_entry	 tasks[] = {
+		{ 2, "a", "10.0.0.1" }, { 2, "b", "10.0.0.2" }
+	}, hosts[] = {
+		{ -1, "Node1", "10.0.0.1" }, { -1, "node1", "10.0.0.2" }
+	};
+	char	*cause = NULL;
+
+	ck_assert_int_eq(exchange_order(tasks, 2, &cause), -1);
+	ck_assert_str_eq(cause, "task 2 registered twice: by a (10.0.0.1) "
+	    "and b (10.0.0.2)");
+	free(cause);
+	ck_assert_int_eq(exchange_order(hosts, 2, &cause), -1);
+	ck_assert_str_eq(cause, "host node1 registered twice, without task "
+	    "ids: 10.0.0.1 and 10.0.0.2");
+	free(cause);
+}
+END_TEST
+
+/* Entries for the MPI numbering: "host=addr" each. */
+static struct exchange_entry *
+entries(const char *const *spec, size_t n)
+{
+	struct exchange_entry	*v = xcalloc(n, sizeof *v);
+	const char		*eq;
+	size_t			 i;
+
+	for (i = 0; i < n; i++) {
+		eq = strchr(spec[i], '=');
+		v[i].task = -1;
+		snprintf(v[i].host, sizeof v[i].host, "%.*s",
+		    (int)(eq - spec[i]), spec[i]);
+		snprintf(v[i].addr, sizeof v[i].addr, "%s", eq + 1);
+	}
+	return v;
+}
+
+static void
+expect_number(const char *const *spec, size_t n, size_t me,
+    uint64_t node_rank, uint64_t nnodes, int duplicate)
+{
+	struct exchange_entry	*v = entries(spec, n);
+	struct exchange_result	 r;
+	char			*cause = NULL;
+
+	ck_assert_int_eq(exchange_number(&r, v, n, me, &cause), 0);
+	ck_assert_uint_eq(r.node_rank, node_rank);
+	ck_assert_uint_eq(r.nnodes, nnodes);
+	ck_assert_int_eq(r.duplicate, duplicate);
+	ck_assert_str_eq(r.master_addr, v[0].addr);
+	exchange_result_free(&r);
+	free(v);
+}
+
+START_TEST(test_number)
+{
+	/* Ranks 0 and 2 on node A, rank 1 on B, rank 3 on C: node ranks
+	 * follow the first appearance of each address in rank order, not
+	 * the order of the addresses. */
+	static const char *const four[] = {
+		"a=10.0.0.9", "b=10.0.0.1", "a=10.0.0.9", "c=10.0.0.5"
+	};
+	static const char *const one[] = {
+		"n=10.0.0.1", "n=10.0.0.1", "N=10.0.0.1"
+	};
+	char	(*spec)[40];
+	const char **many;
+	size_t	  i;
+
+	expect_number(four, 4, 0, 0, 3, 0);
+	expect_number(four, 4, 1, 1, 3, 0);
+	expect_number(four, 4, 2, 0, 3, 1);
+	expect_number(four, 4, 3, 2, 3, 0);
+	expect_number(one, 3, 0, 0, 1, 0);
+	expect_number(one, 3, 2, 0, 1, 1);
+	expect_number(one, 1, 0, 0, 1, 0);
+	/* 4096 ranks, 8 per node, nodes interleaved. */
+	spec = xcalloc(4096, sizeof *spec);
+	many = xcalloc(4096, sizeof *many);
+	for (i = 0; i < 4096; i++) {
+		snprintf(spec[i], sizeof spec[i], "n%zu=10.1.%zu.%zu", i % 512,
+		    (i % 512) / 256, i % 256);
+		many[i] = spec[i];
+	}
+	expect_number(many, 4096, 511, 511, 512, 0);
+	expect_number(many, 4096, 512 + 7, 7, 512, 1);
+	free(many);
+	free(spec);
+}
+END_TEST
+
+/* Every node's name resolving to 127.0.1.1: one address, several hosts. */
+START_TEST(test_number_conflict)
+{
+	static const char *const spec[] = {
+		"node1=127.0.1.1", "node1=127.0.1.1", "node2=127.0.1.1"
+	};
+	struct exchange_entry	*v = entries(spec, 3);
+	struct exchange_result	 r;
+	char			*cause = NULL;
+
+	ck_assert_int_eq(exchange_number(&r, v, 3, 1, &cause), -1);
+	ck_assert_str_eq(cause, "MPI ranks 0 (node1) and 2 (node2) both have "
+	    "the address 127.0.1.1: use --iface REGEX");
+	free(cause);
+	exchange_result_free(&r);
+	free(v);
+}
+END_TEST
+
+START_TEST(test_parse_spec)
+{
+	struct exchange_opts	 o;
+	char			*cause = NULL;
+
+	memset(&o, 0, sizeof o);
+	ck_assert_int_eq(exchange_parse(&o, "dir:/app/.ddprank//", &cause), 0);
+	ck_assert_int_eq(o.method, EXCHANGE_DIR);
+	ck_assert_str_eq(o.dir, "/app/.ddprank");
+	ck_assert_int_eq(exchange_parse(&o, "dir:/", &cause), 0);
+	ck_assert_str_eq(o.dir, "/");
+	ck_assert_int_eq(exchange_parse(&o, "dir:app", &cause), -1);
+	ck_assert_str_eq(cause, "bad exchange 'dir:app': PATH must be absolute");
+	free(cause);
+	ck_assert_int_eq(exchange_parse(&o, "dir:", &cause), -1);
+	free(cause);
+	ck_assert_int_eq(exchange_parse(&o, "file:/x", &cause), -1);
+	ck_assert_str_eq(cause, "bad exchange 'file:/x': expected dir:PATH or "
+	    "mpi");
+	free(cause);
+	if (exchange_have_mpi()) {
+		ck_assert_int_eq(exchange_parse(&o, "mpi", &cause), 0);
+		ck_assert_int_eq(o.method, EXCHANGE_MPI);
+	} else {
+		ck_assert_int_eq(exchange_parse(&o, "mpi", &cause), -1);
+		ck_assert_str_eq(cause, "ddprank was built without MPI support "
+		    "(./configure --with-mpi)");
+		free(cause);
+	}
+	exchange_opts_free(&o);
+}
+END_TEST
+
+/* --- the directory exchange, with a fake clock ----------------------------- */
+
+/* Something another node does at a time of the fake clock: write a file
+ * under the base directory (content NULL: an empty marker). */
+struct event {
+	double		 at;
+	const char	*path;
+	const char	*content;
+	int		 done;
+};
+
+struct fake_clock {
+	double		 t;
+	struct event	*ev;
+	size_t		 sleeps;
+};
+
+static char		base[256];	/* a fresh directory per test */
+static struct fake_clock fc;
+static struct exchange_clock clk;
+
+static void
+write_file(const char *rel, const char *content)
+{
+	char	path[512];
+	int	fd;
+
+	snprintf(path, sizeof path, "%s/%s", base, rel);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ck_assert_msg(fd != -1, "%s: %s", path, strerror(errno));
+	if (content != NULL)
+		ck_assert_int_eq(write(fd, content, strlen(content)),
+		    (ssize_t)strlen(content));
+	close(fd);
+}
+
+static void
+make_dir(const char *rel)
+{
+	char	path[512];
+
+	snprintf(path, sizeof path, "%s/%s", base, rel);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+}
+
+static int
+exists(const char *rel)
+{
+	struct stat	st;
+	char		path[512];
+
+	snprintf(path, sizeof path, "%s/%s", base, rel);
+	return lstat(path, &st) == 0;
+}
+
+/* Makes a file look older than the timeout by seconds. */
+static void
+age(const char *rel, int seconds)
+{
+	struct timespec	ts[2];
+	char		path[512];
+
+	snprintf(path, sizeof path, "%s/%s", base, rel);
+	clock_gettime(CLOCK_REALTIME, &ts[0]);
+	ts[0].tv_sec -= seconds;
+	ts[1] = ts[0];
+	ck_assert_int_eq(utimensat(AT_FDCWD, path, ts, 0), 0);
+}
+
+static double
+fake_now(void *arg)
+{
+	return ((struct fake_clock *)arg)->t;
+}
+
+static void
+fake_sleep(void *arg, double seconds)
+{
+	struct fake_clock	*f = arg;
+	struct event		*e;
+
+	f->t += seconds;
+	f->sleeps++;
+	for (e = f->ev; e != NULL && e->path != NULL; e++) {
+		if (!e->done && e->at <= f->t) {
+			write_file(e->path, e->content);
+			e->done = 1;
+		}
+	}
+}
+
+static void
+rm_tree(const char *path)
+{
+	char	*cmd;
+
+	xasprintf(&cmd, "rm -rf '%s'", path);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+}
+
+static void
+dir_setup(void)
+{
+	const char	*tmp = getenv("TMPDIR");
+
+	snprintf(base, sizeof base, "%s/check_exchange.XXXXXX",
+	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(base));
+	memset(&fc, 0, sizeof fc);
+	clk.now = fake_now;
+	clk.sleep = fake_sleep;
+	clk.arg = &fc;
+}
+
+static void
+dir_teardown(void)
+{
+	rm_tree(base);
+}
+
+/* Options for an exchange in base/x, this node being task (or host
+ * when task is -1) with address 10.0.0.TASK. */
+struct run {
+	struct exchange_opts	o;
+	struct exchange_node	x;
+	struct exchange_result	r;
+	char			dir[300];
+	char			*cause;
+	int			xc;
+};
+
+static void
+run_init(struct run *w, int64_t task, const char *host, uint64_t nnodes)
+{
+	memset(w, 0, sizeof *w);
+	snprintf(w->dir, sizeof w->dir, "%s/x", base);
+	w->o.method = EXCHANGE_DIR;
+	w->o.dir = w->dir;
+	w->o.timeout = 5;
+	w->o.clock = &clk;
+	w->x.self.task = task;
+	snprintf(w->x.self.host, sizeof w->x.self.host, "%s", host);
+	snprintf(w->x.self.addr, sizeof w->x.self.addr, "10.0.0.%lld",
+	    (long long)(task < 0 ? 99 : task));
+	w->x.jobid = "77";
+	w->x.nnodes = nnodes;
+}
+
+static void
+run_go(struct run *w)
+{
+	w->xc = exchange_dir(&w->r, &w->o, &w->x, &w->cause);
+}
+
+static void
+run_done(struct run *w)
+{
+	exchange_result_free(&w->r);
+	if (w->xc != XC_OK)
+		free(w->cause);
+}
+
+static void
+expect_ok(struct run *w, uint64_t node_rank, uint64_t nnodes,
+    const char *master)
+{
+	ck_assert_msg(w->xc == XC_OK, "exit %d: %s", w->xc,
+	    w->xc == XC_OK ? "" : w->cause);
+	ck_assert_uint_eq(w->r.node_rank, node_rank);
+	ck_assert_uint_eq(w->r.nnodes, nnodes);
+	ck_assert_str_eq(w->r.master_addr, master);
+}
+
+START_TEST(test_dir_not_first)
+{
+	struct event	ev[] = {
+		{ 0.1, "x/77-r0/entry.t1", ENTRY("1", "node1", "10.0.0.1"), 0 },
+		{ 2.0, "x/77-r0/entry.t3", ENTRY("3", "node3", "10.0.0.3"), 0 },
+		{ 0, NULL, NULL, 0 }
+	};
+	struct stat	st;
+	struct run	w;
+	char		path[512];
+
+	fc.ev = ev;
+	run_init(&w, 2, "node2", 3);
+	run_go(&w);
+	expect_ok(&w, 1, 3, "10.0.0.1");
+	ck_assert_ptr_null(w.r.warning);
+	ck_assert(fc.t >= 2.0 && fc.t < 3.0);
+	/* The base directory is shared by every user's jobs. */
+	snprintf(path, sizeof path, "%s/x", base);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(st.st_mode & 07777, 01777);
+	/* Not node 0: the entries stay, with this node's read marker. */
+	ck_assert(exists("x/77-r0/entry.t2"));
+	ck_assert(exists("x/77-r0/read.t2"));
+	ck_assert(exists("x/77-r0/entry.t1"));
+	run_done(&w);
+}
+END_TEST
+
+START_TEST(test_dir_first_cleans_up)
+{
+	struct event	ev[] = {
+		{ 0.5, "x/77-r0/entry.t2", ENTRY("2", "node2", "10.0.0.2"), 0 },
+		{ 0.6, "x/77-r0/read.t2", NULL, 0 },
+		{ 0, NULL, NULL, 0 }
+	};
+	struct run	w;
+
+	fc.ev = ev;
+	run_init(&w, 1, "node1", 2);
+	run_go(&w);
+	expect_ok(&w, 0, 2, "10.0.0.1");
+	ck_assert_ptr_null(w.r.warning);
+	ck_assert(!exists("x/77-r0"));
+	ck_assert(exists("x"));
+	run_done(&w);
+}
+END_TEST
+
+START_TEST(test_dir_one_node)
+{
+	struct run	w;
+
+	run_init(&w, 1, "node1", 1);
+	run_go(&w);
+	expect_ok(&w, 0, 1, "10.0.0.1");
+	ck_assert_uint_eq(fc.sleeps, 0);
+	ck_assert(!exists("x/77-r0"));
+	run_done(&w);
+}
+END_TEST
+
+START_TEST(test_dir_by_host)
+{
+	struct event	ev[] = {
+		{ 0.1, "x/77-r0/entry.hgamma", ENTRY_NOTASK("gamma", "10.0.0.3"), 0 },
+		{ 0.2, "x/77-r0/entry.halpha", ENTRY_NOTASK("Alpha", "10.0.0.1"), 0 },
+		{ 0, NULL, NULL, 0 }
+	};
+	struct run	w;
+
+	fc.ev = ev;
+	run_init(&w, -1, "Beta", 3);
+	run_go(&w);
+	expect_ok(&w, 1, 3, "10.0.0.1");
+	ck_assert(exists("x/77-r0/entry.hbeta"));
+	ck_assert(exists("x/77-r0/read.hbeta"));
+	run_done(&w);
+}
+END_TEST
+
+START_TEST(test_dir_timeout)
+{
+	struct event	ev[] = {
+		{ 1.0, "x/77-r0/entry.t4", ENTRY("4", "node4", "10.0.0.4"), 0 },
+		{ 0, NULL, NULL, 0 }
+	};
+	struct run	w;
+	char		*want;
+
+	fc.ev = ev;
+	run_init(&w, 1, "node1", 4);
+	run_go(&w);
+	ck_assert_int_eq(w.xc, XC_EXCHANGE);
+	xasprintf(&want, "exchange in %s/x/77-r0 timed out after 5 s: 2 of 4 "
+	    "nodes arrived; missing task ids 2, 3; arrived: task 1 node1 "
+	    "(10.0.0.1), task 4 node4 (10.0.0.4)", base);
+	ck_assert_str_eq(w.cause, want);
+	free(want);
+	/* No busy loop, no long oversleep. */
+	ck_assert(fc.t >= 5.0 && fc.t < 6.0);
+	ck_assert_uint_lt(fc.sleeps, 15);
+	run_done(&w);
+}
+END_TEST
+
+START_TEST(test_dir_timeout_by_host)
+{
+	struct run	w;
+	char		*want;
+
+	run_init(&w, -1, "node1", 2);
+	w.o.timeout = 1;
+	run_go(&w);
+	ck_assert_int_eq(w.xc, XC_EXCHANGE);
+	xasprintf(&want, "exchange in %s/x/77-r0 timed out after 1 s: 1 of 2 "
+	    "nodes arrived; 1 missing (no task ids to name them); arrived: "
+	    "node1 (10.0.0.99)", base);
+	ck_assert_str_eq(w.cause, want);
+	free(want);
+	run_done(&w);
+}
+END_TEST
+
+/* A rerun of the job (CCP_RETRY_COUNT 1) next to a full directory left
+ * by the first run: the runs do not mix, and node 0 of the rerun removes
+ * what the first one left. */
+START_TEST(test_dir_retry)
+{
+	struct event	ev[] = {
+		{ 0.3, "x/77-r1/entry.t2", ENTRY("2", "node2", "10.0.0.22"), 0 },
+		{ 0.4, "x/77-r1/read.t2", NULL, 0 },
+		{ 0, NULL, NULL, 0 }
+	};
+	struct run	w;
+
+	make_dir("x");
+	make_dir("x/77-r0");
+	write_file("x/77-r0/entry.t1", ENTRY("1", "old1", "10.9.0.1"));
+	write_file("x/77-r0/entry.t2", ENTRY("2", "old2", "10.9.0.2"));
+	write_file("x/77-r0/read.t2", NULL);
+	make_dir("x/770-r0");
+	make_dir("x/77-r5");
+	fc.ev = ev;
+	run_init(&w, 1, "node1", 2);
+	w.x.retry = 1;
+	run_go(&w);
+	expect_ok(&w, 0, 2, "10.0.0.1");
+	ck_assert_uint_gt(fc.sleeps, 0);
+	ck_assert(!exists("x/77-r1"));
+	ck_assert(!exists("x/77-r0"));
+	/* Another job's directory, and a later run's, are not touched. */
+	ck_assert(exists("x/770-r0"));
+	ck_assert(exists("x/77-r5"));
+	run_done(&w);
+
+	/* The same for a node other than 0, whose master is the rerun's. */
+	make_dir("x/77-r0");
+	write_file("x/77-r0/entry.t1", ENTRY("1", "old1", "10.9.0.1"));
+	write_file("x/77-r0/entry.t2", ENTRY("2", "old2", "10.9.0.2"));
+	ev[0].path = "x/77-r1/entry.t1";
+	ev[0].content = ENTRY("1", "node1", "10.0.0.11");
+	ev[0].done = 0;
+	ev[1].path = NULL;
+	run_init(&w, 2, "node2", 2);
+	w.x.retry = 1;
+	run_go(&w);
+	expect_ok(&w, 1, 2, "10.0.0.11");
+	ck_assert(exists("x/77-r0/entry.t1"));
+	run_done(&w);
+}
+END_TEST
+
+/* A file older than this node's entry by more than the timeout cannot be
+ * from this run: it is not counted, and a node that comes replaces it. */
+START_TEST(test_dir_stale)
+{
+	struct event	ev[] = {
+		{ 1.0, "x/77-r0/entry.t2", ENTRY("2", "node2", "10.0.0.2"), 0 },
+		{ 0, NULL, NULL, 0 }
+	};
+	struct run	w;
+	char		*want;
+
+	make_dir("x");
+	make_dir("x/77-r0");
+	write_file("x/77-r0/entry.t2", ENTRY("2", "old2", "10.9.0.2"));
+	age("x/77-r0/entry.t2", 60);
+	run_init(&w, 1, "node1", 2);
+	w.o.timeout = 2;
+	run_go(&w);
+	ck_assert_int_eq(w.xc, XC_EXCHANGE);
+	xasprintf(&want, "exchange in %s/x/77-r0 timed out after 2 s: 1 of 2 "
+	    "nodes arrived; missing task ids 2; arrived: task 1 node1 "
+	    "(10.0.0.1); ignored 1 stale entry", base);
+	ck_assert_str_eq(w.cause, want);
+	free(want);
+	run_done(&w);
+
+	age("x/77-r0/entry.t2", 60);
+	fc.ev = ev;
+	fc.t = 0;
+	run_init(&w, 1, "node1", 2);
+	w.o.timeout = 5;
+	run_go(&w);
+	expect_ok(&w, 0, 2, "10.0.0.1");
+	run_done(&w);
+}
+END_TEST
+
+/* A node that registers and crashes before reading: node 0 gives up on
+ * its confirmation, keeps the directory and says so. */
+START_TEST(test_dir_crashed_reader)
+{
+	struct event	ev[] = {
+		{ 0.2, "x/77-r0/entry.t2", ENTRY("2", "node2", "10.0.0.2"), 0 },
+		{ 0, NULL, NULL, 0 }
+	};
+	struct run	w;
+	char		*want;
+
+	fc.ev = ev;
+	run_init(&w, 1, "node1", 2);
+	w.o.timeout = 100;
+	run_go(&w);
+	expect_ok(&w, 0, 2, "10.0.0.1");
+	xasprintf(&want, "exchange: leaving %s/x/77-r0 in place: no "
+	    "confirmation after %d s that task 2 node2 (10.0.0.2) read it",
+	    base, EXCHANGE_CLEANUP_WAIT);
+	ck_assert_str_eq(w.r.warning, want);
+	free(want);
+	ck_assert(fc.t >= EXCHANGE_CLEANUP_WAIT &&
+	    fc.t < EXCHANGE_CLEANUP_WAIT + 2);
+	ck_assert(exists("x/77-r0/entry.t2"));
+	run_done(&w);
+}
+END_TEST
+
+/* Expects the exchange to fail with want, where "@" stands for base. */
+static void
+expect_dir_error(struct run *w, const char *want)
+{
+	struct buf	 b;
+	const char	*at;
+
+	buf_init(&b);
+	for (; (at = strchr(want, '@')) != NULL; want = at + 1) {
+		buf_addn(&b, want, (size_t)(at - want));
+		buf_adds(&b, base);
+	}
+	buf_adds(&b, want);
+	run_go(w);
+	ck_assert_int_eq(w->xc, XC_EXCHANGE);
+	ck_assert_str_eq(w->cause, b.s);
+	buf_free(&b);
+	run_done(w);
+}
+
+START_TEST(test_dir_bad_entries)
+{
+	struct run	w;
+	struct buf	b;
+
+	make_dir("x");
+	make_dir("x/77-r0");
+	write_file("x/77-r0/entry.t2", "GET / HTTP/1.0\r\n");
+	run_init(&w, 1, "node1", 2);
+	expect_dir_error(&w, "exchange entry @/x/77-r0/entry.t2: line 1: "
+	    "not a ddprank exchange entry");
+
+	buf_init(&b);
+	while (b.len < 100000)
+		buf_adds(&b, "0123456789abcdef");
+	write_file("x/77-r0/entry.t2", b.s);
+	buf_free(&b);
+	run_init(&w, 1, "node1", 2);
+	expect_dir_error(&w, "exchange entry @/x/77-r0/entry.t2: larger than "
+	    "1024 bytes");
+
+	write_file("x/77-r0/entry.t2", ENTRY("3", "node3", "10.0.0.3"));
+	run_init(&w, 1, "node1", 2);
+	expect_dir_error(&w, "exchange entry @/x/77-r0/entry.t2: its name "
+	    "does not match its contents (t3)");
+
+	/* Temporary files of a writer and foreign names are not entries. */
+	write_file("x/77-r0/entry.t2", ENTRY("2", "node2", "10.0.0.2"));
+	write_file("x/77-r0/entry.t3.Xy12Ab", "partial");
+	write_file("x/77-r0/notes.txt", "hello");
+	write_file("x/77-r0/read.t2", NULL);
+	run_init(&w, 1, "node1", 2);
+	run_go(&w);
+	expect_ok(&w, 0, 2, "10.0.0.1");
+	ck_assert(!exists("x/77-r0"));
+	run_done(&w);
+}
+END_TEST
+
+START_TEST(test_dir_too_many)
+{
+	struct run	w;
+
+	make_dir("x");
+	make_dir("x/77-r0");
+	write_file("x/77-r0/entry.t2", ENTRY("2", "node2", "10.0.0.2"));
+	write_file("x/77-r0/entry.t3", ENTRY("3", "node3", "10.0.0.3"));
+	run_init(&w, 1, "node1", 2);
+	expect_dir_error(&w, "exchange in @/x/77-r0: 3 nodes registered, "
+	    "more than --nnodes 2; arrived: task 1 node1 (10.0.0.1), task 2 "
+	    "node2 (10.0.0.2), task 3 node3 (10.0.0.3)");
+}
+END_TEST
+
+START_TEST(test_dir_setup_errors)
+{
+	struct run	w;
+
+	run_init(&w, 1, "node1", 2);
+	snprintf(w.dir, sizeof w.dir, "%s/missing/x", base);
+	expect_dir_error(&w, "exchange directory @/missing/x: No such file "
+	    "or directory");
+
+	run_init(&w, 1, "node1", 2);
+	w.x.jobid = NULL;
+	run_go(&w);
+	ck_assert_int_eq(w.xc, XC_EXCHANGE);
+	ck_assert_str_eq(w.cause, "--exchange dir: needs a job id to name its "
+	    "directory, and none is set (CCP_JOBID, SLURM_JOB_ID, PBS_JOBID or "
+	    "LSB_JOBID)");
+	run_done(&w);
+
+	run_init(&w, 1, "node1", 0);
+	run_go(&w);
+	ck_assert_int_eq(w.xc, XC_USAGE);
+	ck_assert_str_eq(w.cause, "--exchange dir: needs --nnodes N, the "
+	    "number of nodes to wait for");
+	run_done(&w);
+}
+END_TEST
+
+/* --- through rank_compute ------------------------------------------------- */
+
+struct fake_node {
+	const char		*hostname;
+	const char		*ifaddr;	/* eth0's, or NULL */
+	const char *const	*env;
+};
+
+static int
+node_ifaddrs(void *arg, struct netif_list *l, char **cause)
+{
+	struct fake_node	*n = arg;
+
+	(void)cause;
+	ck_assert_int_eq(netif_list_add(l, "lo", 1, "127.0.0.1", 8), 0);
+	if (n->ifaddr != NULL)
+		ck_assert_int_eq(netif_list_add(l, "eth0", 1, n->ifaddr, 64),
+		    0);
+	return 0;
+}
+
+static int
+node_hostname(void *arg, char *buf, size_t len, char **cause)
+{
+	(void)cause;
+	snprintf(buf, len, "%s", ((struct fake_node *)arg)->hostname);
+	return 0;
+}
+
+/* Every name resolves to 10.5.0.1, except "loopy" to 127.0.1.1. */
+static int
+node_resolve(void *arg, const char *host, struct netif_addrs *addrs,
+    char **cause)
+{
+	struct netif_addr	a;
+
+	(void)arg;
+	(void)cause;
+	ck_assert_int_eq(netif_addr_parse(&a, strncmp(host, "loopy", 5) == 0 ?
+	    "127.0.1.1" : "10.5.0.1"), 0);
+	netif_addrs_add(addrs, &a);
+	return 0;
+}
+
+static const char *
+node_get(void *arg, const char *name)
+{
+	const char *const	*v;
+	size_t			 n = strlen(name);
+
+	for (v = ((struct fake_node *)arg)->env; *v != NULL; v++) {
+		if (strncmp(*v, name, n) == 0 && (*v)[n] == '=')
+			return *v + n + 1;
+	}
+	return NULL;
+}
+
+static int
+rank_exchange(struct fake_node *node, const char *iface, uint64_t nnodes,
+    struct rank *r, char **cause)
+{
+	struct netif_sys	 sys = { node_ifaddrs, node_hostname,
+				    node_resolve, node };
+	struct nodes_env	 env = { node_get, node };
+	struct exchange_opts	 xo;
+	struct rank_opts	 ro;
+	struct rx		 rx;
+	int			 xc;
+
+	memset(&xo, 0, sizeof xo);
+	xo.method = EXCHANGE_DIR;
+	xasprintf(&xo.dir, "%s/x", base);
+	xo.timeout = 5;
+	xo.clock = &clk;
+	memset(&ro, 0, sizeof ro);
+	ro.lo = 20000;
+	ro.hi = 29999;
+	ro.nnodes = nnodes;
+	ro.exchange = &xo;
+	if (iface != NULL) {
+		ck_assert_int_eq(rx_compile(&rx, iface, cause), 0);
+		ro.rx = &rx;
+		ro.iface = iface;
+	}
+	xc = rank_compute(r, &ro, &env, &sys, cause);
+	if (iface != NULL)
+		rx_free(&rx);
+	exchange_opts_free(&xo);
+	return xc;
+}
+
+START_TEST(test_rank_exchange)
+{
+	static const char *const env[] = {
+		"CCP_JOBID=4242", "CCP_TASKID=2", "CCP_RETRY_COUNT=3",
+		"CCP_NODES=1 NODE2 4", "MASTER_ADDR=192.0.2.1", NULL
+	};
+	struct event		 ev[] = {
+		{ 0.1, "x/4242-r3/entry.t1", ENTRY("1", "node1", "fe80::1"), 0 },
+		{ 0, NULL, NULL, 0 }
+	};
+	struct fake_node	 node = { "node2.cluster", "fe80::2", env };
+	struct rank		 r;
+	char			*cause = NULL;
+
+	/* CCP_NODES, which names only this node, and MASTER_ADDR are not
+	 * used: the exchange says there are 2 nodes and which is first. */
+	fc.ev = ev;
+	ck_assert_int_eq(rank_exchange(&node, "^eth0$", 2, &r, &cause), XC_OK);
+	ck_assert_uint_eq(r.node_rank, 1);
+	ck_assert_uint_eq(r.nnodes, 2);
+	ck_assert_str_eq(r.host, "node2");
+	ck_assert_str_eq(r.ifname, "eth0");
+	/* node 0's link-local address, reached through this node's eth0 */
+	ck_assert_str_eq(r.master_addr, "fe80::1%eth0");
+	ck_assert_str_eq(r.jobid, "4242");
+	ck_assert_int_eq(r.master_port, 24242);
+	rank_free(&r);
+	ck_assert(exists("x/4242-r3/entry.t2"));
+}
+END_TEST
+
+START_TEST(test_rank_exchange_hostname)
+{
+	static const char *const env[] = { "CCP_JOBID=5", NULL };
+	static const char *const bad[] = { "CCP_JOBID=5", "CCP_TASKID=x",
+	    NULL };
+	struct fake_node	 node = { "solo", NULL, env };
+	struct rank		 r;
+	char			*cause = NULL;
+
+	/* Without --iface, the address the host name resolves to. */
+	ck_assert_int_eq(rank_exchange(&node, NULL, 1, &r, &cause), XC_OK);
+	ck_assert_str_eq(r.master_addr, "10.5.0.1");
+	ck_assert_ptr_null(r.ifname);
+	rank_free(&r);
+
+	node.hostname = "loopy";
+	ck_assert_int_eq(rank_exchange(&node, NULL, 2, &r, &cause), XC_NODES);
+	ck_assert_str_eq(cause, "this node's address: 'loopy' resolves only "
+	    "to the loopback address 127.0.1.1, which other nodes cannot "
+	    "reach; use --iface REGEX");
+	free(cause);
+	rank_free(&r);
+
+	node.hostname = "bad.name";
+	node.env = bad;
+	ck_assert_int_eq(rank_exchange(&node, NULL, 2, &r, &cause), XC_NODES);
+	ck_assert_str_eq(cause, "CCP_TASKID is not a number: 'x'");
+	free(cause);
+	rank_free(&r);
+
+	node.hostname = "bad:name";
+	node.env = env;
+	ck_assert_int_eq(rank_exchange(&node, NULL, 2, &r, &cause),
+	    XC_EXCHANGE);
+	ck_assert_str_eq(cause, "exchange: host name 'bad:name' cannot be "
+	    "published: letters, digits, '-' and '_' only, at most 64");
+	free(cause);
+	rank_free(&r);
+
+	node.hostname = "n1";
+	ck_assert_int_eq(rank_exchange(&node, "^lo$", 2, &r, &cause),
+	    XC_IFACE);
+	ck_assert_str_eq(cause, "this node's address: 127.0.0.1 of interface "
+	    "lo is a loopback address, which other nodes cannot reach");
+	free(cause);
+	rank_free(&r);
+}
+END_TEST
+
+/* Without --exchange, --nnodes checks the node list. */
+START_TEST(test_rank_nnodes_list)
+{
+	static const char *const env[] = {
+		"CCP_JOBID=5", "CCP_TASKID=2", "CCP_NODES=1 NODE2 4", NULL
+	};
+	struct netif_sys	 sys = { node_ifaddrs, node_hostname,
+				    node_resolve, NULL };
+	struct fake_node	 node = { "node2", "10.5.0.2", env };
+	struct nodes_env	 e = { node_get, &node };
+	struct rank_opts	 ro;
+	struct rank		 r;
+	char			*cause = NULL;
+
+	sys.arg = &node;
+	memset(&ro, 0, sizeof ro);
+	ro.port = 29500;
+	ro.nnodes = 2;
+	ck_assert_int_eq(rank_compute(&r, &ro, &e, &sys, &cause), XC_NODES);
+	ck_assert_str_eq(cause, "the node list '1 NODE2 4' (from CCP_NODES) "
+	    "names 1 node, not --nnodes 2; use --exchange when tasks see only "
+	    "part of the job");
+	free(cause);
+	rank_free(&r);
+	ro.nnodes = 1;
+	ck_assert_int_eq(rank_compute(&r, &ro, &e, &sys, &cause), XC_OK);
+	ck_assert_uint_eq(r.nnodes, 1);
+	rank_free(&r);
+}
+END_TEST
+
+static Suite *
+exchange_suite(void)
+{
+	Suite	*s = suite_create("exchange");
+	TCase	*tc;
+
+	tc = tcase_create("entries");
+	tcase_add_test(tc, test_parse_valid);
+	tcase_add_test(tc, test_parse_truncated);
+	tcase_add_test(tc, test_parse_garbage);
+	tcase_add_test(tc, test_parse_huge);
+	tcase_add_test(tc, test_format_roundtrip);
+	tcase_add_test(tc, test_order);
+	tcase_add_test(tc, test_order_duplicates);
+	tcase_add_test(tc, test_number);
+	tcase_add_test(tc, test_number_conflict);
+	tcase_add_test(tc, test_parse_spec);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("dir");
+	tcase_add_checked_fixture(tc, dir_setup, dir_teardown);
+	tcase_add_test(tc, test_dir_not_first);
+	tcase_add_test(tc, test_dir_first_cleans_up);
+	tcase_add_test(tc, test_dir_one_node);
+	tcase_add_test(tc, test_dir_by_host);
+	tcase_add_test(tc, test_dir_timeout);
+	tcase_add_test(tc, test_dir_timeout_by_host);
+	tcase_add_test(tc, test_dir_retry);
+	tcase_add_test(tc, test_dir_stale);
+	tcase_add_test(tc, test_dir_crashed_reader);
+	tcase_add_test(tc, test_dir_bad_entries);
+	tcase_add_test(tc, test_dir_too_many);
+	tcase_add_test(tc, test_dir_setup_errors);
+	tcase_add_test(tc, test_rank_exchange);
+	tcase_add_test(tc, test_rank_exchange_hostname);
+	tcase_add_test(tc, test_rank_nnodes_list);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner	*sr = srunner_create(exchange_suite());
+	int	 failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? 0 : 1;
+}
