@@ -122,6 +122,11 @@ script_task_argv(const struct job *job, struct strlist *argv)
 	strlist_add(argv, "--exchange-timeout");
 	xasprintf(&s, "%d", p->exchange_timeout);
 	strlist_addown(argv, s);
+	/* The one reliable count: CCP_NODES may name only the task's own
+	 * node. */
+	strlist_add(argv, "--nnodes");
+	xasprintf(&s, "%d", job->nodes);
+	strlist_addown(argv, s);
 	if (*p->iface != '\0') {
 		strlist_add(argv, "--iface");
 		strlist_add(argv, p->iface);
