@@ -7,7 +7,8 @@ set -eu
 
 build="gcc make pkg-config libconfuse-dev libpcre2-dev check"
 test="$build mandoc shellcheck python3 python3-torch slurm-wlm slurm-client
-munge iproute2 libxml2-utils util-linux procps valgrind"
+munge iproute2 libxml2-utils util-linux procps valgrind libopenmpi-dev
+openmpi-bin"
 
 case ${1:-build} in
 build)	want=$build ;;
