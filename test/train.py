@@ -12,6 +12,9 @@ and master_addr show how torchrun was started; argv_hex holds the
 script's arguments byte for byte (each one as the hex of its original
 bytes), so quoting bugs anywhere between the generator and here show.
 
+If DDPTEST_DIR names a directory, each rank also writes its line to
+DDPTEST_DIR/rank-RANK.txt there (see report()).
+
 If DDPTEST_FAIL_NODE equals this node's rank, every rank on the node
 exits with status 3 once the process group is up (fault tests).
 """
@@ -31,7 +34,13 @@ MODEL_SEED = 1234
 # Environment worth seeing in a failed test's output.
 ENV_KEYS = ("MASTER_PORT", "LOCAL_WORLD_SIZE", "GLOO_SOCKET_IFNAME",
             "NCCL_SOCKET_IFNAME", "TORCHELASTIC_RUN_ID", "SLURM_JOB_ID",
-            "SLURM_NODEID", "SLURM_PROCID", "SLURMD_NODENAME")
+            "SLURM_NODEID", "SLURM_PROCID", "SLURMD_NODENAME",
+            # What the job was named and what ddprank handed torchrun:
+            # with c10d, torchrun gives the workers its own MASTER_ADDR
+            # and MASTER_PORT, so the endpoint shows only here.
+            "SLURM_JOB_NAME", "SLURM_JOB_NODELIST", "PET_NNODES",
+            "PET_NODE_RANK", "PET_MASTER_ADDR", "PET_MASTER_PORT",
+            "PET_RDZV_BACKEND", "PET_RDZV_ENDPOINT", "PET_RDZV_ID")
 
 
 def build_model():
@@ -68,6 +77,16 @@ def report(record):
     # One write(2) per line: lines from several ranks sharing one pipe
     # stay whole.
     data = ("DDPTEST " + json.dumps(record, sort_keys=True) + "\n").encode()
+    # srun forwards a task's output in pieces of about a kilobyte, and
+    # pieces from different nodes interleave in the job's output: a
+    # longer line (long arguments) may arrive torn (seen with Slurm
+    # 22.05).  So DDPTEST_DIR, when set, also gets each rank's line in a
+    # file of its own.
+    outdir = os.environ.get("DDPTEST_DIR")
+    if outdir:
+        path = os.path.join(outdir, "rank-%d.txt" % record["rank"])
+        with open(path, "wb") as f:
+            f.write(data)
     while data:
         data = data[os.write(1, data):]
 

@@ -44,6 +44,9 @@ def parse_args(argv):
     ap.add_argument("--expect-env", action="append", default=[],
                     metavar="NAME=VALUE",
                     help="every rank saw NAME=VALUE (train.py's env keys)")
+    ap.add_argument("--expect-unset", action="append", default=[],
+                    metavar="NAME",
+                    help="no rank saw NAME set (train.py's env keys)")
     args = ap.parse_args(argv)
     if args.argv_hex is not None and args.argv_file is not None:
         ap.error("give --argv-hex or --argv-file, not both")
@@ -166,6 +169,13 @@ def check(args, records, problems):
             if got != value:
                 problems.append("rank %s: %s=%s, want %s"
                                 % (r.get("rank"), name, got, value))
+
+    for name in args.expect_unset:
+        for r in records:
+            got = r.get("env", {}).get(name)
+            if got is not None:
+                problems.append("rank %s: %s=%s, want it unset"
+                                % (r.get("rank"), name, got))
 
 
 def check_placement(args, records, problems):
