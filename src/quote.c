@@ -1,4 +1,5 @@
-/* quote.c: shell words and XML escapes for text put into generated jobs. */
+/* quote.c: shell words, XML, PowerShell and cmd.exe escapes for text put
+ * into generated jobs. */
 #include "config.h"
 
 #include <string.h>
@@ -124,18 +125,40 @@ quote_utf8_len(const unsigned char *s)
 	return len;
 }
 
-/* Checks the whole string first so nothing is appended on error. */
+/* The control bytes each format refuses. XML 1.0 has tab, newline and
+ * CR, and DEL is an ordinary character there. */
 static int
-quote_xml_check(const char *s, char **cause)
+quote_xml_refuses(unsigned char c)
+{
+	return c < 0x20 && c != '\t' && c != '\n' && c != '\r';
+}
+
+static int
+quote_ps_refuses(unsigned char c)
+{
+	return quote_is_ctrl(c) && c != '\t';
+}
+
+static int
+quote_cmd_refuses(unsigned char c)
+{
+	return quote_is_ctrl(c);
+}
+
+/* Checks the whole string first so nothing is appended on error; where
+ * names the format in the message. */
+static int
+quote_check(const char *s, int (*refuses)(unsigned char), const char *where,
+    char **cause)
 {
 	const unsigned char	*p = (const unsigned char *)s;
 	size_t			 len;
 
 	while (*p != '\0') {
-		if (*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r')
+		if (refuses(*p))
 			return util_fail(cause, "control byte 0x%02x at offset "
-			    "%zu cannot be written in XML", *p,
-			    (size_t)(p - (const unsigned char *)s));
+			    "%zu cannot be written in %s", *p,
+			    (size_t)(p - (const unsigned char *)s), where);
 		if (*p < 0x80) {
 			p++;
 			continue;
@@ -178,7 +201,7 @@ quote_xml(struct buf *b, const char *s, char **cause)
 {
 	const char	*e;
 
-	if (quote_xml_check(s, cause) != 0)
+	if (quote_check(s, quote_xml_refuses, "XML", cause) != 0)
 		return -1;
 	for (; *s != '\0'; s++) {
 		if ((e = quote_xml_entity(*s)) != NULL)
@@ -186,5 +209,105 @@ quote_xml(struct buf *b, const char *s, char **cause)
 		else
 			buf_addc(b, *s);
 	}
+	return 0;
+}
+
+/* U+2018 to U+201B, the quotes PowerShell reads as ' : E2 80 98-9B. */
+static int
+quote_is_ps_quote(const char *s)
+{
+	const unsigned char	*p = (const unsigned char *)s;
+
+	return p[0] == 0xe2 && p[1] == 0x80 && p[2] >= 0x98 && p[2] <= 0x9b;
+}
+
+int
+quote_ps(struct buf *b, const char *s, char **cause)
+{
+	if (quote_check(s, quote_ps_refuses, "a PowerShell string",
+	    cause) != 0)
+		return -1;
+	buf_addc(b, '\'');
+	while (*s != '\0') {
+		if (*s == '\'') {
+			buf_adds(b, "''");
+			s++;
+		} else if (quote_is_ps_quote(s)) {
+			buf_addn(b, s, 3);
+			buf_addn(b, s, 3);
+			s += 3;
+		} else
+			buf_addc(b, *s++);
+	}
+	buf_addc(b, '\'');
+	return 0;
+}
+
+/* Bytes that need no quoting in a program's argument on a batch line. */
+#define QUOTE_CMD_SAFE	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" \
+			"0123456789_@+=:,./-"
+
+static void
+quote_backslashes(struct buf *b, size_t n)
+{
+	while (n-- > 0)
+		buf_addc(b, '\\');
+}
+
+/* One argument as the MS C runtime and CommandLineToArgvW read it back:
+ * backslashes are literal unless a " follows, so only a run before a "
+ * (or before the closing quote) is doubled. */
+static void
+quote_argv(struct buf *b, const char *s)
+{
+	size_t	n;
+
+	buf_addc(b, '"');
+	for (;;) {
+		for (n = 0; *s == '\\'; s++)
+			n++;
+		if (*s == '\0') {
+			quote_backslashes(b, 2 * n);
+			break;
+		}
+		if (*s == '"')
+			quote_backslashes(b, 2 * n + 1);
+		else
+			quote_backslashes(b, n);
+		buf_addc(b, *s++);
+	}
+	buf_addc(b, '"');
+}
+
+/* A batch line goes through % expansion, then the caret and operator
+ * pass: %% survives the first as %, ^c the second as c. */
+static void
+quote_cmd_meta(struct buf *b, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if (*s == '%')
+			buf_addc(b, '%');
+		else if (strchr("()!^\"<>&|", *s) != NULL)
+			buf_addc(b, '^');
+		buf_addc(b, *s);
+	}
+}
+
+int
+quote_cmd(struct buf *b, const char *s, char **cause)
+{
+	struct buf	arg;
+
+	if (quote_check(s, quote_cmd_refuses, "a cmd.exe batch file",
+	    cause) != 0)
+		return -1;
+	if (*s != '\0' && s[strspn(s, QUOTE_CMD_SAFE)] == '\0') {
+		buf_adds(b, s);
+		return 0;
+	}
+	buf_init(&arg);
+	quote_argv(&arg, s);
+	quote_cmd_meta(b, arg.s);
+	buf_free(&arg);
 	return 0;
 }

@@ -24,4 +24,48 @@ void	quote_sh(struct buf *, const char *s);
  * surrogates included), U+FFFE or U+FFFF. */
 int	quote_xml(struct buf *, const char *s, char **cause);
 
+/*
+ * quote_ps and quote_cmd accept the strings quote_xml accepts, less the
+ * control bytes they cannot carry, so that the three HPC Pack formats
+ * take the same values. Both return -1 (and set *cause, appending
+ * nothing) on invalid UTF-8 (overlong forms, surrogates, U+FFFE, U+FFFF
+ * included) or a control byte they refuse, naming the byte and its
+ * offset.
+ */
+
+/* Appends s as one PowerShell single-quoted string, quotes included.
+ * Nothing is special between single quotes except a quote, which is
+ * doubled; PowerShell takes U+2018, U+2019, U+201A and U+201B for single
+ * quotes too (its tokenizer's IsSingleQuote), so each of those is
+ * doubled as well: two quote characters in a row stand for the second.
+ * Tab is kept; every other control byte (1-31, 127) is refused, since a
+ * raw newline or carriage return would make the script span lines. The
+ * script must be read as UTF-8: Windows PowerShell 5.1 needs a BOM. */
+int	quote_ps(struct buf *, const char *s, char **cause);
+
+/*
+ * Appends s as one argument of an external program on a line of a
+ * cmd.exe batch file. Left bare when every byte is in
+ * [A-Za-z0-9_@+=:,./-] and s is non-empty. Otherwise first quoted for
+ * the program's argument parser by the MS C runtime / CommandLineToArgvW
+ * rules (surrounded with "; a run of n backslashes before a " or the end
+ * becomes 2n; a " becomes \"), then escaped for cmd.exe: % as %% (batch
+ * files expand %VAR% first), and ( ) ! ^ " < > & | each behind a caret,
+ * so cmd.exe never enters its quote mode and finds no operator in s.
+ * Every control byte, tab included, is refused: cmd.exe splits lines
+ * and tokens on them.
+ *
+ * Assumes a batch file (not the interactive prompt, where % stays %)
+ * with delayed expansion off (setlocal DisableDelayedExpansion: with it
+ * on, ^! would need ^^!), the fragment outside any "..." of the template
+ * and outside a for loop's body (where %a could name a loop variable),
+ * and the file run with code page 65001 (chcp) so UTF-8 reaches the
+ * program unchanged. The program must split its command line by the MS C
+ * runtime rules, as C programs and .NET ones do (job.exe is taken to).
+ * Whether job.exe then rebuilds a task's command line by joining its
+ * arguments with spaces, without quoting them again, is unconfirmed: the
+ * XML job file, whose CommandLine is taken as written, is the reference.
+ */
+int	quote_cmd(struct buf *, const char *s, char **cause);
+
 #endif

@@ -1,4 +1,5 @@
-/* check_quote.c: unit and property tests for shell words and XML escapes. */
+/* check_quote.c: unit and property tests for shell words, XML, PowerShell
+ * strings and cmd.exe arguments. */
 #include "config.h"
 
 #include <stdint.h>
@@ -706,6 +707,578 @@ START_TEST(test_xml_xmllint_bytes)
 }
 END_TEST
 
+/* PowerShell strings. */
+
+static char *
+ps(const char *s)
+{
+	struct buf	 b;
+	char		*cause = NULL;
+
+	buf_init(&b);
+	if (quote_ps(&b, s, &cause) != 0)
+		ck_abort_msg("quote_ps rejected [%s]: %s", s, cause);
+	ck_assert_ptr_null(cause);
+	return b.s;
+}
+
+static void
+expect_ps(const char *in, const char *want)
+{
+	char	*got = ps(in);
+
+	ck_assert_str_eq(got, want);
+	free(got);
+}
+
+/* Checks that quote fails on in, names msg, and appends nothing. */
+static void
+expect_refused(int (*quote)(struct buf *, const char *, char **),
+    const char *in, const char *msg)
+{
+	struct buf	 b;
+	char		*cause = NULL;
+
+	buf_init(&b);
+	buf_adds(&b, "kept");
+	ck_assert_int_eq(quote(&b, in, &cause), -1);
+	ck_assert_str_eq(b.s, "kept");
+	ck_assert_ptr_nonnull(cause);
+	ck_assert_msg(strstr(cause, msg) != NULL, "[%s] lacks [%s]", cause,
+	    msg);
+	free(cause);
+	buf_free(&b);
+}
+
+/* U+2018, U+2019, U+201A and U+201B in UTF-8. */
+#define LSQ	"\xe2\x80\x98"
+#define RSQ	"\xe2\x80\x99"
+#define BSQ	"\xe2\x80\x9a"
+#define REVSQ	"\xe2\x80\x9b"
+
+/* Length of the PowerShell single-quote character at s, 0 if none. */
+static size_t
+ps_quote_len(const char *s)
+{
+	if (*s == '\'')
+		return 1;
+	if (strncmp(s, LSQ, 3) == 0 || strncmp(s, RSQ, 3) == 0 ||
+	    strncmp(s, BSQ, 3) == 0 || strncmp(s, REVSQ, 3) == 0)
+		return 3;
+	return 0;
+}
+
+/*
+ * Reads a single-quoted string at s as PowerShell's tokenizer does: any
+ * single-quote character opens it; inside, a quote character followed by
+ * another stands for the second one, a lone one closes the string, and
+ * everything else (newlines included) is taken as it is. Returns the
+ * bytes consumed, -1 when s holds no complete string.
+ */
+static long
+ps_read_string(const char *s, struct buf *out)
+{
+	const char	*p = s;
+	size_t		 q, q2;
+
+	if ((q = ps_quote_len(p)) == 0)
+		return -1;
+	for (p += q; *p != '\0'; ) {
+		if ((q = ps_quote_len(p)) == 0) {
+			buf_addc(out, *p++);
+			continue;
+		}
+		if ((q2 = ps_quote_len(p + q)) == 0)
+			return (long)(p + q - s);
+		buf_addn(out, p + q, q2);
+		p += q + q2;
+	}
+	return -1;
+}
+
+START_TEST(test_ps_units)
+{
+	expect_ps("", "''");
+	expect_ps("abc", "'abc'");
+	expect_ps("it's", "'it''s'");
+	expect_ps("'", "''''");
+	expect_ps("''", "''''''");
+	expect_ps("$x `y` \"z\" $(id) @{a=1} -f {0}", "'$x `y` \"z\" $(id) "
+	    "@{a=1} -f {0}'");
+	expect_ps("a\tb", "'a\tb'");
+	expect_ps("a\\b\\", "'a\\b\\'");
+	expect_ps("# not a comment; & | > <", "'# not a comment; & | > <'");
+	expect_ps("caf\xc3\xa9 \xe2\x82\xac", "'caf\xc3\xa9 \xe2\x82\xac'");
+}
+END_TEST
+
+/* The four quotes PowerShell reads as ' are doubled, as they are; the
+ * double smart quotes and other neighbours are not. */
+START_TEST(test_ps_smart_quotes)
+{
+	expect_ps(LSQ, "'" LSQ LSQ "'");
+	expect_ps(RSQ, "'" RSQ RSQ "'");
+	expect_ps(BSQ, "'" BSQ BSQ "'");
+	expect_ps(REVSQ, "'" REVSQ REVSQ "'");
+	expect_ps("it" RSQ "s", "'it" RSQ RSQ "s'");
+	expect_ps(LSQ "x" RSQ "'", "'" LSQ LSQ "x" RSQ RSQ "'''");
+	expect_ps("\xe2\x80\x9c\xe2\x80\x9d\xe2\x80\x9e",
+	    "'\xe2\x80\x9c\xe2\x80\x9d\xe2\x80\x9e'");
+	expect_ps("\xe2\x80\x97\xe2\x80\x9f", "'\xe2\x80\x97\xe2\x80\x9f'");
+}
+END_TEST
+
+START_TEST(test_ps_refused)
+{
+	expect_refused(quote_ps, "a\nb", "control byte 0x0a at offset 1 "
+	    "cannot be written in a PowerShell string");
+	expect_refused(quote_ps, "\r", "control byte 0x0d at offset 0");
+	expect_refused(quote_ps, "x\x01", "control byte 0x01 at offset 1");
+	expect_refused(quote_ps, "\x7f", "control byte 0x7f");
+	expect_refused(quote_ps, "\x1b[0m", "control byte 0x1b");
+	expect_refused(quote_ps, "ab\xff", "byte 0xff at offset 2 is not "
+	    "valid UTF-8");
+	expect_refused(quote_ps, "\xe2\x80", "byte 0xe2 at offset 0");
+	expect_refused(quote_ps, "\xc0\x80", "byte 0xc0");
+	expect_refused(quote_ps, "\xed\xa0\x80", "byte 0xed");
+	expect_refused(quote_ps, "\xef\xbf\xbf", "byte 0xef");
+}
+END_TEST
+
+/* Appends one random character that quote_ps (and, without tab,
+ * quote_cmd) takes, dense with what their quoting is about. */
+static void
+random_win_char(struct buf *b, int tab)
+{
+	static const char *const special[] = { "'", "\"", "\\", "%", "!",
+	    "^", "&", "|", "<", ">", "(", ")", " ", "$", "`", "#", ";", ",",
+	    "=", "@", "{", "}", "*", "?", "~", LSQ, RSQ, BSQ, REVSQ,
+	    "\xe2\x80\x9c", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80",
+	    "\xc2\xa0", "\\\"", "\\\\", "%%", "^^", "\t" };
+	size_t	n = sizeof special / sizeof special[0] - (tab ? 0 : 1);
+
+	if (rng_below(3) == 0)
+		buf_addc(b, (char)(0x20 + rng_below(0x5f)));	/* to 0x7e */
+	else
+		buf_adds(b, special[rng_below((uint32_t)n)]);
+}
+
+static char *
+random_win_string(int tab)
+{
+	struct buf	b;
+	size_t		n = rng_below(MAXLEN + 1);
+
+	buf_init(&b);
+	while (n-- > 0)
+		random_win_char(&b, tab);
+	return b.s;
+}
+
+/* Whatever goes in comes back by the tokenizer's rules, the quoted
+ * string read to its end. */
+START_TEST(test_ps_property)
+{
+	struct buf	 out;
+	char		*s, *q, *h;
+	long		 n;
+	size_t		 i;
+
+	rng_seed(0x5eed0006);
+	buf_init(&out);
+	for (i = 0; i < 20000; i++) {
+		s = random_win_string(1);
+		q = ps(s);
+		out.len = 0;
+		out.s[0] = '\0';
+		n = ps_read_string(q, &out);
+		h = hex(s);
+		ck_assert_msg(n == (long)strlen(q), "hex %s: [%s] ends after "
+		    "%ld bytes", h, q, n);
+		ck_assert_msg(out.len == strlen(s) && strcmp(out.s, s) == 0,
+		    "hex %s: [%s] reads back as [%s]", h, q, out.s);
+		free(h);
+		free(q);
+		free(s);
+	}
+	buf_free(&out);
+}
+END_TEST
+
+/* Two strings joined by + stay two strings: no quote leaks. */
+START_TEST(test_ps_concat)
+{
+	struct buf	 line, out;
+	char		*a, *b;
+	long		 n, m;
+	size_t		 i;
+
+	rng_seed(0x5eed0007);
+	buf_init(&line);
+	buf_init(&out);
+	for (i = 0; i < 2000; i++) {
+		a = random_win_string(1);
+		b = random_win_string(1);
+		line.len = out.len = 0;
+		out.s[0] = '\0';
+		ck_assert_int_eq(quote_ps(&line, a, NULL), 0);
+		buf_adds(&line, " + ");
+		ck_assert_int_eq(quote_ps(&line, b, NULL), 0);
+		n = ps_read_string(line.s, &out);
+		ck_assert_msg(n > 0 && strncmp(line.s + n, " + ", 3) == 0,
+		    "[%s] splits wrong", line.s);
+		ck_assert_str_eq(out.s, a);
+		out.len = 0;
+		out.s[0] = '\0';
+		m = ps_read_string(line.s + n + 3, &out);
+		ck_assert_msg(m > 0 && line.s[n + 3 + m] == '\0', "[%s]",
+		    line.s);
+		ck_assert_str_eq(out.s, b);
+		free(a);
+		free(b);
+	}
+	buf_free(&out);
+	buf_free(&line);
+}
+END_TEST
+
+/* Random bytes: quote_ps takes what XML takes, less newline, CR and
+ * DEL, and quote_cmd less tab as well. */
+START_TEST(test_win_accepts_as_xml)
+{
+	struct buf	 b;
+	char		*s, *h;
+	int		 xml_ok, ps_ok, cmd_ok, ctl;
+	size_t		 i;
+
+	rng_seed(0x5eed0008);
+	buf_init(&b);
+	for (i = 0; i < 20000; i++) {
+		s = random_bytes(6, 1, 255, NULL);
+		b.len = 0;
+		xml_ok = quote_xml(&b, s, NULL) == 0;
+		b.len = 0;
+		ps_ok = quote_ps(&b, s, NULL) == 0;
+		b.len = 0;
+		cmd_ok = quote_cmd(&b, s, NULL) == 0;
+		ctl = strpbrk(s, "\n\r\x7f") != NULL;
+		h = hex(s);
+		ck_assert_msg(ps_ok == (xml_ok && !ctl), "hex %s: ps %d xml %d",
+		    h, ps_ok, xml_ok);
+		ck_assert_msg(cmd_ok == (ps_ok && strchr(s, '\t') == NULL),
+		    "hex %s: cmd %d ps %d", h, cmd_ok, ps_ok);
+		free(h);
+		free(s);
+	}
+	buf_free(&b);
+}
+END_TEST
+
+/* cmd.exe arguments. */
+
+static char *
+cmdq(const char *s)
+{
+	struct buf	 b;
+	char		*cause = NULL;
+
+	buf_init(&b);
+	if (quote_cmd(&b, s, &cause) != 0)
+		ck_abort_msg("quote_cmd rejected [%s]: %s", s, cause);
+	ck_assert_ptr_null(cause);
+	return b.s;
+}
+
+static void
+expect_cmd(const char *in, const char *want)
+{
+	char	*got = cmdq(in);
+
+	ck_assert_str_eq(got, want);
+	free(got);
+}
+
+/*
+ * What cmd.exe makes of a batch-file line before starting a program, for
+ * lines without variables: percent expansion first (%% is %, and a lone
+ * % here can only be a mistake), then the caret pass (outside "...", ^
+ * takes the next character literally and an unescaped & | < > ( ) is an
+ * operator, an error here; a " toggles quote mode, in which carets are
+ * plain characters, and is kept for the program). Returns 0, or -1 with
+ * the reason in *why.
+ */
+static int
+cmd_line(const char *line, struct buf *out, const char **why)
+{
+	struct buf	 pct;
+	const char	*p;
+	int		 inq = 0, rc = 0;
+
+	buf_init(&pct);
+	for (p = line; *p != '\0' && rc == 0; p++) {
+		if (*p != '%')
+			buf_addc(&pct, *p);
+		else if (p[1] == '%')
+			buf_addc(&pct, *++p);
+		else {
+			*why = "lone %";
+			rc = -1;
+		}
+	}
+	for (p = pct.s; *p != '\0' && rc == 0; p++) {
+		if (*p == '"')
+			inq = !inq;
+		if (inq || *p == '"')
+			buf_addc(out, *p);
+		else if (*p == '^' && p[1] != '\0')
+			buf_addc(out, *++p);
+		else if (*p == '^') {
+			*why = "caret at the end of the line";
+			rc = -1;
+		} else if (strchr("&|<>()", *p) != NULL) {
+			*why = "unescaped operator";
+			rc = -1;
+		} else
+			buf_addc(out, *p);
+	}
+	buf_free(&pct);
+	return rc;
+}
+
+/* A run of backslashes at *s. Before a ", 2n of them are n backslashes
+ * and leave the quote to the caller (0 is returned); 2n+1 are n
+ * backslashes and a literal " (1). Elsewhere they are literal (1). */
+static int
+argv_backslashes(const char **s, struct buf *arg)
+{
+	size_t	k, i;
+
+	for (k = 0; (*s)[k] == '\\'; k++)
+		;
+	if ((*s)[k] != '"') {
+		buf_addn(arg, *s, k);
+		*s += k;
+		return 1;
+	}
+	for (i = 0; i < k / 2; i++)
+		buf_addc(arg, '\\');
+	*s += k;
+	if (k % 2 == 0)
+		return 0;
+	buf_addc(arg, '"');
+	(*s)++;
+	return 1;
+}
+
+static int
+argv_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/*
+ * Splits a program's command line as the MS C runtime does (and
+ * CommandLineToArgvW for arguments after the first): blanks outside
+ * quotes separate arguments; 2n backslashes and a " are n backslashes
+ * and a quote that toggles quoting; 2n+1 backslashes and a " are n
+ * backslashes and a literal "; other backslashes are literal; within
+ * quotes "" is a literal " (the runtime since 2008).
+ */
+static void
+argv_split(const char *s, struct strlist *args)
+{
+	struct buf	arg;
+	int		inq;
+
+	for (;;) {
+		while (argv_blank(*s))
+			s++;
+		if (*s == '\0')
+			break;
+		buf_init(&arg);
+		for (inq = 0; *s != '\0' && (inq || !argv_blank(*s)); ) {
+			if (*s == '\\' && argv_backslashes(&s, &arg))
+				continue;
+			if (*s == '"' && inq && s[1] == '"') {
+				buf_addc(&arg, '"');
+				s += 2;
+			} else if (*s == '"') {
+				inq = !inq;
+				s++;
+			} else
+				buf_addc(&arg, *s++);
+		}
+		strlist_addown(args, buf_take(&arg));
+	}
+}
+
+/* Decodes a batch line into the program's arguments. */
+static int
+cmd_decode(const char *line, struct strlist *args, const char **why)
+{
+	struct buf	out;
+	int		rc;
+
+	buf_init(&out);
+	if ((rc = cmd_line(line, &out, why)) == 0)
+		argv_split(out.s, args);
+	buf_free(&out);
+	return rc;
+}
+
+START_TEST(test_cmd_units)
+{
+	expect_cmd("abc", "abc");
+	expect_cmd("/app/run_ddp.py", "/app/run_ddp.py");
+	expect_cmd("a-b_c.d/e:f,g=h+i@j", "a-b_c.d/e:f,g=h+i@j");
+	expect_cmd("", "^\"^\"");
+	expect_cmd("a b", "^\"a b^\"");
+	expect_cmd("it's", "^\"it's^\"");
+	expect_cmd("a\"b", "^\"a\\^\"b^\"");
+	expect_cmd("\"", "^\"\\^\"^\"");
+	expect_cmd("a\\b", "^\"a\\b^\"");
+	expect_cmd("C:\\x y\\", "^\"C:\\x y\\\\^\"");
+	expect_cmd("a\\\"b", "^\"a\\\\\\^\"b^\"");
+	expect_cmd("\\\\", "^\"\\\\\\\\^\"");
+	expect_cmd("%PATH%", "^\"%%PATH%%^\"");
+	expect_cmd("100%", "^\"100%%^\"");
+	expect_cmd("!x!", "^\"^!x^!^\"");
+	expect_cmd("a&b|c<d>e(f)^g", "^\"a^&b^|c^<d^>e^(f^)^^g^\"");
+	expect_cmd("$HOME `id` ;#", "^\"$HOME `id` ;#^\"");
+	expect_cmd("caf\xc3\xa9", "^\"caf\xc3\xa9^\"");
+	expect_cmd(LSQ, "^\"" LSQ "^\"");
+}
+END_TEST
+
+START_TEST(test_cmd_refused)
+{
+	expect_refused(quote_cmd, "a\tb", "control byte 0x09 at offset 1 "
+	    "cannot be written in a cmd.exe batch file");
+	expect_refused(quote_cmd, "\n", "control byte 0x0a at offset 0");
+	expect_refused(quote_cmd, "\r\n", "control byte 0x0d");
+	expect_refused(quote_cmd, "\x1a", "control byte 0x1a");
+	expect_refused(quote_cmd, "\x7f", "control byte 0x7f");
+	expect_refused(quote_cmd, "\xff", "byte 0xff at offset 0 is not "
+	    "valid UTF-8");
+	expect_refused(quote_cmd, "x\xc3", "byte 0xc3 at offset 1");
+	expect_refused(quote_cmd, "\xef\xbf\xbe", "byte 0xef");
+}
+END_TEST
+
+/* The decoders themselves, on lines written by hand. */
+START_TEST(test_cmd_decoder)
+{
+	struct strlist	 a = { NULL, 0, 0 };
+	const char	*why = NULL;
+
+	ck_assert_int_eq(cmd_decode("p ^\"a b^\" c\\\\d \"e\\\"f\" "
+	    "g\\\\\\\\\"h\" \"\" 100%% ^^^&", &a, &why), 0);
+	ck_assert_uint_eq(a.n, 8);
+	ck_assert_str_eq(a.v[0], "p");
+	ck_assert_str_eq(a.v[1], "a b");
+	ck_assert_str_eq(a.v[2], "c\\\\d");
+	ck_assert_str_eq(a.v[3], "e\"f");
+	ck_assert_str_eq(a.v[4], "g\\\\h");
+	ck_assert_str_eq(a.v[5], "");
+	ck_assert_str_eq(a.v[6], "100%");
+	/* cmd.exe counts every ", even the one after a backslash: it is in
+	 * quote mode here, where carets stay (% was expanded before). */
+	ck_assert_str_eq(a.v[7], "^^^&");
+	strlist_free(&a);
+	ck_assert_int_eq(cmd_decode("p \"in^side\" \"a\"\"b\" x\\\\\\\"y",
+	    &a, &why), 0);
+	ck_assert_uint_eq(a.n, 4);
+	ck_assert_str_eq(a.v[1], "in^side");
+	ck_assert_str_eq(a.v[2], "a\"b");
+	ck_assert_str_eq(a.v[3], "x\\\"y");
+	strlist_free(&a);
+	ck_assert_int_eq(cmd_decode("p a&b", &a, &why), -1);
+	ck_assert_str_eq(why, "unescaped operator");
+	ck_assert_int_eq(cmd_decode("p %PATH%", &a, &why), -1);
+	ck_assert_str_eq(why, "lone %");
+	ck_assert_int_eq(cmd_decode("p x^", &a, &why), -1);
+	ck_assert_str_eq(why, "caret at the end of the line");
+	strlist_free(&a);
+}
+END_TEST
+
+/* A line "prog A /opt:B C" built with quote_cmd gives back exactly A,
+ * /opt:B and C, whatever they hold. */
+START_TEST(test_cmd_property)
+{
+	struct strlist	 args = { NULL, 0, 0 };
+	struct buf	 line;
+	const char	*why = NULL;
+	char		*w[3], *h;
+	size_t		 i, j;
+
+	rng_seed(0x5eed0009);
+	buf_init(&line);
+	for (i = 0; i < 10000; i++) {
+		for (j = 0; j < 3; j++)
+			w[j] = random_win_string(0);
+		line.len = 0;
+		buf_adds(&line, "prog ");
+		ck_assert_int_eq(quote_cmd(&line, w[0], NULL), 0);
+		buf_adds(&line, " /opt:");
+		ck_assert_int_eq(quote_cmd(&line, w[1], NULL), 0);
+		buf_addc(&line, ' ');
+		ck_assert_int_eq(quote_cmd(&line, w[2], NULL), 0);
+		h = hex(w[1]);
+		ck_assert_msg(cmd_decode(line.s, &args, &why) == 0,
+		    "[%s]: %s", line.s, why);
+		ck_assert_msg(args.n == 4, "[%s]: %zu arguments", line.s,
+		    args.n);
+		ck_assert_msg(strcmp(args.v[1], w[0]) == 0, "[%s]: [%s]",
+		    line.s, args.v[1]);
+		ck_assert_msg(strncmp(args.v[2], "/opt:", 5) == 0 &&
+		    strcmp(args.v[2] + 5, w[1]) == 0, "hex %s: [%s]: [%s]", h,
+		    line.s, args.v[2]);
+		ck_assert_msg(strcmp(args.v[3], w[2]) == 0, "[%s]: [%s]",
+		    line.s, args.v[3]);
+		free(h);
+		strlist_free(&args);
+		for (j = 0; j < 3; j++)
+			free(w[j]);
+	}
+	buf_free(&line);
+}
+END_TEST
+
+/* The task's command line of an HPC Pack job, a shell word for bash -c
+ * made of hostile words, goes through a batch line unchanged. */
+START_TEST(test_cmd_shell_word)
+{
+	struct strlist	 args = { NULL, 0, 0 };
+	struct buf	 word, line;
+	const char	*why = NULL;
+	size_t		 i, j;
+	char		*s;
+
+	rng_seed(0x5eed000a);
+	buf_init(&word);
+	buf_init(&line);
+	for (i = 0; i < 2000; i++) {
+		word.len = line.len = 0;
+		for (j = 0; j < 4; j++) {
+			s = random_win_string(1);
+			if (j > 0)
+				buf_addc(&word, ' ');
+			quote_sh(&word, s);
+			free(s);
+		}
+		buf_adds(&line, "job add 1 bash -lc ");
+		ck_assert_int_eq(quote_cmd(&line, word.s, NULL), 0);
+		ck_assert_int_eq(cmd_decode(line.s, &args, &why), 0);
+		ck_assert_uint_eq(args.n, 6);
+		ck_assert_str_eq(args.v[5], word.s);
+		strlist_free(&args);
+	}
+	buf_free(&line);
+	buf_free(&word);
+}
+END_TEST
+
 static Suite *
 quote_suite(void)
 {
@@ -732,6 +1305,31 @@ quote_suite(void)
 	tcase_add_test(tc, test_xml_utf8);
 	tcase_add_test(tc, test_xml_control);
 	tcase_add_test(tc, test_xml_bad_utf8);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("ps");
+	tcase_add_test(tc, test_ps_units);
+	tcase_add_test(tc, test_ps_smart_quotes);
+	tcase_add_test(tc, test_ps_refused);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("ps_property");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_ps_property);
+	tcase_add_test(tc, test_ps_concat);
+	tcase_add_test(tc, test_win_accepts_as_xml);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("cmd");
+	tcase_add_test(tc, test_cmd_units);
+	tcase_add_test(tc, test_cmd_refused);
+	tcase_add_test(tc, test_cmd_decoder);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("cmd_property");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_cmd_property);
+	tcase_add_test(tc, test_cmd_shell_word);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("xml_property");
