@@ -50,6 +50,8 @@ enum tmpl_kind {
 enum tmpl_filter {
 	TMPL_F_SH,
 	TMPL_F_XML,
+	TMPL_F_CMD,
+	TMPL_F_PS,
 	TMPL_F_RAW
 };
 
@@ -501,6 +503,10 @@ tmpl_add_filter(struct tmpl_parser *ps, struct tmpl_node *n,
 		f = TMPL_F_SH;
 	else if (len == 3 && memcmp(s, "xml", 3) == 0)
 		f = TMPL_F_XML;
+	else if (len == 3 && memcmp(s, "cmd", 3) == 0)
+		f = TMPL_F_CMD;
+	else if (len == 2 && memcmp(s, "ps", 2) == 0)
+		f = TMPL_F_PS;
 	else if (len == 3 && memcmp(s, "raw", 3) == 0) {
 		f = TMPL_F_RAW;
 		n->raw = 1;
@@ -661,6 +667,10 @@ tmpl_ctx_of(const char *path, enum tmpl_ctx *ctx)
 		*ctx = TMPL_SH;
 	else if (strcmp(dot, ".xml") == 0)
 		*ctx = TMPL_XML;
+	else if (strcmp(dot, ".cmd") == 0)
+		*ctx = TMPL_CMD;
+	else if (strcmp(dot, ".ps1") == 0)
+		*ctx = TMPL_PS;
 	else
 		return -1;
 	return 0;
@@ -675,8 +685,8 @@ tmpl_load(const char *path, char **cause)
 	size_t		 len;
 
 	if (tmpl_ctx_of(path, &ctx) != 0) {
-		util_fail(cause, "%s: a template's name must end in .sh or "
-		    ".xml", path);
+		util_fail(cause, "%s: a template's name must end in .sh, "
+		    ".xml, .cmd or .ps1", path);
 		return NULL;
 	}
 	if ((text = util_readfile(path, &len, cause)) == NULL)
@@ -768,23 +778,37 @@ tmpl_strings(const struct tmpl *t, const struct tmpl_node *n,
 	return 0;
 }
 
-static void
-tmpl_quote_sh(struct strlist *l)
-{
-	struct buf	b;
-	size_t		i;
-
-	for (i = 0; i < l->n; i++) {
-		buf_init(&b);
-		quote_sh(&b, l->v[i]);
-		free(l->v[i]);
-		l->v[i] = b.s;
-	}
-}
+/* The escapes, all of one shape; quote_sh never fails. */
+typedef int	(*tmpl_quote_fn)(struct buf *, const char *, char **);
 
 static int
-tmpl_quote_xml(const struct tmpl *t, const struct tmpl_node *n,
-    struct strlist *l, char **cause)
+tmpl_quote_sh(struct buf *b, const char *s, char **cause)
+{
+	(void)cause;
+	quote_sh(b, s);
+	return 0;
+}
+
+static tmpl_quote_fn
+tmpl_ctx_quote(enum tmpl_ctx ctx)
+{
+	switch (ctx) {
+	case TMPL_SH:
+		return tmpl_quote_sh;
+	case TMPL_XML:
+		return quote_xml;
+	case TMPL_CMD:
+		return quote_cmd;
+	case TMPL_PS:
+		return quote_ps;
+	}
+	return quote_xml;
+}
+
+/* Escapes each string in place; a refusal names the variable. */
+static int
+tmpl_quote(const struct tmpl *t, const struct tmpl_node *n,
+    struct strlist *l, tmpl_quote_fn quote, char **cause)
 {
 	struct buf	 b;
 	char		*why;
@@ -792,7 +816,7 @@ tmpl_quote_xml(const struct tmpl *t, const struct tmpl_node *n,
 
 	for (i = 0; i < l->n; i++) {
 		buf_init(&b);
-		if (quote_xml(&b, l->v[i], &why) != 0) {
+		if (quote(&b, l->v[i], &why) != 0) {
 			buf_free(&b);
 			tmpl_rerror(t, n, cause, "variable '%s': %s", n->text,
 			    why);
@@ -818,17 +842,40 @@ tmpl_join(const struct strlist *l, struct buf *out)
 	}
 }
 
-/* sh: a string becomes one word, a list its words joined by spaces. */
-static void
-tmpl_filter_sh(struct strlist *l)
+/* sh, cmd and ps: a string becomes one word, a list its words joined
+ * by spaces -- one string, so what comes after quotes it whole. */
+static int
+tmpl_filter_words(const struct tmpl *t, const struct tmpl_node *n,
+    struct strlist *l, tmpl_quote_fn quote, char **cause)
 {
 	struct buf	b;
 
-	tmpl_quote_sh(l);
+	if (tmpl_quote(t, n, l, quote, cause) != 0)
+		return -1;
 	buf_init(&b);
 	tmpl_join(l, &b);
 	strlist_free(l);
 	strlist_addown(l, b.s);
+	return 0;
+}
+
+static int
+tmpl_filter(const struct tmpl *t, const struct tmpl_node *n,
+    enum tmpl_filter f, struct strlist *l, char **cause)
+{
+	switch (f) {
+	case TMPL_F_SH:
+		return tmpl_filter_words(t, n, l, tmpl_quote_sh, cause);
+	case TMPL_F_CMD:
+		return tmpl_filter_words(t, n, l, quote_cmd, cause);
+	case TMPL_F_PS:
+		return tmpl_filter_words(t, n, l, quote_ps, cause);
+	case TMPL_F_XML:
+		return tmpl_quote(t, n, l, quote_xml, cause);
+	case TMPL_F_RAW:
+		break;
+	}
+	return 0;
 }
 
 static int
@@ -838,19 +885,12 @@ tmpl_apply(const struct tmpl *t, const struct tmpl_node *n,
 	size_t	i;
 
 	for (i = 0; i < n->nfilters; i++) {
-		if (n->filters[i] == TMPL_F_SH)
-			tmpl_filter_sh(l);
-		else if (n->filters[i] == TMPL_F_XML &&
-		    tmpl_quote_xml(t, n, l, cause) != 0)
+		if (tmpl_filter(t, n, n->filters[i], l, cause) != 0)
 			return -1;
 	}
 	if (n->raw)
 		return 0;
-	if (t->ctx == TMPL_SH) {
-		tmpl_quote_sh(l);
-		return 0;
-	}
-	return tmpl_quote_xml(t, n, l, cause);
+	return tmpl_quote(t, n, l, tmpl_ctx_quote(t->ctx), cause);
 }
 
 static int

@@ -4,7 +4,8 @@
  *   {{name}}            the variable, escaped for the template's context
  *   {{name|f1|f2}}      filters applied left to right, then the context
  *                       escape; filters: sh (one shell word; a list becomes
- *                       its words joined by spaces), xml, raw (no context
+ *                       its words joined by spaces), cmd and ps (likewise,
+ *                       with quote_cmd and quote_ps), xml, raw (no context
  *                       escape at the end: must be asked for explicitly)
  *   {{#list}}..{{/list}} repeated per item; {{.}} is a string item, the
  *                       fields of a record item are visible by name
@@ -14,18 +15,27 @@
  * A line holding only a section or comment tag is dropped whole.
  * A list in {{name}} renders as its items, each escaped, joined by one
  * space (so in a shell template each item is one word).
- * The context comes from the template file's extension: .sh (shell),
- * .xml (XML); others are an error naming the file.
+ * The context comes from the template file's extension: .sh (shell,
+ * quote_sh), .xml (XML, quote_xml), .cmd (a cmd.exe batch file, quote_cmd:
+ * one argument of an external program), .ps1 (PowerShell, quote_ps: one
+ * single-quoted string); others are an error naming the file. The
+ * escapes are described in quote.h.
  * Errors (unknown variable, unknown filter, unclosed or mismatched
- * section, bad tag) name the template file and line: "FILE:LINE: msg".
+ * section, bad tag, a value the escape refuses) name the template file
+ * and line: "FILE:LINE: msg".
  *
  * Details:
  * - Names are [A-Za-z_][A-Za-z0-9_-]*; blanks inside the braces and
  *   around the bars are ignored. There is no way to write a literal
  *   "{{" (no template has needed one).
  * - The context escape comes after any filter, so {{x|sh}} in a shell
- *   template is a word quoted twice (for bash -c) and {{x|xml}} in an
- *   XML template is escaped twice.
+ *   template is a word quoted twice (for bash -c), {{x|xml}} in an
+ *   XML template is escaped twice, and {{x|sh}} in a .cmd or .ps1
+ *   template is a shell word passed as one argument or one string.
+ * - In a .cmd template a value must sit outside "..." and outside the
+ *   body of a for loop, in a file that runs with delayed expansion off
+ *   (quote.h says why); in a .ps1 template each value is a complete
+ *   string expression, so join values with + rather than inside quotes.
  * - Names resolve in the innermost {{#list}} record first, then outward
  *   to the top variables; {{.}} is the innermost item and an error when
  *   that is a record (or, at parse time, outside any {{#list}}).
@@ -40,7 +50,9 @@
 
 enum tmpl_ctx {
 	TMPL_SH,
-	TMPL_XML
+	TMPL_XML,
+	TMPL_CMD,
+	TMPL_PS
 };
 
 struct tmpl;

@@ -72,7 +72,17 @@ teardown(void)
 static const char *
 ctx_name(enum tmpl_ctx ctx)
 {
-	return ctx == TMPL_SH ? "t.sh" : "t.xml";
+	switch (ctx) {
+	case TMPL_SH:
+		return "t.sh";
+	case TMPL_XML:
+		return "t.xml";
+	case TMPL_CMD:
+		return "t.cmd";
+	case TMPL_PS:
+		return "t.ps1";
+	}
+	return "t";
 }
 
 /* Parses and renders text, failing the test on any error. */
@@ -103,6 +113,8 @@ expect(enum tmpl_ctx ctx, const char *text, const char *want)
 
 #define expect_sh(text, want)	expect(TMPL_SH, text, want)
 #define expect_xml(text, want)	expect(TMPL_XML, text, want)
+#define expect_cmd(text, want)	expect(TMPL_CMD, text, want)
+#define expect_ps(text, want)	expect(TMPL_PS, text, want)
 
 /* The message of a template that must not parse. */
 static void
@@ -219,6 +231,70 @@ START_TEST(test_var_xml)
 	expect_xml("{{hostile}}", "a b&apos;c&quot;d $(id) `id` *?[x] ~ # ; "
 	    "&amp; | &gt; -- caf\xc3\xa9");
 	expect_xml("{{nl}}", "two&#10;lines");
+}
+END_TEST
+
+START_TEST(test_var_cmd)
+{
+	expect_cmd("job add {{name}}", "job add world");
+	expect_cmd("/name:{{empty}}", "/name:^\"^\"");
+	expect_cmd("{{dashdash}}", "--");
+	expect_cmd("{{hostile}}", "^\"a b'c\\^\"d $^(id^) `id` *?[x] ~ # ; "
+	    "^& ^| ^> -- caf\xc3\xa9^\"");
+	expect_cmd("{{argv}}", "train.py --lr 0.1 ^\"a b^\" ^\"it's^\" "
+	    "^\"^\"");
+	expect_cmd("{{#hosts}}/h:{{host}} {{/hosts}}", "/h:n1 /h:^\"n 2^\" ");
+}
+END_TEST
+
+START_TEST(test_var_ps)
+{
+	expect_ps("$x = {{name}}", "$x = 'world'");
+	expect_ps("{{empty}}", "''");
+	expect_ps("{{hostile}}", "'a b''c\"d $(id) `id` *?[x] ~ # ; & | > "
+	    "-- caf\xc3\xa9'");
+	expect_ps("{{argv}}", "'train.py' '--lr' '0.1' 'a b' 'it''s' ''");
+	expect_ps("{{#words}}{{.}} + {{/words}}", "'x' + 'y z' + ");
+}
+END_TEST
+
+/* The filters of the Windows formats, and words for bash in them. */
+START_TEST(test_filters_win)
+{
+	/* The HPC Pack case: a command as one shell word, passed as one
+	 * argument or one string. */
+	expect_cmd("bash -lc {{argv|sh}}", "bash -lc ^\"train.py --lr 0.1 "
+	    "'a b' 'it'\\''s' ''^\"");
+	expect_ps("{{argv|sh}}", "'train.py --lr 0.1 ''a b'' ''it''\\''''"
+	    "s'' '''''");
+	/* cmd and ps make one string of a list, like sh. */
+	expect_xml("{{words|cmd}}", "x ^&quot;y z^&quot;");
+	expect_sh("{{words|ps}}", "\\''x'\\'' '\\''y z'\\'");
+	expect_ps("{{name|cmd}}", "'world'");
+	expect_cmd("{{hostile|ps}}", "^\"'a b''c\\^\"d $^(id^) `id` *?[x] ~ "
+	    "# ; ^& ^| ^> -- caf\xc3\xa9'^\"");
+	expect_xml("{{empty|ps|raw}}", "''");
+	expect_cmd("{{none|cmd}}", "^\"^\"");
+}
+END_TEST
+
+START_TEST(test_render_errors_win)
+{
+	expect_render_error(TMPL_CMD, "\nx {{nl}}", "t.cmd:2: variable 'nl': "
+	    "control byte 0x0a at offset 3 cannot be written in a cmd.exe "
+	    "batch file");
+	expect_render_error(TMPL_PS, "{{ctl}}", "t.ps1:1: variable 'ctl': "
+	    "control byte 0x07 at offset 4 cannot be written in a PowerShell "
+	    "string");
+	expect_render_error(TMPL_SH, "{{nl|ps}}", "t.sh:1: variable 'nl': "
+	    "control byte 0x0a at offset 3 cannot be written in a PowerShell "
+	    "string");
+	expect_render_error(TMPL_XML, "{{nl|cmd}}", "t.xml:1: variable 'nl': "
+	    "control byte 0x0a at offset 3 cannot be written in a cmd.exe "
+	    "batch file");
+	/* A shell word never holds a control byte, so it always passes. */
+	expect_cmd("{{nl|sh}}", "^\"$'two\\nlines'^\"");
+	expect_ps("{{ctl|sh}}", "'$''bell\\x07'''");
 }
 END_TEST
 
@@ -517,6 +593,28 @@ load_error(const char *path)
 	return cause;
 }
 
+/* A template file named name renders as text does in context ctx. */
+static void
+expect_loaded(const char *dir, const char *name, enum tmpl_ctx ctx)
+{
+	static const char	 text[] = "x {{hostile}} {{argv}}";
+	struct tmpl		*t;
+	struct buf		 b;
+	char			*path, *cause = NULL, *want;
+
+	path = write_file(dir, name, text, strlen(text));
+	if ((t = tmpl_load(path, &cause)) == NULL)
+		ck_abort_msg("%s: %s", path, cause);
+	buf_init(&b);
+	ck_assert_int_eq(tmpl_render(t, V, &b, &cause), 0);
+	want = render(ctx, text);
+	ck_assert_str_eq(b.s, want);
+	free(want);
+	buf_free(&b);
+	tmpl_free(t);
+	free(path);
+}
+
 START_TEST(test_load)
 {
 	char		*dir = tmpdir_make(), *path, *cause, *want, *out;
@@ -542,6 +640,11 @@ START_TEST(test_load)
 	tmpl_free(t);
 	free(path);
 
+	/* The extension picks the context. */
+	expect_loaded(dir, "job.cmd", TMPL_CMD);
+	expect_loaded(dir, "job.ps1", TMPL_PS);
+	expect_loaded(dir, "a.b.ps1", TMPL_PS);
+
 	path = write_file(dir, "bad.sh", "a\n{{#x}}\n", 9);
 	cause = load_error(path);
 	xasprintf(&want, "%s:2: {{#x}} is never closed", path);
@@ -556,15 +659,16 @@ END_TEST
 START_TEST(test_load_errors)
 {
 	static const char *const names[] = { "job.txt", "job", "job.sh.in",
-	    "job.SH", "x.sh/job", ".xml.d/job" };
+	    "job.SH", "x.sh/job", ".xml.d/job", "job.CMD", "job.ps",
+	    "job.ps1x", "job.bat" };
 	char	*dir = tmpdir_make(), *path, *cause, *want;
 	size_t	 i;
 
 	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
 		xasprintf(&path, "%s/%s", dir, names[i]);
 		cause = load_error(path);
-		xasprintf(&want, "%s: a template's name must end in .sh or "
-		    ".xml", path);
+		xasprintf(&want, "%s: a template's name must end in .sh, "
+		    ".xml, .cmd or .ps1", path);
 		ck_assert_str_eq(cause, want);
 		free(want);
 		free(cause);
@@ -669,6 +773,9 @@ tmpl_suite(void)
 	tcase_add_test(tc, test_text);
 	tcase_add_test(tc, test_var_sh);
 	tcase_add_test(tc, test_var_xml);
+	tcase_add_test(tc, test_var_cmd);
+	tcase_add_test(tc, test_var_ps);
+	tcase_add_test(tc, test_filters_win);
 	tcase_add_test(tc, test_raw);
 	tcase_add_test(tc, test_filters);
 	tcase_add_test(tc, test_lists);
@@ -685,6 +792,7 @@ tmpl_suite(void)
 	tcase_add_test(tc, test_error_lines);
 	tcase_add_test(tc, test_depth);
 	tcase_add_test(tc, test_render_errors);
+	tcase_add_test(tc, test_render_errors_win);
 	tcase_add_test(tc, test_fuzz);
 	suite_add_tcase(s, tc);
 
