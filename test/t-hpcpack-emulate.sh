@@ -1,0 +1,215 @@
+#!/bin/sh
+# t-hpcpack-emulate.sh: HPC Pack job files run as the Linux node agent
+# would run them (REFERENCE.md section 4). The nodes of a test/cluster
+# cluster (network namespaces on a bridge, interface eth0 as the hpcpack
+# profile expects; its Slurm daemons are not used) run one task each:
+# the task's CommandLine, taken from the job XML with xmllint, is written
+# into a script run by a non-login, non-interactive /bin/bash with a
+# minimal PATH, in the task's WorkDirectory (a directory every node
+# sees: the shared directory), stdout and stderr to the task's files,
+# with HPC Pack's CCP_* variables and the lower-case Linux host name
+# where CCP_NODES has NetBIOS upper case. The ddprank exchange in the
+# shared directory gives torchrun its c10d endpoint; test/train.py
+# trains over gloo with hostile arguments and check_job.py checks the
+# result. Then a 3-node job whose third node never starts (exit 7 at the
+# timeout, naming it), and its rerun (CCP_RETRY_COUNT=1) next to what
+# the failed run left, each task seeing only its own node in CCP_NODES.
+
+mkdir -p "${BUILDDIR:-$(dirname "$0")/..}/test/tmp"
+. "$(dirname "$0")/lib.sh"
+
+T=$(cd "$T" && pwd)
+cluster=$srcdir/test/cluster/cluster.sh
+check_job=$srcdir/test/cluster/check_job.py
+TASK_PATH=/usr/sbin:/usr/bin:/sbin:/bin
+
+# --- what the test needs -------------------------------------------------------
+[ "$(id -u)" = 0 ] || skip "needs root (network namespaces)"
+for t in ip nsenter unshare xmllint timeout python3; do
+	command -v "$t" >/dev/null 2>&1 || skip "$t not found"
+done
+[ -x "$cluster" ] || skip "test/cluster/cluster.sh not there yet"
+unshare --net true 2>/dev/null || skip "cannot create network namespaces"
+[ -x "$DDPGEN" ] && [ -x "$DDPRANK" ] || skip "ddpgen and ddprank not built"
+# The tasks' login shell must find a python with torch, as a site's
+# /etc/profile would; HOME is an empty directory, as for a new user.
+mkdir -p "$T/home"
+env -i PATH=$TASK_PATH HOME="$T/home" bash -lc \
+    'python3 -c "import torch.distributed"' 2>/dev/null ||
+    skip "python3 of a login shell with PATH $TASK_PATH cannot import torch"
+
+for v in $(env | awk -F= '/^(SLURM|SLURMD|PET|TORCHELASTIC|DDPGEN|DDPTEST|CCP|PBS|LSB)_[A-Za-z0-9_]*=/ { print $1 }'); do
+	unset "$v"
+done
+unset MASTER_ADDR MASTER_PORT
+DDPGEN_PROFILE_PATH=$srcdir/profiles
+DDPGEN_TEMPLATE_PATH=$srcdir/templates
+XDG_CONFIG_HOME=$T/config
+export DDPGEN_PROFILE_PATH DDPGEN_TEMPLATE_PATH XDG_CONFIG_HOME
+
+# --- the nodes -------------------------------------------------------------------
+chmod 0755 "$T"			# munged, as user munge, reaches CLUSTER_DIR
+CLUSTER_DIR=$T/cluster
+export CLUSTER_DIR
+trap '"$cluster" down >/dev/null 2>&1; rm -rf "$T"' EXIT
+trap 'exit 130' INT TERM
+t0=$(date +%s)
+if ! "$cluster" up 3 eth0 >"$T/up.log" 2>&1; then
+	cat "$T/up.log"
+	fail "cluster.sh up 3 eth0"
+	finish
+fi
+. "$CLUSTER_DIR/cluster.vars"
+addr1=$("$cluster" addr node1 eth0)
+
+# The shared directory: the namespaces share this machine's file system.
+share=$T/share
+mkdir -p "$share"
+cp "$srcdir/test/train.py" "$share/train.py"
+
+# Test profiles: the shipped hpcpack one with this shared directory, and
+# one with a short exchange timeout for the node that never comes.
+cat >"$T/emu.conf" <<EOF
+extends = "hpcpack"
+description = "hpcpack, emulated on namespaces"
+shared_dir = "$share"
+exchange_timeout = 60
+EOF
+sed 's/^exchange_timeout = .*/exchange_timeout = 3/' "$T/emu.conf" \
+    >"$T/emu-short.conf"
+
+# Arguments that break naive quoting (XML cannot carry bytes that are not
+# UTF-8, so ddpgen refuses those): written once as ddpgen's arguments and
+# once NUL-separated for check_job.py.
+set -- '--epochs=2' 'two  words' '' '$(touch pwned)' \
+    "it's \"quoted\" \\back\\slash" '*' "$(printf 'line1\nline2')" \
+    '--nnodes=7' "$(printf 'caf\303\251')" '%PATH% & <tag> !x!' '~'
+for a; do printf '%s\0' "$a"; done >"$T/argv"
+
+# gen NAME NODES NPROC PROFILE: the job file $T/NAME.xml.
+gen() {
+	g_name=$1 g_nodes=$2 g_nproc=$3 g_site=$4
+	shift 4
+	"$DDPGEN" --site "$g_site" --nodes "$g_nodes" \
+	    --nproc-per-node "$g_nproc" --ddprank "$DDPRANK" \
+	    -o "$T/$g_name.xml" "$share/train.py" "$@" 2>"$T/$g_name.gen.err"
+}
+
+# task_attr JOB I ATTR: attribute ATTR of task I of job file JOB.
+task_attr() {
+	xmllint --xpath "string(//*[local-name()='Task'][$2]/@$3)" "$T/$1.xml"
+}
+
+# run_task JOB I JOBID NODES_VAR [VAR=VALUE...]: task I of job JOB on
+# node I, in the background, as the agent would start it.
+run_task() {
+	rjob=$1 i=$2 jobid=$3 ccp_nodes=$4
+	shift 4
+	cmdline=$(task_attr "$rjob" "$i" CommandLine)
+	wd=$(task_attr "$rjob" "$i" WorkDirectory)
+	out=$(task_attr "$rjob" "$i" StdOutFilePath)
+	err=$(task_attr "$rjob" "$i" StdErrFilePath)
+	case $out in /*) ;; *) out=$wd/$out ;; esac
+	case $err in /*) ;; *) err=$wd/$err ;; esac
+	printf '%s\n' "$cmdline" >"$T/$rjob.task$i.sh"
+	timeout 120 nsenter --net="/run/netns/ddp$ID-node$i" \
+	    unshare --uts --mount sh -c '
+		hostname "$1" && mount --bind "$2" /etc/hosts && cd "$3" &&
+		shift 3 && exec "$@"' sh "node$i" "$CLUSTER_DIR/etc/hosts" "$wd" \
+	    env -i PATH=$TASK_PATH HOME="$T/home" \
+	    PYTHONPATH="$srcdir/test/cluster" CCP_JOBID="$jobid" \
+	    CCP_TASKID="$i" CCP_TASKINSTANCEID=0 CCP_NODES="$ccp_nodes" \
+	    CCP_NUMCPUS=4 CCP_JOBNAME=ddp CCP_WORKDIR="$wd" "$@" \
+	    /bin/bash "$T/$rjob.task$i.sh" >"$out" 2>"$err" &
+	eval "pid$i=\$!"
+}
+
+# wait_tasks N: waits for tasks 1..N; their exit statuses in $rcs.
+wait_tasks() {
+	rcs=
+	for i in $(seq "$1"); do
+		eval "wait \$pid$i"
+		rcs="$rcs${rcs:+ }$?"
+	done
+}
+
+show() {
+	for f in "$@"; do
+		echo "--- $f"
+		grep -v -e OMP_NUM_THREADS -e '^\*\*\*' -e '^WARNING:torch' "$f" |
+		    tail -n 15
+	done
+}
+
+# check_run NAME NODES NPROC JOBID: every task succeeded, the training
+# is whole, the exchange directory is gone.
+check_run() {
+	expect_eq "$1: task exit statuses" "$rcs" \
+	    "$(seq -s ' ' "$2" | sed 's/[0-9]*/0/g')"
+	checks=$((checks + 1))
+	python3 "$check_job" --nodes "$2" --procs-per-node "$3" \
+	    --argv-file "$T/argv" --expect-env GLOO_SOCKET_IFNAME=eth0 \
+	    --expect-env TORCHELASTIC_RUN_ID="$4" "$share"/ddp.[0-9]*.out ||
+	    { fail "$1: check_job.py"; show "$share"/ddp.*; }
+	expect_eq "$1: exchange directory removed" \
+	    "$(ls "$share/.ddprank")" ""
+	rm -f "$share"/ddp.*
+}
+
+jobid=$((1000 + $$ % 9000))
+
+# --- 2 nodes, 2 processes each, every task sees both nodes ---------------------------
+gen full 2 2 "$T/emu.conf" "$@"
+expect_eq "ddpgen 2 nodes" "$?" 0
+expect_eq "job file: tasks" \
+    "$(xmllint --xpath "count(//*[local-name()='Task'])" "$T/full.xml")" 2
+expect_eq "job file: work directory" "$(task_attr full 2 WorkDirectory)" \
+    "$share"
+expect_eq "job file: no test workaround in it" \
+    "$(grep -c -e sitecustomize -e PYTHONPATH "$T/full.xml")" 0
+t1=$(date +%s)
+run_task full 1 "$jobid" "2 NODE1 4 NODE2 4"
+run_task full 2 "$jobid" "2 NODE1 4 NODE2 4"
+wait_tasks 2
+t2=$(date +%s)
+check_run "2 nodes" 2 2 "$jobid"
+checks=$((checks + 1))
+[ ! -e "$share/pwned" ] || fail "an argument was run as a command"
+
+# --- a node that never starts ------------------------------------------------------
+# 3 nodes, a short timeout; the third never starts: the other two stop
+# at the timeout, naming it, and leave the job's directory behind.
+jobid=$((jobid + 1))
+gen short 3 1 "$T/emu-short.conf" "$@"
+run_task short 1 "$jobid" "1 NODE1 4"
+run_task short 2 "$jobid" "1 NODE2 4"
+wait_tasks 2
+t3=$(date +%s)
+expect_eq "missing node: exit statuses" "$rcs" "7 7"
+addr2=$("$cluster" addr node2 eth0)
+for i in 1 2; do
+	expect_eq "missing node: message on node $i" \
+	    "$(cat "$share/ddp.$i.err")" \
+	    "ddprank: exchange in $share/.ddprank/$jobid-r0 timed out after 3 s: 2 of 3 nodes arrived; missing task ids 3; arrived: task 1 node1 ($addr1), task 2 node2 ($addr2)"
+	expect_eq "missing node: node $i did not start torchrun" \
+	    "$(cat "$share/ddp.$i.out")" ""
+done
+checks=$((checks + 1))
+[ $((t3 - t2)) -le 10 ] || fail "missing node: took $((t3 - t2)) s"
+expect_eq "missing node: the directory stays" \
+    "$(ls "$share/.ddprank/$jobid-r0" | tr '\n' ' ')" "entry.t1 entry.t2 "
+rm -f "$share"/ddp.*
+
+# --- its rerun: 3 nodes, each task seeing only its own node ------------------------
+# HPC Pack reruns the same job file with CCP_RETRY_COUNT=1; the failed
+# run's directory does not mix in, and node 0 removes it.
+for i in 1 2 3; do
+	run_task short "$i" "$jobid" "1 NODE$i 4" CCP_RETRY_COUNT=1
+done
+wait_tasks 3
+t4=$(date +%s)
+check_run "rerun, own node only" 3 1 "$jobid"
+
+echo "cluster up in $((t1 - t0)) s; 2x2 job $((t2 - t1)) s; timeout case" \
+    "$((t3 - t2)) s; 3x1 rerun $((t4 - t3)) s"
+finish
