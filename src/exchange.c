@@ -573,7 +573,8 @@ exchange_name_key(const char *name, const char *prefix)
 }
 
 /* Reads at most EXCHANGE_ENTRY_MAX + 1 bytes: whatever is in the
- * directory, a huge file costs nothing. Returns the length, or -1. */
+ * directory, a huge file costs nothing. Returns the length, -1 on error,
+ * -2 when the file has vanished. */
 static ssize_t
 exchange_read(const char *path, char *buf, size_t len, char **cause)
 {
@@ -581,7 +582,11 @@ exchange_read(const char *path, char *buf, size_t len, char **cause)
 	ssize_t	n;
 	int	fd;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) == -1) {
+	/* Not blocking: a FIFO in the directory must not hang the node. */
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
+	    O_NONBLOCK)) == -1) {
+		if (errno == ENOENT)
+			return -2;
 		util_fail(cause, "%s", strerror(errno));
 		return -1;
 	}
@@ -629,10 +634,14 @@ exchange_load(struct exchange_dir_ctx *c, const char *name, const char *key,
 		else
 			util_fail(cause, "exchange entry %s: %s", path,
 			    strerror(errno));
-	} else if (exchange_is_stale(c, &st)) {
+	} else if (!S_ISREG(st.st_mode))
+		util_fail(cause, "exchange entry %s: not a regular file", path);
+	else if (exchange_is_stale(c, &st)) {
 		c->stale++;
 		rc = 0;
-	} else if ((n = exchange_read(path, buf, sizeof buf, &why)) == -1) {
+	} else if ((n = exchange_read(path, buf, sizeof buf, &why)) == -2)
+		rc = 0;
+	else if (n == -1) {
 		util_fail(cause, "exchange entry %s: %s", path, why);
 		free(why);
 	} else if (n > EXCHANGE_ENTRY_MAX)

@@ -824,6 +824,7 @@ START_TEST(test_dir_bad_entries)
 {
 	struct run	w;
 	struct buf	b;
+	char		path[512];
 
 	make_dir("x");
 	make_dir("x/77-r0");
@@ -845,6 +846,20 @@ START_TEST(test_dir_bad_entries)
 	run_init(&w, 1, "node1", 2);
 	expect_dir_error(&w, "exchange entry @/x/77-r0/entry.t2: its name "
 	    "does not match its contents (t3)");
+
+	/* Neither a FIFO nor a symbolic link is read. */
+	snprintf(path, sizeof path, "%s/x/77-r0/entry.t2", base);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(mkfifo(path, 0644), 0);
+	run_init(&w, 1, "node1", 2);
+	expect_dir_error(&w, "exchange entry @/x/77-r0/entry.t2: not a "
+	    "regular file");
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(symlink("/dev/zero", path), 0);
+	run_init(&w, 1, "node1", 2);
+	expect_dir_error(&w, "exchange entry @/x/77-r0/entry.t2: not a "
+	    "regular file");
+	ck_assert_int_eq(unlink(path), 0);
 
 	/* Temporary files of a writer and foreign names are not entries. */
 	write_file("x/77-r0/entry.t2", ENTRY("2", "node2", "10.0.0.2"));
