@@ -16,7 +16,9 @@ If DDPTEST_DIR names a directory, each rank also writes its line to
 DDPTEST_DIR/rank-RANK.txt there (see report()).
 
 If DDPTEST_FAIL_NODE equals this node's rank, every rank on the node
-exits with status 3 once the process group is up (fault tests).
+exits with status 3 once the process group is up (fault tests).  With
+DDPTEST_FAIL_AT=start they exit before joining it instead: the other
+nodes then wait for them, and only the launcher can end the job.
 """
 
 import hashlib
@@ -91,16 +93,24 @@ def report(record):
         data = data[os.write(1, data):]
 
 
-def main():
-    torch.set_num_threads(1)
-    dist.init_process_group(backend="gloo")
-    rank = dist.get_rank()
-    node_rank = os.environ.get("GROUP_RANK", "")
+def fail_if_asked(rank, node_rank):
     if os.environ.get("DDPTEST_FAIL_NODE", "") == node_rank != "":
         print("train.py: rank %d on node %s: failing on request "
               "(DDPTEST_FAIL_NODE)" % (rank, node_rank), file=sys.stderr)
         sys.stderr.flush()
         os._exit(3)
+
+
+def main():
+    torch.set_num_threads(1)
+    node_rank = os.environ.get("GROUP_RANK", "")
+    fail_at = os.environ.get("DDPTEST_FAIL_AT", "up")
+    if fail_at == "start":
+        fail_if_asked(int(os.environ.get("RANK", "-1")), node_rank)
+    dist.init_process_group(backend="gloo")
+    rank = dist.get_rank()
+    if fail_at != "start":
+        fail_if_asked(rank, node_rank)
     model = DistributedDataParallel(build_model())
     train(model, rank)
     psum, psha = checksums(model.module)
