@@ -142,14 +142,19 @@ show() {
 }
 
 # check_run NAME NODES NPROC JOBID: every task succeeded, the training
-# is whole, the exchange directory is gone.
+# is whole, with task 1's node (node1) as the c10d endpoint on the port
+# derived from the job id, and the exchange directory is gone.
 check_run() {
 	expect_eq "$1: task exit statuses" "$rcs" \
 	    "$(seq -s ' ' "$2" | sed 's/[0-9]*/0/g')"
 	checks=$((checks + 1))
+	port=$((20000 + $4 % 10000))
 	python3 "$check_job" --nodes "$2" --procs-per-node "$3" \
 	    --argv-file "$T/argv" --expect-env GLOO_SOCKET_IFNAME=eth0 \
-	    --expect-env TORCHELASTIC_RUN_ID="$4" "$share"/ddp.[0-9]*.out ||
+	    --expect-env TORCHELASTIC_RUN_ID="$4" --expect-env PET_NNODES="$2" \
+	    --expect-env PET_MASTER_ADDR="$addr1" \
+	    --expect-env PET_RDZV_ENDPOINT="$addr1:$port" \
+	    "$share"/ddp.[0-9]*.out ||
 	    { fail "$1: check_job.py"; show "$share"/ddp.*; }
 	expect_eq "$1: exchange directory removed" \
 	    "$(ls "$share/.ddprank")" ""
