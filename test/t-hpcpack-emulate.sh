@@ -29,6 +29,12 @@ for t in ip nsenter unshare xmllint timeout python3; do
 	command -v "$t" >/dev/null 2>&1 || skip "$t not found"
 done
 [ -x "$cluster" ] || skip "test/cluster/cluster.sh not there yet"
+# cluster.sh also starts Slurm, which this test leaves idle.
+for t in setsid setpriv flock ss munged munge slurmctld slurmd sinfo scontrol; do
+	command -v "$t" >/dev/null 2>&1 ||
+	    skip "test/cluster/cluster.sh needs $t (it starts Slurm too)"
+done
+getent passwd munge >/dev/null || skip "test/cluster/cluster.sh needs user munge"
 unshare --net true 2>/dev/null || skip "cannot create network namespaces"
 [ -x "$DDPGEN" ] && [ -x "$DDPRANK" ] || skip "ddpgen and ddprank not built"
 # The tasks' login shell must find a python with torch, as a site's
