@@ -39,10 +39,12 @@ buf_grow(struct buf *b, size_t more)
 	size_t	need;
 
 	if (more > SIZE_MAX - b->len - 1)
-		b->cap = SIZE_MAX;	/* xreallocarray will die */
+		xreallocarray(b->s, SIZE_MAX, 2);	/* too big: dies */
 	need = b->len + more + 1;
 	if (need <= b->cap)
 		return;
+	if (b->cap == 0)
+		b->cap = 64;
 	while (b->cap < need)
 		b->cap = b->cap > SIZE_MAX / 2 ? need : b->cap * 2;
 	b->s = xreallocarray(b->s, b->cap, 1);
@@ -88,7 +90,10 @@ buf_take(struct buf *b)
 {
 	char	*s = b->s;
 
-	buf_init(b);
+	/* Empty, with nothing allocated: the next add allocates again, so a
+	 * caller that only takes the string owes no buf_free. */
+	b->s = NULL;
+	b->len = b->cap = 0;
 	return s;
 }
 

@@ -8,7 +8,8 @@
 /* Name printed before messages; main() sets it. */
 extern const char *util_progname;
 
-/* A NUL-terminated growable byte buffer; s is never NULL after buf_init. */
+/* A NUL-terminated growable byte buffer; s is never NULL after buf_init
+ * and NULL after buf_take until something is added. */
 struct buf {
 	char	*s;
 	size_t	 len;
@@ -22,7 +23,8 @@ void	 buf_addn(struct buf *, const char *, size_t);
 void	 buf_adds(struct buf *, const char *);
 void	 buf_addf(struct buf *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
-/* Hands the string to the caller (who frees it) and resets the buffer. */
+/* Hands the string to the caller (who frees it) and leaves the buffer
+ * empty with nothing allocated; adding to it again is fine. */
 char	*buf_take(struct buf *);
 
 /* A list of owned strings; v[n] is NULL so it can serve as an argv. */

@@ -30,8 +30,11 @@ START_TEST(test_buf)
 	ck_assert_int_eq(memcmp(b.s + 1004, "a\0b", 3), 0);
 	s = buf_take(&b);
 	ck_assert_uint_eq(strlen(s), 1005);
-	ck_assert_str_eq(b.s, "");
+	ck_assert_ptr_null(b.s);
+	ck_assert_uint_eq(b.len, 0);
 	free(s);
+	buf_adds(&b, "again");
+	ck_assert_str_eq(b.s, "again");
 	buf_free(&b);
 }
 END_TEST
