@@ -143,7 +143,10 @@ do_down() {
 		[ "$kind" = netns ] && ip netns del "$a" 2>/dev/null
 	done <"$D/resources"
 	while read -r kind a b c; do
-		[ "$kind" = link ] && ip link del "$a" 2>/dev/null
+		case $kind in
+		link)	ip link del "$a" 2>/dev/null ;;
+		dir)	rm -rf "$a" ;;
+		esac
 	done <"$D/resources"
 	mv "$D/resources" "$D/resources.down"
 	rm -f "$D/up"
@@ -259,9 +262,9 @@ SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
 CredType=cred/munge
-AuthInfo=socket=$D/munge/munge.socket.2
+AuthInfo=socket=$MD/munge.socket.2
 StateSaveLocation=$D/state
-SlurmdSpoolDir=$D/spool/%n
+SlurmdSpoolDir=$RD/spool/%n
 SlurmctldPidFile=$D/run/slurmctld.pid
 SlurmdPidFile=$D/run/slurmd-%n.pid
 SlurmctldLogFile=$D/log/slurmctld.log
@@ -362,17 +365,17 @@ wait_for() {
 
 start_munge() {
 	local as="setpriv --reuid=munge --regid=munge --clear-groups"
-	install -d -o munge -g munge -m 0755 "$D/munge"
-	$as test -w "$D/munge" ||
-	    die "user munge cannot reach $D/munge: make its parents searchable"
-	head -c 1024 /dev/urandom >"$D/munge/munge.key"
-	chown munge:munge "$D/munge/munge.key"
-	chmod 0400 "$D/munge/munge.key"
+	install -d -o munge -g munge -m 0755 "$MD"
+	$as test -w "$MD" ||
+	    die "user munge cannot reach $MD: make its parents searchable"
+	head -c 1024 /dev/urandom >"$MD/munge.key"
+	chown munge:munge "$MD/munge.key"
+	chmod 0400 "$MD/munge.key"
 	spawn munged "$D/log/munged.out" $as munged --foreground \
-	    --socket="$D/munge/munge.socket.2" \
-	    --key-file="$D/munge/munge.key" --pid-file="$D/munge/munged.pid" \
-	    --log-file="$D/munge/munged.log" --seed-file="$D/munge/munged.seed"
-	wait_for 10 munged munge -n -S "$D/munge/munge.socket.2"
+	    --socket="$MD/munge.socket.2" \
+	    --key-file="$MD/munge.key" --pid-file="$MD/munged.pid" \
+	    --log-file="$MD/munged.log" --seed-file="$MD/munged.seed"
+	wait_for 10 munged munge -n -S "$MD/munge.socket.2"
 }
 
 start_slurmctld() {
@@ -388,7 +391,7 @@ start_slurmctld() {
 # remounts /sys and breaks slurmd's cgroup detection.
 start_slurmd() {
 	local i=$1
-	mkdir -p "$D/spool/node$i"
+	mkdir -p "$RD/spool/node$i"
 	spawn "slurmd-node$i" "$D/log/slurmd-node$i.out" \
 	    nsenter --net="/run/netns/ddp$ID-node$i" unshare --uts --mount \
 	    sh -c 'hostname "$1" && mount --bind "$2" /etc/hosts &&
@@ -449,7 +452,6 @@ do_up() {
 	[ -n "$CLUSTER_PARTITIONS" ] || die "CLUSTER_PARTITIONS is empty"
 	check_tools
 	cluster_dir new
-	[ ${#D} -le 80 ] || die "$D: too long for the munge socket path"
 	if [ -f "$D/up" ]; then
 		die "a cluster is already up in $D: run down first"
 	fi
@@ -468,6 +470,14 @@ do_up() {
 	exec 9<"$self"
 	flock -w 60 9 || die "cannot lock $self"
 	pick_id
+	# munged refuses a socket below a group- or world-writable directory,
+	# and unix socket paths (munge's, slurmstepd's in the spool) must be
+	# short; a checkout can be anywhere, so those live under root's /run,
+	# removed by down.
+	RD=/run/ddp-$ID
+	MD=$RD/munge
+	install -d -m 0755 "$RD" "$RD/spool"
+	record dir "$RD"
 	pick_networks
 	make_networks
 	flock -u 9
@@ -480,6 +490,7 @@ do_up() {
 		echo "ID=$ID"
 		echo "K=$K"
 		echo "PORT=$PORT"
+		echo "RD=$RD"
 		echo "NNODES=$NNODES"
 		echo "IFNAMES='${IFNAMES[*]}'"
 	} >"$D/cluster.vars"
