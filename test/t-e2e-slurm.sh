@@ -12,7 +12,6 @@
 mkdir -p "${BUILDDIR:-$(dirname "$0")/..}/test/tmp"
 . "$(dirname "$0")/lib.sh"
 
-T=$(cd "$T" && pwd)
 cluster=$srcdir/test/cluster/cluster.sh
 check_job=$srcdir/test/cluster/check_job.py
 
@@ -29,6 +28,9 @@ tpy=$(sed -n '1s/^#![[:space:]]*//p' "$(command -v torchrun)")
 $tpy -c 'import torch.distributed' 2>/dev/null ||
     skip "torchrun's python ($tpy) cannot import torch.distributed"
 [ -x "$DDPGEN" ] && [ -x "$DDPRANK" ] || skip "ddpgen and ddprank not built"
+# An empty T would make every path below absolute.
+[ -n "$T" ] && [ -d "$T" ] || { echo "FAIL: no temporary directory"; exit 1; }
+T=$(cd "$T" && pwd)
 
 # Nothing of the caller's may reach the jobs: sbatch exports the
 # submitter's environment, and srun and ddprank read these.
