@@ -5,7 +5,11 @@
 : "${BUILDDIR:=$srcdir}"
 DDPGEN=$BUILDDIR/ddpgen
 DDPRANK=$BUILDDIR/ddprank
-T=$(mktemp -d "$BUILDDIR/test/tmp/$(basename "$0" .sh).XXXXXX")
+# Every test works in its own scratch directory; without one it must not
+# go on, or files meant for it would land in the current directory or /.
+mkdir -p "$BUILDDIR/test/tmp" &&
+T=$(mktemp -d "$BUILDDIR/test/tmp/$(basename "$0" .sh).XXXXXX") &&
+[ -n "$T" ] && [ -d "$T" ] || { echo "cannot make a scratch directory"; exit 1; }
 trap '[ -n "${KEEP_T:-}" ] || rm -rf "$T"' EXIT
 failures=0
 checks=0
