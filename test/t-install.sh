@@ -1,0 +1,68 @@
+#!/bin/sh
+# t-install.sh: make install (with DESTDIR, and for real into a prefix)
+# puts every file where configure said, the installed ddpgen finds its
+# profiles, templates and ddprank with no variable set, and make
+# uninstall removes it all again.
+. "$(dirname "$0")/lib.sh"
+
+# A private copy configured for its own prefix, so the main tree's build
+# is left alone.
+tree=$T/tree prefix=$T/prefix
+mkdir -p "$tree"
+(cd "$srcdir" && tar cf - configure Makefile.in VERSION src templates \
+    profiles man completion test/run-tests.sh test/lib.sh) |
+    (cd "$tree" && tar xf -)
+rm -f "$tree"/src/*.o "$tree/src/config.h"
+(cd "$tree" && ./configure --prefix="$prefix" --sysconfdir="$prefix/etc" \
+    >/dev/null && make -s >/dev/null 2>&1)
+expect_eq "build of the copy" "$?" 0
+
+# Staged install: everything under DESTDIR, nothing at the prefix.
+(cd "$tree" && make -s install DESTDIR="$T/stage" >/dev/null)
+expect_eq "make install DESTDIR" "$?" 0
+for f in bin/ddpgen bin/ddprank share/man/man1/ddpgen.1 \
+    share/man/man1/ddprank.1 share/man/man5/ddpgen-profile.5 \
+    share/ddpgen/profiles/cori.conf share/ddpgen/profiles/plmt.conf \
+    share/ddpgen/profiles/slurm.conf share/ddpgen/profiles/hpcpack.conf \
+    share/ddpgen/templates/slurm.sh share/ddpgen/templates/hpcpack.xml \
+    share/ddpgen/templates/hpcpack.cmd share/ddpgen/templates/hpcpack.ps1 \
+    share/bash-completion/completions/ddpgen; do
+	checks=$((checks + 1))
+	[ -f "$T/stage$prefix/$f" ] || fail "DESTDIR install lacks $f"
+done
+expect_eq "programs mode" "$(stat -c %a "$T/stage$prefix/bin/ddpgen")" 755
+expect_eq "page mode" "$(stat -c %a "$T/stage$prefix/share/man/man1/ddpgen.1")" 644
+checks=$((checks + 1))
+[ ! -e "$prefix" ] || fail "DESTDIR install wrote to the prefix"
+
+# Real install, then run from elsewhere with a clean environment.
+(cd "$tree" && make -s install >/dev/null)
+expect_eq "make install" "$?" 0
+mkdir -p "$T/elsewhere"
+out=$(cd "$T/elsewhere" && env -i PATH=/usr/bin:/bin HOME="$T/home" \
+    "$prefix/bin/ddpgen" --site cori --nodes 2 train.py 2>&1)
+expect_eq "installed ddpgen status" "$?" 0
+expect_eq "installed ddpgen uses the installed ddprank" \
+    "$(printf '%s\n' "$out" | grep -c "^DDPRANK=$prefix/bin/ddprank\$")" 1
+sites=$(env -i PATH=/usr/bin:/bin HOME="$T/home" "$prefix/bin/ddpgen" --list-sites)
+checks=$((checks + 1))
+printf '%s\n' "$sites" | grep -q "^cori .*($prefix/share/ddpgen/profiles/cori.conf)" ||
+    fail "installed --list-sites: $sites"
+# A site profile in sysconfdir shadows the shipped one of the same name.
+mkdir -p "$prefix/etc/ddpgen/profiles"
+printf 'extends = "cori"\naccount = "site-wide"\n' \
+    >"$prefix/etc/ddpgen/profiles/cori.conf"
+expect_eq "sysconfdir profile" "$(env -i PATH=/usr/bin:/bin HOME="$T/home" \
+    "$prefix/bin/ddpgen" --site cori train.py | grep -c '^#SBATCH --account=site-wide$')" 1
+rm -r "$prefix/etc/ddpgen"
+if command -v man >/dev/null; then
+	checks=$((checks + 1))
+	MANPATH=$prefix/share/man man -w ddpgen-profile >/dev/null 2>&1 ||
+	    fail "man cannot find ddpgen-profile(5)"
+fi
+
+(cd "$tree" && make -s uninstall >/dev/null)
+expect_eq "make uninstall" "$?" 0
+left=$(find "$prefix" -type f | sed "s|^$prefix/||")
+expect_eq "files left after uninstall" "$left" ""
+finish
