@@ -124,18 +124,6 @@ echo "cluster up in $((t1 - t0)) s, job in $((t2 - t1)) s"
 . "$CLUSTER_DIR/cluster.vars"
 "$cluster" down
 checks=$((checks + 1))
-left=$(while read -r kind pid start name; do
-	[ "$kind" = pid ] || continue
-	[ ! -e "/proc/$pid" ] || echo "$name"
-done <"$CLUSTER_DIR/resources.down")
-expect_eq "daemons left after down" "$left" ""
-left=$(for f in /proc/[0-9]*/cmdline; do
-	case $(tr '\0' ' ' 2>/dev/null <"$f") in
-	*"$CLUSTER_DIR"*) echo "${f%/cmdline}" ;;
-	esac
-done)
-expect_eq "processes naming the cluster left after down" "$left" ""
-expect_eq "namespaces left after down" "$(ip netns list | grep "^ddp$ID-")" ""
-expect_eq "links left after down" "$(ip -o link show | grep ": ddp$ID")" ""
+expect_eq "left after down" "$("$cluster" leftovers)" ""
 
 finish

@@ -374,19 +374,13 @@ listener=
 t0=$(date +%s)
 "$cluster" down
 timing "cluster down" $(($(date +%s) - t0))
-left=$(while read -r kind pid start name; do
-	[ "$kind" = pid ] || continue
-	[ ! -e "/proc/$pid" ] || echo "$name"
-done <"$CLUSTER_DIR/resources.down")
-expect_eq "daemons left after down" "$left" ""
+expect_eq "left after down" "$("$cluster" leftovers)" ""
 left=$(for f in /proc/[0-9]*/cmdline; do
 	case $(tr '\0' ' ' 2>/dev/null <"$f") in
 	*"$T"*) echo "${f%/cmdline}" ;;
 	esac
 done)
 expect_eq "processes naming the test directory left after down" "$left" ""
-expect_eq "namespaces left after down" "$(ip netns list | grep "^ddp$ID-")" ""
-expect_eq "links left after down" "$(ip -o link show | grep ": ddp$ID")" ""
 
 timing total $(($(date +%s) - t_start))
 echo "timings: $timings"

@@ -588,9 +588,31 @@ do_state() {
 	die "job $id has not ended"
 }
 
+# leftovers: after down, one line per thing the cluster left behind: a
+# recorded daemon still alive, a process naming the cluster directory,
+# a namespace, link or directory of the cluster. Nothing means clean.
+do_leftovers() {
+	local kind a b c f
+	[ -f "$D/resources.down" ] || die "$D: the cluster is not down"
+	while read -r kind a b c; do
+		case $kind in
+		pid)	[ ! -e "/proc/$a" ] || echo "daemon $c: pid $a" ;;
+		netns)	[ ! -e "/run/netns/$a" ] || echo "namespace $a" ;;
+		link)	! ip link show "$a" >/dev/null 2>&1 || echo "link $a" ;;
+		dir)	[ ! -e "$a" ] || echo "directory $a" ;;
+		esac
+	done <"$D/resources.down"
+	for f in /proc/[0-9]*/cmdline; do
+		case $(tr '\0' ' ' 2>/dev/null <"$f") in
+		*"$D"*) echo "process ${f%/cmdline}" ;;
+		esac
+	done
+	return 0
+}
+
 usage() {
 	echo "usage: $prog up [NODES [IFNAME,...]] | down | status | env |" \
-	    "addr NODE [IFNAME] | state JOBID"
+	    "addr NODE [IFNAME] | state JOBID | leftovers"
 }
 
 cmd=${1:-}
@@ -602,6 +624,7 @@ status)	cluster_dir old; do_status ;;
 env)	cluster_dir old; do_env ;;
 addr)	cluster_dir old; do_addr "$@" ;;
 state)	cluster_dir old; do_state "$@" ;;
+leftovers) cluster_dir old; do_leftovers ;;
 -h|--help|help) usage ;;
 *)	usage >&2; exit 2 ;;
 esac
