@@ -1,0 +1,707 @@
+#!/usr/bin/env python3
+"""quote-property.py: the property test behind t-quote-property.sh.
+
+Random argument vectors (bytes 1-255, 0-64 bytes long, up to 8 of them)
+and random values for every option that reaches a generated job go
+through ddpgen; each job is executed with a ddprank stand-in that records
+the argv and environment it gets, and what it records must equal what was
+given, byte for byte. Values ddpgen refuses by design (control bytes in
+an #SBATCH value or an interface pattern, text XML cannot carry) must be
+refused with one clear error line. Then random host names and MASTER_ADDR
+values go through ddprank env and back through eval in bash and sh.
+
+Executions are batched: one bash process runs many jobs, each in a
+subshell, with srun a function that runs its command the way
+"/bin/bash -c CODE NAME ARGS" would (a subshell evaluating CODE with
+ARGS as positional parameters), and "bash -lc CODE" likewise for HPC
+Pack command lines. Every 100th job also runs for real (bash job.sh, a
+srun script in PATH, /bin/bash -c; bash -c COMMANDLINE) and must record
+the same thing.
+
+Usage: quote-property.py --ddpgen P --ddprank P --standin P --work DIR
+       [--n N] [--seed S] [--jobs J] [--sbatch]
+"""
+
+import argparse
+import concurrent.futures
+import json
+import os
+import random
+import re
+import socket
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+
+SBATCH_OPTS = ["job-name", "partition", "account", "qos", "constraint"]
+SBATCH_KEYS = {o: o.replace("-", "_") for o in SBATCH_OPTS}
+HOSTILE = [b"$(touch pwned)", b"`touch pwned`", b"';touch pwned;'",
+           b"\";touch pwned;\"", b"${IFS}", b"\\", b"\\'", b"'\\''", b"--",
+           b"-", b"--help", b"$HOME", b"!!", b"#", b"%PATH%", b"^", b"&",
+           b"|", b";", b"<", b">", b"(", b")", b"{a,b}", b"*", b"?", b"[a]",
+           b"~", b"\n", b"\t", b"\r", b"\x01", b"\x7f", b"\x1b[31m", b" ",
+           b"caf\xc3\xa9", b"\xe2\x80\x98", b"\xe2\x80\x99", b"\xef\xbb\xbf",
+           b"\xef\xbf\xbe", b"\xed\xa0\x80", b"\xc0\xaf", b"\xff", b"'", b'"',
+           b"&amp;", b"]]>", b"=", b"a=b", b"packjob", b"hetjob", b"%j"]
+# MASTER_ADDR values that ran code through sh's eval of $'...' words.
+EXPLOITS = [b"\x01';touch pwned;#", b"\x01';touch pwned;'"]
+SAFE = b"abcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-"
+
+
+def rand_bytes(rng, maxlen=64, minlen=0):
+    """One value: random bytes, hostile tokens, or valid UTF-8 text."""
+    n = rng.randint(minlen, maxlen)
+    mode = rng.random()
+    if mode < 0.35:
+        s = bytes(rng.randint(1, 255) for _ in range(n))
+    elif mode < 0.75:
+        s = b""
+        while len(s) < n:
+            r = rng.random()
+            if r < 0.5:
+                s += rng.choice(HOSTILE)
+            elif r < 0.8:
+                s += bytes([rng.choice(SAFE)])
+            else:
+                s += bytes([rng.randint(1, 255)])
+        s = s[:n]
+    else:
+        chars = []
+        while len("".join(chars).encode()) < n:
+            r = rng.random()
+            if r < 0.6:
+                chars.append(chr(rng.randint(0x20, 0x7e)))
+            elif r < 0.7:
+                chars.append(chr(rng.randint(1, 0x1f)))
+            else:
+                c = rng.randint(0x80, 0x10FFFF)
+                if 0xD800 <= c <= 0xDFFF:
+                    c = 0xE9
+                chars.append(chr(c))
+        s = "".join(chars).encode()[:n]
+    return s
+
+
+def utf8(b):
+    """b less what is not UTF-8 or not an XML character."""
+    s = b.decode("utf-8", "ignore").replace("\ufffe", "").replace("\uffff", "")
+    return s.encode()
+
+
+def has_ctrl(b):
+    return any(c < 32 or c == 127 for c in b)
+
+
+def xml_ok(b, text=False):
+    """What quote_xml accepts: UTF-8 XML 1.0 characters; with text, the
+    control bytes too (values reach XML through a shell word, which
+    spells them out)."""
+    try:
+        s = b.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    if "\ufffe" in s or "\uffff" in s:
+        return False
+    if not text and any(c < 32 and c not in (9, 10, 13) for c in b):
+        return False
+    return True
+
+
+class Vector:
+    """One ddpgen invocation: options, the training script, arguments."""
+
+    def __init__(self, rng, i):
+        self.i = i
+        self.args = [rand_bytes(rng) for _ in range(rng.randint(0, 8))]
+        self.script = (rand_bytes(rng, 64, 1) if rng.random() < 0.25
+                       else b"/scratch/my dir/train.py")
+        self.site = rng.choice(["cori", "plmt", "slurm"])
+        self.opts = {}
+        for o in SBATCH_OPTS:
+            if rng.random() < 0.3:
+                v = rand_bytes(rng)
+                # Mostly without control bytes, so that most jobs are
+                # generated; ddpgen refuses the others.
+                if rng.random() < 0.8:
+                    v = bytes(c for c in v if c >= 32 and c != 127)
+                self.opts[o] = v
+        self.env = rand_bytes(rng) if rng.random() < 0.5 else None
+        self.iface = None
+        if rng.random() < 0.3:
+            v = rand_bytes(rng, 24, 1)
+            if rng.random() < 0.9:
+                v = bytes(c for c in v if c >= 32 and c != 127) or b"x"
+            self.iface = v
+        self.real = i % 100 == 0
+        # Half the vectors hold only what XML can carry, so that HPC Pack
+        # jobs are generated from them too.
+        if rng.random() < 0.5:
+            self.args = [utf8(a) for a in self.args]
+            self.script = utf8(self.script) or b"x"
+            self.opts = {o: utf8(v) for o, v in self.opts.items()}
+            if self.env is not None:
+                self.env = utf8(self.env)
+            if self.iface is not None:
+                self.iface = utf8(self.iface) or b"x"
+
+    def argv(self, ddpgen, ddprank, xml):
+        a = [ddpgen, b"--ddprank", ddprank, b"--nodes", b"2"]
+        if xml:
+            a += [b"--site", b"hpcpack", b"--nodes", b"1"]
+            if "job-name" in self.opts:
+                a += [b"--job-name", self.opts["job-name"]]
+        else:
+            a += [b"--site", self.site.encode()]
+            for o, v in self.opts.items():
+                a += [b"--" + o.encode(), v]
+        if self.env is not None:
+            a += [b"--env", b"HOSTILE_ENV=" + self.env]
+        if self.iface is not None:
+            a += [b"--iface", self.iface]
+        return a + [b"--", self.script] + self.args
+
+    def refusal(self, xml):
+        """The error ddpgen must give, as (status, regex), or None."""
+        line = [SBATCH_KEYS[o] for o, v in self.opts.items()
+                if (not xml or o == "job-name") and has_ctrl(v)]
+        if self.iface is not None and has_ctrl(self.iface):
+            line.append("iface")
+        if line:
+            return (2, rb"^ddpgen: (%s): control character in " %
+                    "|".join(line).encode())
+        if not xml:
+            return None
+        values = [self.script] + self.args + [self.iface or b""]
+        values += [v for o, v in self.opts.items() if o == "job-name"]
+        if not all(xml_ok(v, text=True) for v in values) or (
+                self.env is not None and not xml_ok(self.env)):
+            return (3, rb"^ddpgen: .*(not valid UTF-8|control byte 0x)")
+        return None
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          **kw)
+
+
+class Checker:
+    def __init__(self, args):
+        self.a = args
+        self.failures = 0
+        self.kinds = {}
+        self.checks = 0
+        self.work = args.work
+        self.pool = concurrent.futures.ThreadPoolExecutor(args.jobs)
+
+    def fail(self, msg):
+        """Prints the first few failures of each kind (the message up to
+        its first digit) and counts them all."""
+        self.failures += 1
+        kind = re.sub(r"[0-9].*", "", msg)
+        self.kinds[kind] = self.kinds.get(kind, 0) + 1
+        if self.kinds[kind] <= 5:
+            print("FAIL: " + msg, flush=True)
+
+    def check(self, ok, msg):
+        self.checks += 1
+        if not ok:
+            self.fail(msg)
+        return ok
+
+    def map(self, fn, items):
+        return list(self.pool.map(fn, items))
+
+    # --- generation ---------------------------------------------------
+
+    def generate(self, vectors, xml):
+        """Runs ddpgen for each vector; returns those that must run."""
+        d = os.path.join(self.work, "xml" if xml else "sh")
+        os.makedirs(d, exist_ok=True)
+        ddpgen = os.fsencode(self.a.ddpgen)
+        standin = os.fsencode(self.a.standin)
+
+        def one(v):
+            return v, run(v.argv(ddpgen, standin, xml), cwd=d)
+
+        jobs = []
+        refused = 0
+        t0 = time.time()
+        for v, p in self.map(one, vectors):
+            want = v.refusal(xml)
+            err = p.stderr
+            what = "%s vector %d" % ("xml" if xml else v.site, v.i)
+            if want is None and v.iface is not None and \
+                    p.returncode == 2 and p.stdout == b"" and \
+                    err.count(b"\n") == 1 and \
+                    err.startswith(b"ddpgen: iface: bad pattern '"):
+                refused += 1    # PCRE2 does not compile it
+                self.checks += 1
+                continue
+            if want is None:
+                if not self.check(p.returncode == 0 and err == b"",
+                                  "%s: ddpgen exit %d: %r" %
+                                  (what, p.returncode, err[:300])):
+                    continue
+                if xml:
+                    name = "job.%d.xml" % v.i
+                else:
+                    name = "job.%d.sh" % v.i
+                with open(os.path.join(d, name), "wb") as f:
+                    f.write(p.stdout)
+                jobs.append(v)
+                continue
+            # A pattern PCRE2 does not compile is also refused, and so
+            # is anything refused twice over: the first problem counts.
+            refused += 1
+            rc = want[0]
+            if re.match(rb"ddpgen: iface: bad pattern '", err):
+                rc = 2
+            self.check(p.returncode == rc and p.stdout == b"" and
+                       err.count(b"\n") == 1 and (rc == 2 and
+                       err.startswith(b"ddpgen: iface: bad pattern '") or
+                       re.search(want[1], err) is not None),
+                       "%s: want a refusal (exit %d, /%r/), got exit %d: %r"
+                       % (what, want[0], want[1], p.returncode, err[:300]))
+        print("%s: %d jobs generated, %d refused as they must be (%.0f s)" %
+              ("xml" if xml else "sh", len(jobs), refused, time.time() - t0),
+              flush=True)
+        return jobs, d
+
+    # --- Slurm ----------------------------------------------------------
+
+    def run_sh(self, jobs, d):
+        """Each job in a subshell of one bash per chunk; srun a function."""
+        driver = os.path.join(d, "driver.sh")
+        with open(driver, "w") as f:
+            f.write(r'''
+d=$1; shift
+# srun: drop its options; run "/bin/bash -c CODE NAME ARG..." as bash
+# would, in a subshell, CODE seeing ARG... as "$@".
+srun() {
+	while [ $# -gt 0 ]; do
+		case $1 in --*) shift ;; *) break ;; esac
+	done
+	if [ "$1" = /bin/bash ] && [ "$2" = -c ]; then
+		(code=$3; shift 4; eval "$code")
+	else
+		"$@"
+	fi
+}
+module() { :; }
+for i; do
+	REC=$d/rec.$i
+	export REC
+	(. "$d/job.$i.sh") </dev/null >"$d/log.$i" 2>&1
+	echo "$i $?"
+done
+''')
+        self.execute_chunks(jobs, d, driver, "bash")
+        # Every 100th for real: a srun script in PATH, bash job.sh.
+        bindir = os.path.join(self.work, "bin")
+        env = dict(os.environ)
+        env["PATH"] = bindir + ":" + env["PATH"]
+
+        def real(v):
+            env2 = dict(env)
+            env2["REC"] = os.path.join(d, "real.%d" % v.i)
+            p = run(["bash", os.path.join(d, "job.%d.sh" % v.i)], cwd=d,
+                    env=env2, stdin=subprocess.DEVNULL)
+            return v, p
+        for v, p in self.map(real, [v for v in jobs if v.real]):
+            self.check(p.returncode == 0,
+                       "sh vector %d: real run exit %d: %r" %
+                       (v.i, p.returncode, p.stderr[:300]))
+            self.check(read(os.path.join(d, "real.%d" % v.i)) ==
+                       read(os.path.join(d, "rec.%d" % v.i)),
+                       "sh vector %d: real run recorded something else"
+                       % v.i)
+        for v in jobs:
+            self.compare(v, d, xml=False)
+
+    def execute_chunks(self, jobs, d, driver, shell):
+        chunks = [jobs[k::self.a.jobs * 4] for k in range(self.a.jobs * 4)]
+
+        def one(chunk):
+            return run([shell, driver, d] + [str(v.i) for v in chunk],
+                       cwd=d, stdin=subprocess.DEVNULL)
+        status = {}
+        t0 = time.time()
+        for p in self.map(one, [c for c in chunks if c]):
+            for line in p.stdout.decode().splitlines():
+                i, rc = line.split()
+                status[int(i)] = int(rc)
+        print("%s: %d jobs executed (%.0f s)" % (os.path.basename(d),
+              len(jobs), time.time() - t0), flush=True)
+        for v in jobs:
+            rc = status.get(v.i)
+            if not self.check(rc == 0, "vector %d: job exit %s: %r" % (
+                    v.i, rc, read(os.path.join(d, "log.%d" % v.i))[:300])):
+                v.failed = True
+
+    def compare(self, v, d, xml):
+        what = "%s vector %d" % ("xml" if xml else v.site, v.i)
+        if getattr(v, "failed", False):
+            return
+        rec = read(os.path.join(d, "rec.%d" % v.i)).split(b"\0")
+        # argc, argv after "--", then S+HOSTILE_ENV or U, then the
+        # --iface value or nothing.
+        try:
+            n = int(rec[0])
+            argv, env, iface = rec[1:1 + n], rec[1 + n], rec[2 + n]
+        except (ValueError, IndexError):
+            self.fail("%s: unreadable record %r" % (what, rec[:5]))
+            return
+        self.check(argv[-1 - len(v.args):] == [v.script] + v.args,
+                   "%s: argv differs:\n  want %r\n  got  %r" %
+                   (what, [v.script] + v.args, argv))
+        # HPC Pack sets the job's variables, not its command line: the
+        # XML check (xml_values) reads those.
+        want_env = b"U" if v.env is None or xml else b"S" + v.env
+        self.check(env == want_env, "%s: HOSTILE_ENV %r, want %r" %
+                   (what, env, want_env))
+        want_iface = v.iface
+        if want_iface is None and not xml:
+            want_iface = {"cori": b"^eth3$", "plmt": b"^nmn0$"}.get(v.site)
+        if want_iface is None and xml:
+            want_iface = b"^eth0$"
+        self.check(iface == (want_iface or b""),
+                   "%s: --iface %r, want %r" % (what, iface, want_iface))
+        if not xml and want_iface is not None:
+            ip = read(os.path.join(d, "rec.%d.ip" % v.i))
+            self.check(ip == want_iface + b"\0",
+                       "%s: ip --iface %r, want %r" % (what, ip, want_iface))
+
+    def sbatch_model(self, line):
+        """sbatch 22.05's get_argument over one #SBATCH line: the
+        arguments it finds."""
+        out = []
+        ptr = 0
+        while True:
+            while ptr < len(line) and line[ptr:ptr + 1].isspace():
+                ptr += 1
+            if ptr >= len(line):
+                return out
+            arg, quoted, q, esc = b"", False, None, False
+            while ptr < len(line) and (quoted or not
+                                       line[ptr:ptr + 1].isspace()):
+                c = line[ptr:ptr + 1]
+                if esc:
+                    esc = False
+                elif c == b"\\":
+                    esc = True
+                    ptr += 1
+                    continue
+                elif quoted:
+                    if c == q:
+                        quoted = False
+                        ptr += 1
+                        continue
+                elif c in (b'"', b"'"):
+                    quoted, q = True, c
+                    ptr += 1
+                    continue
+                elif c == b"#":
+                    return out + [arg]
+                arg += c
+                ptr += 1
+            if quoted:
+                return out + [b"<unmatched quote>"]
+            out.append(arg)
+
+    def check_sbatch(self, jobs, d):
+        """The #SBATCH lines: each option one argument equal to its value,
+        by a model of sbatch's parser and, when asked, by sbatch -vvv."""
+        found = {}
+        for v in jobs:
+            if getattr(v, "failed", False):
+                continue
+            text = read(os.path.join(d, "job.%d.sh" % v.i))
+            lines = [ln[len(b"#SBATCH"):] for ln in text.split(b"\n")
+                     if ln.startswith(b"#SBATCH")]
+            found[v.i] = lines
+            args = [a for ln in lines for a in self.sbatch_model(ln)]
+            for o, val in v.opts.items():
+                want = b"--" + o.encode() + b"=" + val
+                hits = [a for a in args if a.startswith(b"--" + o.encode()
+                                                       + b"=")]
+                if val == b"" and o != "job-name":
+                    self.check(hits == [], "%s vector %d: empty --%s "
+                               "still requested: %r" % (v.site, v.i, o, hits))
+                else:
+                    self.check(hits == [want], "%s vector %d: #SBATCH "
+                               "--%s parses as %r, want %r" %
+                               (v.site, v.i, o, hits, want))
+        if self.a.sbatch:
+            self.sbatch_real(jobs, found, d)
+
+    def sbatch_real(self, jobs, found, d):
+        """All #SBATCH lines in one script, a marker before each job's,
+        through sbatch -vvv, which lists every argument it finds before it
+        tries to reach the controller (there is none: it is stopped)."""
+        conf = os.path.join(self.work, "slurm.conf")
+        with open(conf, "w") as f:
+            f.write("ClusterName=probe\nSlurmctldHost=localhost(127.0.0.1)"
+                    "\nSlurmctldPort=1\nNodeName=n1 CPUs=1\n"
+                    "PartitionName=p Nodes=n1 Default=YES\n")
+        script = [b"#!/bin/bash"]
+        order = [v for v in jobs if v.i in found]
+        for v in order:
+            script.append(b"#SBATCH --comment=MARK%d" % v.i)
+            script += [b"#SBATCH" + ln for ln in found[v.i]]
+        script.append(b"true\n")
+        path = os.path.join(d, "all.sbatch")
+        with open(path, "wb") as f:
+            f.write(b"\n".join(script))
+        env = dict(os.environ, SLURM_CONF=conf)
+        p = subprocess.Popen(["sbatch", "-vvv", path], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, env=env)
+        got = {}
+        cur = None
+        pre = b'sbatch: debug2: Found in script, argument "'
+        for line in p.stderr:
+            if line.startswith(b"sbatch: defined options"):
+                break
+            if not line.startswith(pre) or not line.endswith(b'"\n'):
+                continue
+            arg = line[len(pre):-2]
+            m = re.match(rb"--comment=MARK(\d+)$", arg)
+            if m:
+                cur = int(m.group(1))
+                got[cur] = []
+            elif cur is not None:
+                got[cur].append(arg)
+        p.kill()
+        p.wait()
+        self.check(len(got) == len(order), "sbatch -vvv: %d jobs' markers "
+                   "found of %d" % (len(got), len(order)))
+        for v in order:
+            want = [a for ln in found[v.i] for a in self.sbatch_model(ln)]
+            self.check(got.get(v.i) == want, "sbatch vector %d: sbatch "
+                       "finds %r, the model %r" % (v.i, got.get(v.i), want))
+        print("sbatch -vvv: %d jobs' #SBATCH lines parsed by sbatch itself"
+              % len(got), flush=True)
+
+    # --- HPC Pack XML -----------------------------------------------------
+
+    def run_xml(self, jobs, d):
+        files = [os.path.join(d, "job.%d.xml" % v.i) for v in jobs]
+        p = run(["xmllint", "--noout"] + files)
+        self.check(p.returncode == 0, "xmllint --noout: %r" % p.stderr[:500])
+        # One xmllint for all files: the command lines hold no newline
+        # (every control byte is spelled out by the shell quoting), so
+        # the record separator is one.
+        expr = ('concat(string(//*[local-name()="Task"][1]/@CommandLine),'
+                ' "\n")')
+        p = run(["xmllint", "--xpath", expr] + files)
+        lines = p.stdout.split(b"\n")
+        cmds = lines[0::2][:len(jobs)]
+        self.check(len(cmds) == len(jobs) and all(x == b"" for x in
+                                                  lines[1::2]),
+                   "xmllint --xpath: %d command lines for %d jobs" %
+                   (len(cmds), len(jobs)))
+        for v, c in zip(jobs, cmds):
+            with open(os.path.join(d, "cmd.%d" % v.i), "wb") as f:
+                f.write(c)
+            self.xml_values(v, d)
+        driver = os.path.join(d, "driver.sh")
+        with open(driver, "w") as f:
+            f.write(r'''
+d=$1; shift
+# The agent runs CommandLine, "bash -lc CODE": CODE evaluated in a
+# subshell, as a fresh bash would.
+bash() {
+	if [ "$1" = -lc ]; then
+		(eval "$2")
+	else
+		command bash "$@"
+	fi
+}
+for i; do
+	REC=$d/rec.$i
+	export REC
+	(eval "$(cat "$d/cmd.$i")") </dev/null >"$d/log.$i" 2>&1
+	echo "$i $?"
+done
+''')
+        self.execute_chunks(jobs, d, driver, "bash")
+        home = os.path.join(self.work, "home")
+        os.makedirs(home, exist_ok=True)
+
+        def real(v):
+            env = dict(os.environ, HOME=home,
+                       REC=os.path.join(d, "real.%d" % v.i))
+            cmd = read(os.path.join(d, "cmd.%d" % v.i))
+            return v, run([b"bash", b"-c", cmd], cwd=d, env=env,
+                          stdin=subprocess.DEVNULL)
+        for v, p in self.map(real, [v for v in jobs if v.real]):
+            self.check(p.returncode == 0, "xml vector %d: real run exit %d:"
+                       " %r" % (v.i, p.returncode, p.stderr[:300]))
+            self.check(read(os.path.join(d, "real.%d" % v.i)) ==
+                       read(os.path.join(d, "rec.%d" % v.i)),
+                       "xml vector %d: real run recorded something else"
+                       % v.i)
+        for v in jobs:
+            self.compare(v, d, xml=True)
+
+    def xml_values(self, v, d):
+        """The job name and HOSTILE_ENV as an XML parser reads them."""
+        root = ET.parse(os.path.join(d, "job.%d.xml" % v.i)).getroot()
+        ns = {"h": "http://schemas.microsoft.com/HPCS2008R2/scheduler/"}
+        if "job-name" in v.opts:
+            self.check(root.get("Name").encode() == v.opts["job-name"],
+                       "xml vector %d: Name %r, want %r" %
+                       (v.i, root.get("Name"), v.opts["job-name"]))
+        vals = [var.find("h:Value", ns).text or ""
+                for var in root.iterfind(".//h:Variable", ns)
+                if var.find("h:Name", ns).text == "HOSTILE_ENV"]
+        want = [] if v.env is None else [v.env]
+        self.check([x.encode() for x in vals] == want,
+                   "xml vector %d: HOSTILE_ENV %r, want %r" %
+                   (v.i, vals, want))
+
+    # --- ddprank env ------------------------------------------------------
+
+    def ddprank_env(self, rng, n):
+        d = os.path.join(self.work, "env")
+        os.makedirs(d, exist_ok=True)
+        me = socket.gethostname().encode()
+        short = me.split(b".")[0]
+        cases = []
+        for i in range(n):
+            names = set()
+            while len(names) < rng.randint(1, 6):
+                h = bytes(c for c in rand_bytes(rng, 40, 1)
+                          if c not in b" \t\r\n#")
+                if h and h.split(b".")[0] != short:
+                    names.add(h)
+            names = sorted(names)
+            rng.shuffle(names)
+            pos = rng.randint(1, len(names))
+            hosts = names[:pos] + [me] + names[pos:]
+            addr = rand_bytes(rng, 64, 1)
+            if rng.random() < 0.5:
+                addr = bytes(c for c in addr if c >= 32 and c != 127) or b"m"
+            if i < len(EXPLOITS):
+                addr = EXPLOITS[i]
+            with open(os.path.join(d, "hosts.%d" % i), "wb") as f:
+                f.write(b"".join(h + b"\n" for h in hosts))
+            cases.append((i, hosts, pos, addr))
+
+        def one(c):
+            i, hosts, pos, addr = c
+            env = dict(os.environ)
+            env = {k: v for k, v in env.items()
+                   if not re.match(r"(SLURM|SLURMD|CCP|PBS|LSB)_", k)}
+            env = {os.fsencode(k): os.fsencode(v) for k, v in env.items()}
+            env[b"MASTER_ADDR"] = addr
+            hf = os.path.join(d, "hosts.%d" % i)
+            p = run([self.a.ddprank, "env", "--hostfile", hf, "--port",
+                     "29500"], env=env, cwd=d)
+            extra = None
+            if i % 10 == 0:
+                extra = (run([self.a.ddprank, "env", "--hostfile", hf,
+                              "--port", "29500", "--format", "json"],
+                             env=env, cwd=d),
+                         run([self.a.ddprank, "hosts", "--hostfile", hf],
+                             env=env, cwd=d))
+            return c, p, extra
+        ok = []
+        for c, p, extra in self.map(one, cases):
+            i, hosts, pos, addr = c
+            if not self.check(p.returncode == 0 and p.stderr == b"",
+                              "env case %d: ddprank exit %d: %r" %
+                              (i, p.returncode, p.stderr[:300])):
+                continue
+            with open(os.path.join(d, "env.%d" % i), "wb") as f:
+                f.write(p.stdout)
+            ok.append(c)
+            if extra is None:
+                continue
+            j, h = extra
+            obj = json.loads(j.stdout.decode("utf-8", "surrogateescape"))
+            self.check(obj["MASTER_ADDR"].encode("utf-8", "surrogateescape")
+                       == addr and obj["NODE_RANK"] == pos and
+                       obj["NNODES"] == len(hosts),
+                       "env case %d: JSON %r" % (i, j.stdout[:200]))
+            self.check(h.stdout == b"".join(x + b"\n" for x in hosts),
+                       "env case %d: hosts %r" % (i, h.stdout[:200]))
+        drv = os.path.join(d, "eval.sh")
+        with open(drv, "w") as f:
+            f.write('d=$1; sh=$2; shift 2\nfor i; do\n'
+                    '\t(. "$d/env.$i"; printf "%s\\0" "$NODE_RANK" '
+                    '"$NNODES" "$MASTER_ADDR" "$MASTER_PORT") '
+                    '>"$d/$sh.$i" 2>&1\ndone\n')
+        for sh in ("bash", "sh"):
+            chunks = [ok[k::self.a.jobs * 2] for k in range(self.a.jobs * 2)]
+            self.map(lambda ch: run([sh, drv, d, sh] +
+                                    [str(c[0]) for c in ch], cwd=d),
+                     [ch for ch in chunks if ch])
+        inexact = 0
+        for i, hosts, pos, addr in ok:
+            for sh in ("bash", "sh"):
+                got = read(os.path.join(d, "%s.%d" % (sh, i)))
+                want = b"%d\0%d\0%s\0%d\0" % (pos, len(hosts), addr, 29500)
+                if sh == "sh" and has_ctrl(addr):
+                    # dash has no $'...': the word stays one word and
+                    # runs nothing, but its value is not the address.
+                    inexact += 1
+                    self.check(got.split(b"\0")[:2] == want.split(b"\0")[:2]
+                               and got.count(b"\0") == 4,
+                               "env case %d through sh's eval: %r" %
+                               (i, got[:200]))
+                    continue
+                self.check(got == want, "env case %d through %s's eval: got "
+                           "%r, want %r" % (i, sh, got[:200], want[:200]))
+        print("ddprank env: %d cases through eval in bash and sh (%d values "
+              "with control bytes, which sh's eval cannot restore)" %
+              (len(ok), inexact), flush=True)
+
+
+def read(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return b"<missing>"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ddpgen", required=True)
+    ap.add_argument("--ddprank", required=True)
+    ap.add_argument("--standin", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--n", type=int, default=10000)
+    ap.add_argument("--seed", type=int, default=20261130)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--sbatch", action="store_true")
+    a = ap.parse_args()
+    print("seed %d, %d vectors" % (a.seed, a.n), flush=True)
+    rng = random.Random(a.seed)
+    vectors = [Vector(rng, i) for i in range(a.n)]
+    c = Checker(a)
+    t0 = time.time()
+    jobs, d = c.generate(vectors, xml=False)
+    c.run_sh(jobs, d)
+    c.check_sbatch(jobs, d)
+    print("sh: done in %.0f s" % (time.time() - t0), flush=True)
+    t0 = time.time()
+    jobs, d = c.generate(vectors, xml=True)
+    c.run_xml(jobs, d)
+    print("xml: done in %.0f s" % (time.time() - t0), flush=True)
+    t0 = time.time()
+    c.ddprank_env(rng, a.n // 2)
+    print("env: done in %.0f s" % (time.time() - t0), flush=True)
+    for root, dirs, files in os.walk(a.work):
+        for f in files:
+            c.check("pwned" not in f, "%s/%s: an argument ran as code" %
+                    (root, f))
+    for kind, n in sorted(c.kinds.items(), key=lambda x: -x[1]):
+        print("%6d failures: %s..." % (n, kind))
+    print("%d checks, %d failures" % (c.checks, c.failures))
+    return 1 if c.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
