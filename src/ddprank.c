@@ -330,22 +330,20 @@ parse_args(struct options *o, int argc, char **argv)
 static int
 cmd_rank(struct options *o, struct rank_vars *vs, int exec, int *duplicate)
 {
-	struct rank		 r;
-	struct rank_extra	 x;
-	char			*cause;
-	int			 xc;
+	struct rank	 r;
+	char		*cause;
+	int		 xc;
 
 	o->ro.check_port = 1;
-	xc = rank_compute_extra(&r, &x, &o->ro, &nodes_env_real,
-	    &netif_sys_real, &cause);
-	if (x.warning != NULL)
-		report(XC_OK, "warning: %s", x.warning);
-	free(x.warning);
+	xc = rank_compute(&r, &o->ro, &nodes_env_real, &netif_sys_real,
+	    &cause);
+	if (r.warning != NULL)
+		report(XC_OK, "warning: %s", r.warning);
 	if (xc != XC_OK) {
 		rank_free(&r);
 		return report_cause(xc, cause);
 	}
-	*duplicate = x.duplicate;
+	*duplicate = r.duplicate;
 	rank_vars(vs, &r, exec, o->rdzv);
 	rank_free(&r);
 	return XC_OK;

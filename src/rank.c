@@ -31,7 +31,6 @@ struct rank_ctx {
 	struct netif_list	 ifs;
 	int			 listed;
 	const struct netif	*iface;		/* matched, or NULL */
-	struct rank_extra	*extra;
 };
 
 static int
@@ -305,7 +304,7 @@ rank_check_port(struct rank_ctx *c, struct rank *r, char **cause)
 {
 	char	*why;
 
-	if (!c->o->check_port || r->node_rank != 0 || c->extra->duplicate)
+	if (!c->o->check_port || r->node_rank != 0 || r->duplicate)
 		return XC_OK;
 	if (port_check(r->master_addr, r->master_port, &why) == -1) {
 		util_fail(cause, "node 0 cannot host the rendezvous: %s", why);
@@ -476,9 +475,9 @@ rank_take_exchange(struct rank_ctx *c, struct rank *r,
 
 	r->node_rank = res->node_rank;
 	r->nnodes = res->nnodes;
-	c->extra->duplicate = res->duplicate;
+	r->duplicate = res->duplicate;
 	if (res->warning != NULL)
-		c->extra->warning = xstrdup(res->warning);
+		r->warning = xstrdup(res->warning);
 	if (netif_addr_parse(&a, res->master_addr) == -1 ||
 	    (r->nnodes > 1 && netif_addr_is_loopback(&a))) {
 		util_fail(cause, "exchange: node 0 published the address "
@@ -526,26 +525,11 @@ int
 rank_compute(struct rank *r, const struct rank_opts *o,
     const struct nodes_env *env, const struct netif_sys *sys, char **cause)
 {
-	struct rank_extra	x;
-	int			xc;
-
-	xc = rank_compute_extra(r, &x, o, env, sys, cause);
-	free(x.warning);
-	return xc;
-}
-
-int
-rank_compute_extra(struct rank *r, struct rank_extra *x,
-    const struct rank_opts *o, const struct nodes_env *env,
-    const struct netif_sys *sys, char **cause)
-{
 	struct rank_ctx	c;
 	int		xc;
 
 	memset(r, 0, sizeof *r);
-	memset(x, 0, sizeof *x);
 	memset(&c, 0, sizeof c);
-	c.extra = x;
 	c.o = o;
 	c.env = env;
 	c.sys = sys;
@@ -568,6 +552,7 @@ rank_free(struct rank *r)
 	free(r->master_addr);
 	free(r->ifname);
 	free(r->jobid);
+	free(r->warning);
 	memset(r, 0, sizeof *r);
 }
 

@@ -46,13 +46,11 @@ struct rank {
 	int		 master_port;
 	char		*ifname;	/* interface matched, or NULL */
 	char		*jobid;		/* rendezvous id, or NULL */
-};
-
-/* What an exchange says besides: another process of this node runs the
- * command (--exchange mpi), and something to print. */
-struct rank_extra {
+	/* What an exchange says besides: another process of this node runs
+	 * the command (--exchange mpi), and something to print (or NULL),
+	 * set even when rank_compute fails. */
 	int		 duplicate;
-	char		*warning;	/* or NULL; caller frees */
+	char		*warning;
 };
 
 /* One variable to export; number says JSON should not quote it. */
@@ -71,10 +69,6 @@ struct rank_vars {
 /* Fills r; free it with rank_free whatever this returns. */
 int	rank_compute(struct rank *r, const struct rank_opts *,
 	    const struct nodes_env *, const struct netif_sys *, char **cause);
-/* The same, filling x too (x->warning even on failure). */
-int	rank_compute_extra(struct rank *r, struct rank_extra *x,
-	    const struct rank_opts *, const struct nodes_env *,
-	    const struct netif_sys *, char **cause);
 void	rank_free(struct rank *);
 
 /* MASTER_PORT alone (ddprank port): --port, or derived from the job id. */

@@ -550,7 +550,7 @@ expect_vars(const struct rank *r, int exec, enum rank_rdzv rdzv,
 
 START_TEST(test_vars_exec)
 {
-	struct rank	r = { 0, 2, NULL, NULL, 29500, NULL, NULL };
+	struct rank	r = { .node_rank = 0, .nnodes = 2, .master_port = 29500 };
 
 	r.master_addr = xstrdup("10.3.0.1");
 	expect_vars(&r, 1, RANK_STATIC,
@@ -612,7 +612,8 @@ END_TEST
 
 START_TEST(test_format_hostile)
 {
-	struct rank		r = { 3, 4, NULL, NULL, 1, NULL, NULL };
+	struct rank		r = { .node_rank = 3, .nnodes = 4,
+				    .master_port = 1 };
 	struct rank_vars	vs;
 	struct buf		b;
 
