@@ -480,12 +480,38 @@ generate(const struct opts *o, struct profile *p, int argc, char **argv,
 	return XC_OK;
 }
 
+/* Runs what the options ask for; everything it is given, the caller frees. */
+static int
+dispatch(struct opts *o, const struct strlist *dirs, int argc, char **argv,
+    const char *exedir)
+{
+	struct profile	*p;
+	int		 rc;
+
+	if (o->list_sites)
+		return list_sites(dirs);
+	if (o->show_site != NULL)
+		return show_site(o->show_site, dirs);
+	if (optind >= argc) {
+		fprintf(stderr, "%s: no training script given\n",
+		    util_progname);
+		usage(stderr);
+		return XC_USAGE;
+	}
+	if (o->site == NULL)
+		o->site = "slurm";
+	p = load_site(o->site, dirs);
+	argv[0] = (char *)"ddpgen";
+	rc = generate(o, p, argc, argv, exedir);
+	profile_free(p);
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
 	struct opts	 o;
 	struct strlist	 dirs;
-	struct profile	*p;
 	char		*exedir;
 	int		 rc;
 
@@ -494,22 +520,7 @@ main(int argc, char **argv)
 	exedir = exe_dir();
 	strlist_init(&dirs);
 	profile_searchpath(&dirs, env_get, exedir);
-	if (o.list_sites)
-		return list_sites(&dirs);
-	if (o.show_site != NULL)
-		return show_site(o.show_site, &dirs);
-	if (optind >= argc) {
-		fprintf(stderr, "%s: no training script given\n",
-		    util_progname);
-		usage(stderr);
-		return XC_USAGE;
-	}
-	if (o.site == NULL)
-		o.site = "slurm";
-	p = load_site(o.site, &dirs);
-	argv[0] = (char *)"ddpgen";
-	rc = generate(&o, p, argc, argv, exedir);
-	profile_free(p);
+	rc = dispatch(&o, &dirs, argc, argv, exedir);
 	strlist_free(&dirs);
 	strlist_free(&o.env);
 	strlist_free(&o.setup);

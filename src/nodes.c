@@ -200,20 +200,38 @@ out:
 	return rc;
 }
 
-/* Adds name unless already there. PBS node files repeat a host once per
- * slot, usually in a run, so the last name is checked first. */
-static void
-nodes_add_unique(struct strlist *l, const char *name)
+static size_t
+nodes_hash(const char *s)
 {
-	size_t	i;
+	size_t	h = 14695981039346656037ULL;
 
-	if (l->n > 0 && strcmp(l->v[l->n - 1], name) == 0)
-		return;
-	for (i = 0; i < l->n; i++) {
-		if (strcmp(l->v[i], name) == 0)
-			return;
+	while (*s != '\0')
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+/* Appends the names of in to out once each, in first-seen order. A PBS
+ * node file repeats a host once per slot, and a file of a million lines
+ * must not cost a million squared comparisons: an open-addressing set of
+ * indices into out (0 = empty slot) remembers what was seen. */
+static void
+nodes_unique(struct strlist *out, const struct strlist *in)
+{
+	size_t	 cap = 16, i, h, *slot;
+
+	while (cap < 2 * in->n)
+		cap *= 2;
+	slot = xcalloc(cap, sizeof *slot);
+	for (i = 0; i < in->n; i++) {
+		h = nodes_hash(in->v[i]) & (cap - 1);
+		while (slot[h] != 0 && strcmp(out->v[slot[h] - 1], in->v[i]) != 0)
+			h = (h + 1) & (cap - 1);
+		if (slot[h] == 0) {
+			strlist_add(out, in->v[i]);
+			slot[h] = out->n;
+		}
 	}
-	strlist_add(l, name);
+	free(slot);
 }
 
 static int
@@ -222,7 +240,6 @@ nodes_pbs(struct nodes *n, const struct nodes_env *env, char **cause)
 	struct strlist	 w, names;
 	const char	*path;
 	char		*data, *what;
-	size_t		 i;
 	int		 rc;
 
 	if ((path = nodes_var(env, "PBS_NODEFILE")) == NULL)
@@ -234,8 +251,7 @@ nodes_pbs(struct nodes *n, const struct nodes_env *env, char **cause)
 	strlist_init(&w);
 	strlist_init(&names);
 	nodes_words(&w, data);
-	for (i = 0; i < w.n; i++)
-		nodes_add_unique(&names, w.v[i]);
+	nodes_unique(&names, &w);
 	n->text = nodes_join(&names, ",");
 	rc = nodes_set_names(n, &names, what, cause);
 	n->source = what;

@@ -186,7 +186,11 @@ script_set_tasks(struct tmpl_vars *v, const struct job *job)
 	char			*s;
 	int			 i;
 
+	/* One record per node costs memory in proportion to the nodes, so
+	 * only the HPC Pack templates, which need them, get them. */
 	tmpl_set_empty_list(v, "tasks");
+	if (job->prof->scheduler != PROFILE_HPCPACK)
+		return;
 	for (i = 1; i <= job->nodes; i++) {
 		rec = tmpl_add_record(v, "tasks");
 		script_set_int(rec, "task_id", i);
