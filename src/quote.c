@@ -91,6 +91,17 @@ quote_sh(struct buf *b, const char *s)
 		quote_sh_single(b, s);
 }
 
+void
+quote_sh_posix(struct buf *b, const char *s)
+{
+	if (*s == '\0')
+		buf_adds(b, "''");
+	else if (s[strspn(s, QUOTE_SAFE)] == '\0')
+		buf_adds(b, s);
+	else
+		quote_sh_single(b, s);
+}
+
 /* Length of the UTF-8 sequence at s if it encodes an XML 1.0 Char
  * (no overlong forms, surrogates, U+FFFE, U+FFFF or beyond U+10FFFF);
  * 0 otherwise. Only called for lead bytes >= 0x80. */

@@ -16,6 +16,12 @@
  * it comes first in a command: put such values in argument position. */
 void	quote_sh(struct buf *, const char *s);
 
+/* Appends s as one word for any POSIX shell's eval (dash's too, which
+ * has no $'...'): as quote_sh, but control bytes stay literal inside the
+ * single quotes, so the word may span lines. For output that users eval,
+ * not for lines that must stay single (comments, #SBATCH). */
+void	quote_sh_posix(struct buf *, const char *s);
+
 /* Appends s escaped for XML 1.0 attribute values and text alike
  * (& < > " ' as entities; tab, newline and CR as character references).
  * s must be UTF-8, as the generated documents are. Returns -1 (and sets

@@ -646,6 +646,8 @@ rank_vars_free(struct rank_vars *vs)
 	vs->n = 0;
 }
 
+/* Users eval this in whatever shell they have, dash included, so the
+ * words are POSIX: a value with a newline spans two lines. */
 void
 rank_format_sh(struct buf *b, const struct rank_vars *vs)
 {
@@ -653,7 +655,7 @@ rank_format_sh(struct buf *b, const struct rank_vars *vs)
 
 	for (i = 0; i < vs->n; i++) {
 		buf_addf(b, "export %s=", vs->v[i].name);
-		quote_sh(b, vs->v[i].value);
+		quote_sh_posix(b, vs->v[i].value);
 		buf_addc(b, '\n');
 	}
 }

@@ -321,6 +321,55 @@ START_TEST(test_sh_bash_property)
 }
 END_TEST
 
+START_TEST(test_sh_posix_units)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	quote_sh_posix(&b, "");
+	buf_addc(&b, ' ');
+	quote_sh_posix(&b, "plain-word");
+	buf_addc(&b, ' ');
+	quote_sh_posix(&b, "it's a\nb\\c");
+	ck_assert_str_eq(b.s, "'' plain-word 'it'\\''s a\nb'\\\\'c'");
+	buf_free(&b);
+}
+END_TEST
+
+/* quote_sh_posix's words read back exactly in dash, which has no $'...',
+ * and in bash: ddprank env's output is eval'd by either. */
+START_TEST(test_sh_posix_property)
+{
+	static const char *const shells[] = { "dash", "bash" };
+	struct strlist	 words = { NULL, 0, 0 };
+	struct buf	 script, out;
+	char		*dir = tmpdir_make(), *path, *cmd;
+	size_t		 i, k;
+
+	random_words(&words, 0x5eed0003);
+	buf_init(&script);
+	for (i = 0; i < words.n && i < BATCH; i++) {
+		buf_adds(&script, "printf '%s\\0' ");
+		quote_sh_posix(&script, words.v[i]);
+		buf_addc(&script, '\n');
+	}
+	xasprintf(&path, "%s/posix.sh", dir);
+	write_file(path, script.s, script.len);
+	for (k = 0; k < 2; k++) {
+		xasprintf(&cmd, "%s '%s'", shells[k], path);
+		buf_init(&out);
+		ck_assert_int_eq(run_capture(cmd, &out), 0);
+		compare_printed(&out, &words, 0, i, shells[k]);
+		buf_free(&out);
+		free(cmd);
+	}
+	buf_free(&script);
+	free(path);
+	strlist_free(&words);
+	tmpdir_remove(dir);
+}
+END_TEST
+
 static int
 sbatch_space(char c)
 {
@@ -1288,6 +1337,8 @@ quote_suite(void)
 	tc = tcase_create("sh");
 	tcase_add_test(tc, test_sh_bare);
 	tcase_add_test(tc, test_sh_empty);
+	tcase_add_test(tc, test_sh_posix_units);
+	tcase_add_test(tc, test_sh_posix_property);
 	tcase_add_test(tc, test_sh_single);
 	tcase_add_test(tc, test_sh_ansic);
 	tcase_add_test(tc, test_sh_appends);
