@@ -210,28 +210,72 @@ nodes_hash(const char *s)
 	return h;
 }
 
-/* Appends the names of in to out once each, in first-seen order. A PBS
- * node file repeats a host once per slot, and a file of a million lines
- * must not cost a million squared comparisons: an open-addressing set of
- * indices into out (0 = empty slot) remembers what was seen. */
+/* The names of a strlist as a set, so node files of a million lines are
+ * checked for repeats without comparing every pair: open addressing over
+ * indices into the list (slot value i + 1; 0 is empty). */
+struct nodes_set {
+	size_t	 cap;
+	size_t	*slot;
+};
+
+static size_t *
+nodes_set_probe(const struct nodes_set *set, const struct strlist *l,
+    const char *name)
+{
+	size_t	h = nodes_hash(name) & (set->cap - 1);
+
+	while (set->slot[h] != 0 && strcmp(l->v[set->slot[h] - 1], name) != 0)
+		h = (h + 1) & (set->cap - 1);
+	return &set->slot[h];
+}
+
+static void
+nodes_set_grow(struct nodes_set *set, const struct strlist *l)
+{
+	size_t	i;
+
+	free(set->slot);
+	set->cap = set->cap == 0 ? 64 : set->cap * 2;
+	set->slot = xcalloc(set->cap, sizeof *set->slot);
+	for (i = 0; i < l->n; i++)
+		*nodes_set_probe(set, l, l->v[i]) = i + 1;
+}
+
+/* Appends name to l unless l has it; returns 1 when it had. */
+static int
+nodes_set_add(struct nodes_set *set, struct strlist *l, const char *name)
+{
+	size_t	*slot;
+
+	if (2 * (l->n + 1) > set->cap)
+		nodes_set_grow(set, l);
+	slot = nodes_set_probe(set, l, name);
+	if (*slot != 0)
+		return 1;
+	strlist_add(l, name);
+	*slot = l->n;
+	return 0;
+}
+
+static void
+nodes_set_free(struct nodes_set *set)
+{
+	free(set->slot);
+	set->slot = NULL;
+	set->cap = 0;
+}
+
+/* Appends the names of in to out once each, in first-seen order: a PBS
+ * node file repeats a host once per slot. */
 static void
 nodes_unique(struct strlist *out, const struct strlist *in)
 {
-	size_t	 cap = 16, i, h, *slot;
+	struct nodes_set	set = { 0, NULL };
+	size_t			i;
 
-	while (cap < 2 * in->n)
-		cap *= 2;
-	slot = xcalloc(cap, sizeof *slot);
-	for (i = 0; i < in->n; i++) {
-		h = nodes_hash(in->v[i]) & (cap - 1);
-		while (slot[h] != 0 && strcmp(out->v[slot[h] - 1], in->v[i]) != 0)
-			h = (h + 1) & (cap - 1);
-		if (slot[h] == 0) {
-			strlist_add(out, in->v[i]);
-			slot[h] = out->n;
-		}
-	}
-	free(slot);
+	for (i = 0; i < in->n; i++)
+		nodes_set_add(&set, out, in->v[i]);
+	nodes_set_free(&set);
 }
 
 static int
@@ -297,11 +341,10 @@ out:
 
 /* One hostfile line: "host [slots=N]" after comments are cut. */
 static int
-nodes_hostfile_line(struct strlist *names, const char *path, size_t lineno,
-    char *line, char **cause)
+nodes_hostfile_line(struct strlist *names, struct nodes_set *set,
+    const char *path, size_t lineno, char *line, char **cause)
 {
 	struct strlist	 w;
-	const char	*s;
 	long long	 v;
 	size_t		 i;
 	int		 rc = -1;
@@ -317,16 +360,10 @@ nodes_hostfile_line(struct strlist *names, const char *path, size_t lineno,
 			goto out;
 		}
 	}
-	if (w.n > 0) {
-		s = w.v[0];
-		for (i = 0; i < names->n; i++) {
-			if (strcmp(names->v[i], s) == 0) {
-				util_fail(cause, "%s:%zu: host '%s' is listed "
-				    "twice", path, lineno, s);
-				goto out;
-			}
-		}
-		strlist_add(names, s);
+	if (w.n > 0 && nodes_set_add(set, names, w.v[0])) {
+		util_fail(cause, "%s:%zu: host '%s' is listed twice", path,
+		    lineno, w.v[0]);
+		goto out;
 	}
 	rc = 0;
 out:
@@ -338,6 +375,7 @@ static int
 nodes_hostfile(struct nodes *n, const char *path, char **cause)
 {
 	struct strlist	 names;
+	struct nodes_set set = { 0, NULL };
 	char		*data, *line, *next;
 	size_t		 lineno = 0;
 	int		 rc = -1;
@@ -350,13 +388,14 @@ nodes_hostfile(struct nodes *n, const char *path, char **cause)
 	for (line = data; line != NULL; line = next) {
 		if ((next = strchr(line, '\n')) != NULL)
 			*next++ = '\0';
-		if (nodes_hostfile_line(&names, path, ++lineno, line,
+		if (nodes_hostfile_line(&names, &set, path, ++lineno, line,
 		    cause) == -1)
 			goto out;
 	}
 	n->text = nodes_join(&names, ",");
 	rc = nodes_set_names(n, &names, path, cause);
 out:
+	nodes_set_free(&set);
 	strlist_free(&names);
 	free(data);
 	return rc;
