@@ -1,0 +1,21 @@
+#!/bin/sh
+# t-fuzz.sh: each libFuzzer target of test/fuzz (hostlist, profile,
+# template, node lists, exchange entries) for FUZZ_SECONDS (30) from its
+# seed corpus, which holds every crash found so far: no crash, no leak,
+# no sanitizer report. `make fuzz FUZZTIME=600` runs them longer.
+. "$(dirname "$0")/lib.sh"
+
+command -v "${FUZZ_CC:-clang}" >/dev/null ||
+	skip "clang is not installed (Debian: clang, libclang-rt-14-dev)"
+sh "$srcdir/test/fuzz/run.sh" -t "${FUZZ_SECONDS:-30}" -o "$T/fuzz"
+rc=$?
+[ "$rc" -ne 77 ] ||
+	skip "clang cannot build libFuzzer targets (Debian: libclang-rt-14-dev)"
+if [ "$rc" -ne 0 ]; then
+	keep=$BUILDDIR/test/tmp/t-fuzz.artifacts
+	rm -rf "$keep"
+	cp -R "$T/fuzz/artifacts" "$keep" 2>/dev/null &&
+		echo "crash inputs kept in $keep"
+fi
+expect_eq "fuzz targets: no crash" "$rc" 0
+finish
