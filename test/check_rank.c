@@ -622,7 +622,7 @@ START_TEST(test_format_hostile)
 	expect_vars(&r, 0, RANK_STATIC,
 	    "export NODE_RANK=3\n"
 	    "export NNODES=4\n"
-	    "export MASTER_ADDR=$'a\\'b \"$(id)\" `x`\\n\\\\\\t\\x01'\n"
+	    "export MASTER_ADDR='a'\\''b \"$(id)\" `x`\n'\\\\'\t\x01'\n"
 	    "export MASTER_PORT=1\n"
 	    "export GLOO_SOCKET_IFNAME='e'\\''1'\n"
 	    "export NCCL_SOCKET_IFNAME='=e'\\''1'\n");
