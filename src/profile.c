@@ -718,12 +718,67 @@ layer_finish(struct layer *l)
 	}
 }
 
+/*
+ * libconfuse's lexer has no end-of-file rule inside a quoted string or a
+ * comment: it stays in that state, and the next cfg_init in the process
+ * (the next file of an extends chain, the next site listed) aborts. So a
+ * file that ends inside one never reaches libconfuse. The scan follows
+ * the lexer's rules: # and, at the start of a token, // end at the end of
+ * the line, a comment opened by slash-star at the start of a token ends at
+ * star-slash, quotes open strings anywhere else, and a backslash escapes
+ * the next byte in either kind of string. Returns the line where the open
+ * string or comment began, or 0.
+ */
+static size_t
+layer_unterminated(const char *s, const char **what)
+{
+	size_t	 line = 1, start = 0;
+	int	 word = 0;
+	char	 q;
+
+	for (; *s != '\0'; s++) {
+		if (*s == '#' || (!word && s[0] == '/' && s[1] == '/')) {
+			s += strcspn(s, "\n") - 1;
+			word = 0;
+		} else if (!word && s[0] == '/' && s[1] == '*') {
+			start = line;
+			for (s += 2; *s != '\0' && !(s[0] == '*' && s[1] == '/');
+			    s++)
+				line += *s == '\n';
+			if (*s == '\0') {
+				*what = "comment";
+				return start;
+			}
+			s++;
+			word = 0;
+		} else if (*s == '"' || *s == '\'') {
+			start = line;
+			for (q = *s++; *s != '\0' && *s != q; s++) {
+				if (*s == '\\' && s[1] != '\0')
+					s++;
+				line += *s == '\n';
+			}
+			if (*s == '\0') {
+				*what = "string";
+				return start;
+			}
+			word = 0;
+		} else if (*s == '\n') {
+			line++;
+			word = 0;
+		} else
+			word = strchr(" \t\r=+{}(),", *s) == NULL;
+	}
+	return 0;
+}
+
 static void
 layer_parse(struct layer *l)
 {
-	FILE	*fp;
-	size_t	 before = l->errors.n;
-	int	 rc = CFG_SUCCESS;
+	FILE		*fp;
+	const char	*what;
+	size_t		 before = l->errors.n, open;
+	int		 rc = CFG_SUCCESS;
 
 	if ((l->cfg = layer_cfg()) == NULL) {
 		layer_error(l, 0, "out of memory");
@@ -733,7 +788,10 @@ layer_parse(struct layer *l)
 	profile_cur = l;
 	l->parsing = 1;
 	/* fmemopen refuses an empty buffer on some C libraries. */
-	if (*l->text != '\0') {
+	if ((open = layer_unterminated(l->text, &what)) != 0) {
+		layer_error(l, open, "unterminated %s", what);
+		rc = CFG_PARSE_ERROR;
+	} else if (*l->text != '\0') {
 		if ((fp = fmemopen(l->text, strlen(l->text), "r")) == NULL)
 			layer_error(l, 0, "%s", strerror(errno));
 		else {

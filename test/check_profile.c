@@ -457,10 +457,51 @@ static const struct {
 	{ "launcher = {}\n", "t.conf:3: launcher: empty list" },
 	{ "description \"x\"\n",
 	    "t.conf:3: missing equal sign after option 'description'" },
-	{ "account = \"open\n", "t.conf:4: premature end of file" },
+	{ "account = \"open\n", "t.conf:3: unterminated string" },
+	{ "account = 'it\\'s\n", "t.conf:3: unterminated string" },
+	{ "account = a /* note\n\n", "t.conf:3: unterminated comment" },
 	{ "job_name = a\njob_name += b\n",
 	    "t.conf:4: job_name: expected one value, got a list of 2" },
 };
+
+/* libconfuse's lexer stays inside an unterminated string, and the next
+ * cfg_init in the process aborted: here the broken file's extends made
+ * ddpgen go on to its parent. Each broken file is one error line, and
+ * a good profile still loads afterwards. */
+START_TEST(test_unterminated_then_more)
+{
+	static const char *const broken[] = {
+		"extends=plmt\"", "extends=\"plmt\"\nqos = 'q",
+		"extends = plmt\nx = a /* c", "extends = plmt\na = \"\\\"",
+	};
+	struct strlist	 dirs, errors;
+	struct profile	*p;
+	char		*bad;
+	size_t		 i;
+
+	put("d/plmt.conf", BASE);
+	strlist_init(&dirs);
+	strlist_addown(&dirs, tpath("d"));
+	bad = tpath("bad.conf");
+	for (i = 0; i < sizeof broken / sizeof broken[0]; i++) {
+		put("bad.conf", broken[i]);
+		strlist_init(&errors);
+		ck_assert_ptr_null(profile_load(bad, &dirs, &errors));
+		ck_assert_msg(errors.n == 1 &&
+		    strstr(errors.v[0], "unterminated") != NULL,
+		    "[%s]: %s", broken[i], errors.n > 0 ? errors.v[0] : "?");
+		strlist_free(&errors);
+		strlist_init(&errors);
+		p = profile_load("plmt", &dirs, &errors);
+		ck_assert_msg(p != NULL, "after [%s]: %s", broken[i],
+		    errors.n > 0 ? errors.v[0] : "?");
+		profile_free(p);
+		strlist_free(&errors);
+	}
+	free(bad);
+	strlist_free(&dirs);
+}
+END_TEST
 
 START_TEST(test_error)
 {
@@ -1376,6 +1417,7 @@ profile_suite(void)
 
 	tc = tcase_create("extends");
 	tcase_add_checked_fixture(tc, tmp_setup, tmp_teardown);
+	tcase_add_test(tc, test_unterminated_then_more);
 	tcase_add_test(tc, test_extends_override);
 	tcase_add_test(tc, test_extends_append);
 	tcase_add_test(tc, test_extends_chain3);
