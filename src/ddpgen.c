@@ -91,7 +91,7 @@ usage(FILE *f)
 "       ddpgen -h | -V\n");
 }
 
-static void __attribute__((noreturn))
+static void __attribute__((noreturn, format(printf, 2, 3)))
 die(int status, const char *fmt, ...)
 {
 	va_list	ap;

@@ -191,7 +191,8 @@ exchange_set_value(struct exchange_entry *e, const char *key,
 		if (!exchange_host_ok(value, strlen(value)))
 			return util_fail(cause, "line %zu: bad host name '%s'",
 			    lineno, value);
-		snprintf(e->host, sizeof e->host, "%s", value);
+		/* exchange_host_ok bounds the length to fit. */
+		memcpy(e->host, value, strlen(value) + 1);
 	} else {
 		if (strlen(value) >= sizeof e->addr ||
 		    netif_addr_parse(&a, value) == -1)

@@ -581,7 +581,7 @@ rank_ip(char **addr, const struct rank_opts *o, int family,
 	return xc;
 }
 
-static void
+static void __attribute__((format(printf, 4, 5)))
 rank_var(struct rank_vars *vs, const char *name, int number,
     const char *fmt, ...)
 {
@@ -600,12 +600,11 @@ rank_var(struct rank_vars *vs, const char *name, int number,
 static void
 rank_vars_c10d(struct rank_vars *vs, const struct rank *r)
 {
-	const char	*fmt;
+	int	v6 = strchr(r->master_addr, ':') != NULL;
 
-	fmt = strchr(r->master_addr, ':') != NULL ? "[%s]:%d" : "%s:%d";
 	rank_var(vs, "PET_RDZV_BACKEND", 0, "c10d");
-	rank_var(vs, "PET_RDZV_ENDPOINT", 0, fmt, r->master_addr,
-	    r->master_port);
+	rank_var(vs, "PET_RDZV_ENDPOINT", 0, "%s%s%s:%d", v6 ? "[" : "",
+	    r->master_addr, v6 ? "]" : "", r->master_port);
 	if (r->jobid != NULL)
 		rank_var(vs, "PET_RDZV_ID", 0, "%s", r->jobid);
 	rank_var(vs, "PET_RDZV_CONF", 0, "is_host=%d", r->node_rank == 0);
