@@ -725,16 +725,18 @@ layer_finish(struct layer *l)
  * file that ends inside one never reaches libconfuse. The scan follows
  * the lexer's rules: # and, at the start of a token, // end at the end of
  * the line, a comment opened by slash-star at the start of a token ends at
- * star-slash, quotes open strings anywhere else, and a backslash escapes
- * the next byte in either kind of string. Returns the line where the open
+ * star-slash, quotes open strings anywhere else, a backslash escapes the
+ * next byte in either kind of string, and ${...} in a double-quoted one
+ * runs to the first } whatever it holds. Returns the line where the open
  * string or comment began, or 0.
  */
 static size_t
 layer_unterminated(const char *s, const char **what)
 {
-	size_t	 line = 1, start = 0;
-	int	 word = 0;
-	char	 q;
+	const char	*end;
+	size_t		 line = 1, start = 0;
+	int		 word = 0;
+	char		 q;
 
 	for (; *s != '\0'; s++) {
 		if (*s == '#' || (!word && s[0] == '/' && s[1] == '/')) {
@@ -756,6 +758,13 @@ layer_unterminated(const char *s, const char **what)
 			for (q = *s++; *s != '\0' && *s != q; s++) {
 				if (*s == '\\' && s[1] != '\0')
 					s++;
+				else if (q == '"' && s[0] == '$' && s[1] == '{' &&
+				    (end = strchr(s, '}')) != NULL) {
+					/* ${NAME} is expanded whole, quotes
+					 * and all, up to the first }. */
+					for (; s < end; s++)
+						line += *s == '\n';
+				}
 				line += *s == '\n';
 			}
 			if (*s == '\0') {

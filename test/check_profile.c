@@ -473,6 +473,7 @@ START_TEST(test_unterminated_then_more)
 	static const char *const broken[] = {
 		"extends=plmt\"", "extends=\"plmt\"\nqos = 'q",
 		"extends = plmt\nx = a /* c", "extends = plmt\na = \"\\\"",
+		"extends = plmt\nqos = \"${X=\"q\"}\nqos = \"${Y\"\n}",
 	};
 	struct strlist	 dirs, errors;
 	struct profile	*p;
