@@ -719,66 +719,143 @@ layer_finish(struct layer *l)
 }
 
 /*
- * libconfuse's lexer has no end-of-file rule inside a quoted string or a
- * comment: it stays in that state, and the next cfg_init in the process
- * (the next file of an extends chain, the next site listed) aborts. So a
- * file that ends inside one never reaches libconfuse. The scan follows
- * the lexer's rules: # and, at the start of a token, // end at the end of
- * the line, a comment opened by slash-star at the start of a token ends at
- * star-slash, quotes open strings anywhere else, a backslash escapes the
- * next byte in either kind of string, and ${...} in a double-quoted one
- * runs to the first } whatever it holds. Returns the line where the open
- * string or comment began, or 0.
+ * libconfuse's lexer leaves its state behind when a file ends inside a
+ * quoted string or a comment, or when it rejects a backslash-digit escape
+ * in a double-quoted string: the next cfg_init in the process (the next
+ * file of an extends chain, the next site listed) then aborts. So such a
+ * file never reaches libconfuse. The scan below follows the lexer's
+ * rules (lexer.l in libconfuse 3.3): # starts a comment anywhere; at the
+ * start of a token two or more slashes start one unless a word character
+ * follows them (then they begin a word), and slash-star opens a comment
+ * closed by star-slash; quotes open strings; in "..." a backslash escapes
+ * the next byte, \DIGITS must be an octal escape of at most three digits
+ * and value 255, and ${...} runs to the first } whatever it holds; in
+ * '...' a backslash takes the next byte along.
  */
-static size_t
-layer_unterminated(const char *s, const char **what)
+#define LEX_NONWORD	" #\"'\t\n\r={}()+,*"
+
+struct lexscan {
+	const char	*s;
+	size_t		 line;
+	const char	*what;		/* the problem, or NULL */
+	size_t		 at;		/* its line */
+};
+
+static void
+lexscan_eol(struct lexscan *x)
+{
+	x->s += strcspn(x->s, "\n");
+}
+
+/* \DIGITS in a double-quoted string: 0 when the lexer accepts it. */
+static int
+lexscan_digits(struct lexscan *x)
+{
+	const char	*d = x->s + 1;
+	size_t		 n = strspn(d, "0123456789");
+	size_t		 o = strspn(d, "01234567");
+	unsigned int	 v = 0;
+	size_t		 i;
+
+	if (o > 3)
+		o = 3;
+	for (i = 0; i < o; i++)
+		v = v * 8 + (unsigned int)(d[i] - '0');
+	x->s = d + n;
+	return n > o || v > 0xff ? -1 : 0;
+}
+
+static void
+lexscan_dq(struct lexscan *x)
 {
 	const char	*end;
-	size_t		 line = 1, start = 0;
-	int		 word = 0;
-	char		 q;
 
-	for (; *s != '\0'; s++) {
-		if (*s == '#' || (!word && s[0] == '/' && s[1] == '/')) {
-			s += strcspn(s, "\n") - 1;
-			word = 0;
-		} else if (!word && s[0] == '/' && s[1] == '*') {
-			start = line;
-			for (s += 2; *s != '\0' && !(s[0] == '*' && s[1] == '/');
-			    s++)
-				line += *s == '\n';
-			if (*s == '\0') {
-				*what = "comment";
-				return start;
+	x->at = x->line;
+	for (x->s++; *x->s != '\0' && *x->s != '"';) {
+		if (x->s[0] == '\\' && x->s[1] >= '0' && x->s[1] <= '9') {
+			if (lexscan_digits(x) == -1) {
+				x->what = "bad escape sequence";
+				x->at = x->line;
+				return;
 			}
-			s++;
-			word = 0;
-		} else if (*s == '"' || *s == '\'') {
-			start = line;
-			for (q = *s++; *s != '\0' && *s != q; s++) {
-				if (*s == '\\' && s[1] != '\0')
-					s++;
-				else if (q == '"' && s[0] == '$' && s[1] == '{' &&
-				    (end = strchr(s, '}')) != NULL) {
-					/* ${NAME} is expanded whole, quotes
-					 * and all, up to the first }. */
-					for (; s < end; s++)
-						line += *s == '\n';
-				}
-				line += *s == '\n';
-			}
-			if (*s == '\0') {
-				*what = "string";
-				return start;
-			}
-			word = 0;
-		} else if (*s == '\n') {
-			line++;
-			word = 0;
+		} else if (x->s[0] == '\\' && x->s[1] != '\0') {
+			x->line += x->s[1] == '\n';
+			x->s += 2;
+		} else if (x->s[0] == '$' && x->s[1] == '{' &&
+		    (end = strchr(x->s, '}')) != NULL) {
+			for (; x->s <= end; x->s++)
+				x->line += *x->s == '\n';
 		} else
-			word = strchr(" \t\r=+{}(),", *s) == NULL;
+			x->line += *x->s++ == '\n';
 	}
-	return 0;
+	if (*x->s == '\0')
+		x->what = "unterminated string";
+}
+
+static void
+lexscan_sq(struct lexscan *x)
+{
+	x->at = x->line;
+	for (x->s++; *x->s != '\0' && *x->s != '\''; x->s++) {
+		if (x->s[0] == '\\' && x->s[1] != '\0')
+			x->s++;
+		x->line += *x->s == '\n';
+	}
+	if (*x->s == '\0')
+		x->what = "unterminated string";
+}
+
+static void
+lexscan_comment(struct lexscan *x)
+{
+	x->at = x->line;
+	for (x->s += 2; *x->s != '\0' && !(x->s[0] == '*' && x->s[1] == '/');
+	    x->s++)
+		x->line += *x->s == '\n';
+	if (*x->s == '\0')
+		x->what = "unterminated comment";
+	else
+		x->s++;
+}
+
+/* Returns the problem (and its line in *line), or NULL. */
+static const char *
+layer_unterminated(const char *text, size_t *line)
+{
+	struct lexscan	x = { text, 1, NULL, 0 };
+	size_t		n;
+	int		word = 0;
+
+	for (; *x.s != '\0' && x.what == NULL; x.s++) {
+		if (*x.s == '#') {
+			lexscan_eol(&x);
+		} else if (!word && x.s[0] == '/' && x.s[1] == '/') {
+			n = strspn(x.s, "/");
+			if (x.s[n] == '\0' || strchr(LEX_NONWORD, x.s[n]) != NULL)
+				lexscan_eol(&x);
+			else {
+				x.s += n - 1;
+				word = 1;
+				continue;
+			}
+		} else if (!word && x.s[0] == '/' && x.s[1] == '*')
+			lexscan_comment(&x);
+		else if (*x.s == '"')
+			lexscan_dq(&x);
+		else if (*x.s == '\'')
+			lexscan_sq(&x);
+		else {
+			x.line += *x.s == '\n';
+			word = strchr(LEX_NONWORD, *x.s) == NULL;
+			continue;
+		}
+		word = 0;
+		if (*x.s == '\0')
+			break;
+		x.line += *x.s == '\n';	/* a comment's end of line */
+	}
+	*line = x.at;
+	return x.what;
 }
 
 static void
@@ -797,8 +874,8 @@ layer_parse(struct layer *l)
 	profile_cur = l;
 	l->parsing = 1;
 	/* fmemopen refuses an empty buffer on some C libraries. */
-	if ((open = layer_unterminated(l->text, &what)) != 0) {
-		layer_error(l, open, "unterminated %s", what);
+	if ((what = layer_unterminated(l->text, &open)) != NULL) {
+		layer_error(l, open, "%s", what);
 		rc = CFG_PARSE_ERROR;
 	} else if (*l->text != '\0') {
 		if ((fp = fmemopen(l->text, strlen(l->text), "r")) == NULL)

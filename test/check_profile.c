@@ -474,6 +474,9 @@ START_TEST(test_unterminated_then_more)
 		"extends=plmt\"", "extends=\"plmt\"\nqos = 'q",
 		"extends = plmt\nx = a /* c", "extends = plmt\na = \"\\\"",
 		"extends = plmt\nqos = \"${X=\"q\"}\nqos = \"${Y\"\n}",
+		"extends = plmt\nqos = \"\\8\"", "extends = plmt\nqos = \"\\400\"",
+		"extends = plmt\nqos = \"\\0123\"",
+		"extends = plmt\npartition = //it's\n",
 	};
 	struct strlist	 dirs, errors;
 	struct profile	*p;
@@ -489,7 +492,8 @@ START_TEST(test_unterminated_then_more)
 		strlist_init(&errors);
 		ck_assert_ptr_null(profile_load(bad, &dirs, &errors));
 		ck_assert_msg(errors.n == 1 &&
-		    strstr(errors.v[0], "unterminated") != NULL,
+		    (strstr(errors.v[0], "unterminated") != NULL ||
+		    strstr(errors.v[0], "bad escape") != NULL),
 		    "[%s]: %s", broken[i], errors.n > 0 ? errors.v[0] : "?");
 		strlist_free(&errors);
 		strlist_init(&errors);
@@ -501,6 +505,27 @@ START_TEST(test_unterminated_then_more)
 	}
 	free(bad);
 	strlist_free(&dirs);
+}
+END_TEST
+
+/* What the lexer reads as closed must not be flagged: escapes, comments
+ * holding quotes, slashes inside words, ${...} holding a quote. */
+START_TEST(test_lexer_accepts)
+{
+	struct strlist	 errors;
+	struct profile	*p;
+
+	p = parse(BASE "partition = \"a\\101\\x41\\\"\\\\\" # it's \"\n"
+	    "// it's\nqos = 'it\\'s' /* it's\n \" */\n"
+	    "account = a//b\nconstraint = \"${DDPGEN_NOPE:-x\"y}\"\n",
+	    &errors);
+	ck_assert_msg(p != NULL, "%s", errors.n > 0 ? errors.v[0] : "?");
+	ck_assert_str_eq(p->partition, "aAA\"\\");
+	ck_assert_str_eq(p->qos, "it's");
+	ck_assert_str_eq(p->account, "a//b");
+	ck_assert_str_eq(p->constraint, "x\"y");
+	profile_free(p);
+	strlist_free(&errors);
 }
 END_TEST
 
@@ -1410,6 +1435,7 @@ profile_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("errors");
+	tcase_add_test(tc, test_lexer_accepts);
 	tcase_add_loop_test(tc, test_error, 0, sizeof errs / sizeof errs[0]);
 	tcase_add_test(tc, test_missing_required);
 	tcase_add_test(tc, test_many_errors);
