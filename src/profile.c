@@ -729,8 +729,9 @@ layer_finish(struct layer *l)
  * follows them (then they begin a word), and slash-star opens a comment
  * closed by star-slash; quotes open strings; in "..." a backslash escapes
  * the next byte, \DIGITS must be an octal escape of at most three digits
- * and value 255, and ${...} runs to the first } whatever it holds; in
- * '...' a backslash takes the next byte along.
+ * and value 255, and ${...} runs to the first } whatever it holds, as it
+ * does at the start of a token outside strings; in '...' a backslash
+ * takes the next byte along.
  */
 #define LEX_NONWORD	" #\"'\t\n\r={}()+,*"
 
@@ -822,9 +823,10 @@ lexscan_comment(struct lexscan *x)
 static const char *
 layer_unterminated(const char *text, size_t *line)
 {
-	struct lexscan	x = { text, 1, NULL, 0 };
-	size_t		n;
-	int		word = 0;
+	struct lexscan	 x = { text, 1, NULL, 0 };
+	const char	*end;
+	size_t		 n;
+	int		 word = 0;
 
 	for (; *x.s != '\0' && x.what == NULL; x.s++) {
 		if (*x.s == '#') {
@@ -840,6 +842,12 @@ layer_unterminated(const char *text, size_t *line)
 			}
 		} else if (!word && x.s[0] == '/' && x.s[1] == '*')
 			lexscan_comment(&x);
+		else if (!word && x.s[0] == '$' && x.s[1] == '{' &&
+		    (end = strchr(x.s, '}')) != NULL) {
+			for (; x.s < end; x.s++)
+				x.line += *x.s == '\n';
+		}
+
 		else if (*x.s == '"')
 			lexscan_dq(&x);
 		else if (*x.s == '\'')

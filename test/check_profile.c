@@ -473,10 +473,11 @@ START_TEST(test_unterminated_then_more)
 	static const char *const broken[] = {
 		"extends=plmt\"", "extends=\"plmt\"\nqos = 'q",
 		"extends = plmt\nx = a /* c", "extends = plmt\na = \"\\\"",
-		"extends = plmt\nqos = \"${X=\"q\"}\nqos = \"${Y\"\n}",
+		"extends = plmt\nqos = \"${X=\"q\"}\nqos = \"${Y\"\n",
 		"extends = plmt\nqos = \"\\8\"", "extends = plmt\nqos = \"\\400\"",
 		"extends = plmt\nqos = \"\\0123\"",
 		"extends = plmt\npartition = //it's\n",
+		"extends=\"plmt\"${\"\"}\"", "extends = plmt\n${X \"}\"\n",
 	};
 	struct strlist	 dirs, errors;
 	struct profile	*p;
@@ -517,13 +518,15 @@ START_TEST(test_lexer_accepts)
 
 	p = parse(BASE "partition = \"a\\101\\x41\\\"\\\\\" # it's \"\n"
 	    "// it's\nqos = 'it\\'s' /* it's\n \" */\n"
-	    "account = a//b\nconstraint = \"${DDPGEN_NOPE:-x\"y}\"\n",
+	    "account = a//b\nconstraint = \"${DDPGEN_NOPE:-x\"y}\"\n"
+	    "job_name = ${DDPGEN_NOPE:-'j}\n",
 	    &errors);
 	ck_assert_msg(p != NULL, "%s", errors.n > 0 ? errors.v[0] : "?");
 	ck_assert_str_eq(p->partition, "aAA\"\\");
 	ck_assert_str_eq(p->qos, "it's");
 	ck_assert_str_eq(p->account, "a//b");
 	ck_assert_str_eq(p->constraint, "x\"y");
+	ck_assert_str_eq(p->job_name, "'j");
 	profile_free(p);
 	strlist_free(&errors);
 }
