@@ -96,11 +96,9 @@ die(int status, const char *fmt, ...)
 {
 	va_list	ap;
 
-	fprintf(stderr, "%s: ", util_progname);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	util_vwarn(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(status);
 }
 

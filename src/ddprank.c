@@ -98,11 +98,9 @@ report(int xc, const char *fmt, ...)
 {
 	va_list	ap;
 
-	fprintf(stderr, "%s: ", util_progname);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	util_vwarn(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return xc;
 }
 
@@ -121,11 +119,9 @@ misuse(const char *fmt, ...)
 {
 	va_list	ap;
 
-	fprintf(stderr, "%s: ", util_progname);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	util_vwarn(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	usage(stderr);
 	exit(XC_USAGE);
 }

@@ -16,6 +16,8 @@
 
 const char *util_progname = "ddpgen";
 
+static int	util_writeall(int, const char *, size_t);
+
 void
 buf_init(struct buf *b)
 {
@@ -164,6 +166,20 @@ util_fail(char **cause, const char *fmt, ...)
 	util_vfail(cause, fmt, ap);
 	va_end(ap);
 	return -1;
+}
+
+void
+util_vwarn(const char *fmt, va_list ap)
+{
+	struct buf	 b;
+	char		*msg;
+
+	xvasprintf(&msg, fmt, ap);
+	buf_init(&b);
+	buf_addf(&b, "%s: %s\n", util_progname, msg);
+	(void)util_writeall(STDERR_FILENO, b.s, b.len);
+	buf_free(&b);
+	free(msg);
 }
 
 int

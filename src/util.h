@@ -47,6 +47,12 @@ int	 util_fail(char **cause, const char *, ...)
 int	 util_vfail(char **cause, const char *, va_list)
 	    __attribute__((format(printf, 2, 0)));
 
+/* Writes "PROG: message" and a newline to standard error in one write,
+ * so lines of processes sharing it (srun's tasks, mpirun's ranks) do not
+ * interleave. For the two mains only: lower layers never print. */
+void	 util_vwarn(const char *, va_list)
+	    __attribute__((format(printf, 1, 0)));
+
 /* Parses a decimal integer in [min, max]; 0 on success, -1 otherwise. */
 int	 util_strtonum(const char *, long long min, long long max,
 	    long long *out);
