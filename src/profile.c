@@ -245,15 +245,6 @@ fail_vis(char **cause, const char *pre, const char *value, const char *post)
 	return -1;
 }
 
-static int
-has_ctrl(const char *s)
-{
-	for (; *s != '\0'; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return 1;
-	return 0;
-}
-
 /* Appends s as a libconfuse double-quoted string. "${" is escaped too:
  * libconfuse replaces ${NAME} inside double quotes from the
  * environment. */
@@ -411,7 +402,7 @@ check_str(const struct key *k, const char *s, char **cause)
 {
 	if ((k->flags & KF_REQUIRED) && *s == '\0')
 		return util_fail(cause, "empty value");
-	if ((k->flags & KF_LINE) && has_ctrl(s))
+	if ((k->flags & KF_LINE) && util_has_cntrl(s))
 		return fail_vis(cause, "control character in '", s, "'");
 	if (k->check != NULL && *s != '\0')
 		return k->check(s, cause);

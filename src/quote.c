@@ -11,22 +11,6 @@
 #define QUOTE_SAFE	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" \
 			"0123456789_@%+=:,./-"
 
-static int
-quote_is_ctrl(unsigned char c)
-{
-	return (c >= 1 && c <= 31) || c == 127;
-}
-
-static int
-quote_has_ctrl(const char *s)
-{
-	for (; *s != '\0'; s++) {
-		if (quote_is_ctrl((unsigned char)*s))
-			return 1;
-	}
-	return 0;
-}
-
 /* bash's $'...': the only form that keeps a control byte on one line. */
 static void
 quote_sh_ansic(struct buf *b, const char *s)
@@ -44,7 +28,7 @@ quote_sh_ansic(struct buf *b, const char *s)
 		else if (c == '\\' || c == '\'') {
 			buf_addc(b, '\\');
 			buf_addc(b, (char)c);
-		} else if (quote_is_ctrl(c))
+		} else if (util_iscntrl(c))
 			buf_addf(b, "\\x%02x", c);
 		else
 			buf_addc(b, (char)c);
@@ -85,7 +69,7 @@ quote_sh(struct buf *b, const char *s)
 		buf_adds(b, "''");
 	else if (s[strspn(s, QUOTE_SAFE)] == '\0')
 		buf_adds(b, s);
-	else if (quote_has_ctrl(s))
+	else if (util_has_cntrl(s))
 		quote_sh_ansic(b, s);
 	else
 		quote_sh_single(b, s);
@@ -147,13 +131,13 @@ quote_xml_refuses(unsigned char c)
 static int
 quote_ps_refuses(unsigned char c)
 {
-	return quote_is_ctrl(c) && c != '\t';
+	return util_iscntrl(c) && c != '\t';
 }
 
 static int
 quote_cmd_refuses(unsigned char c)
 {
-	return quote_is_ctrl(c);
+	return util_iscntrl(c);
 }
 
 /* Checks the whole string first so nothing is appended on error; where

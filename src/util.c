@@ -183,6 +183,21 @@ util_vwarn(const char *fmt, va_list ap)
 }
 
 int
+util_iscntrl(unsigned char c)
+{
+	return (c >= 1 && c <= 31) || c == 127;
+}
+
+int
+util_has_cntrl(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if (util_iscntrl((unsigned char)*s))
+			return 1;
+	return 0;
+}
+
+int
 util_strtonum(const char *s, long long min, long long max, long long *out)
 {
 	char		*end;

@@ -53,6 +53,11 @@ int	 util_vfail(char **cause, const char *, va_list)
 void	 util_vwarn(const char *, va_list)
 	    __attribute__((format(printf, 1, 0)));
 
+/* Control bytes (1-31 and 127): what may not stand raw in a line of a
+ * generated script or a profile value that becomes one. */
+int	 util_iscntrl(unsigned char);
+int	 util_has_cntrl(const char *);
+
 /* Parses a decimal integer in [min, max]; 0 on success, -1 otherwise. */
 int	 util_strtonum(const char *, long long min, long long max,
 	    long long *out);

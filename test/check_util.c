@@ -83,6 +83,22 @@ START_TEST(test_strtonum)
 }
 END_TEST
 
+START_TEST(test_cntrl)
+{
+	ck_assert_int_eq(util_iscntrl('\n'), 1);
+	ck_assert_int_eq(util_iscntrl(1), 1);
+	ck_assert_int_eq(util_iscntrl(31), 1);
+	ck_assert_int_eq(util_iscntrl(127), 1);
+	ck_assert_int_eq(util_iscntrl(0), 0);
+	ck_assert_int_eq(util_iscntrl(' '), 0);
+	ck_assert_int_eq(util_iscntrl(0xc3), 0);
+	ck_assert_int_eq(util_has_cntrl("plain caf\xc3\xa9"), 0);
+	ck_assert_int_eq(util_has_cntrl("a\tb"), 1);
+	ck_assert_int_eq(util_has_cntrl("\x7f"), 1);
+	ck_assert_int_eq(util_has_cntrl(""), 0);
+}
+END_TEST
+
 START_TEST(test_fail)
 {
 	char	*cause = NULL;
@@ -135,6 +151,7 @@ util_suite(void)
 	tcase_add_test(tc, test_buf);
 	tcase_add_test(tc, test_strlist);
 	tcase_add_test(tc, test_strtonum);
+	tcase_add_test(tc, test_cntrl);
 	tcase_add_test(tc, test_fail);
 	tcase_add_test(tc, test_files);
 	suite_add_tcase(s, tc);
