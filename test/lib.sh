@@ -13,8 +13,16 @@ T=$(mktemp -d "$BUILDDIR/test/tmp/$(basename "$0" .sh).XXXXXX") &&
 trap '[ -n "${KEEP_T:-}" ] || rm -rf "$T"' EXIT
 failures=0
 checks=0
+failed_list=
 
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# fail WHAT: one failed check.  finish repeats them all at the end, so
+# a log whose tail is all that is shown (CI) still names them.
+fail() {
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+	failed_list="$failed_list
+FAIL: $*"
+}
 ok() { checks=$((checks + 1)); }
 
 # skip REASON: ends the test as skipped, saying why on the last line.
@@ -29,6 +37,7 @@ expect_eq() {
 # finish: exit status from the failures seen; a test that checked
 # nothing fails, so a test cannot pass vacuously.
 finish() {
+	[ -z "$failed_list" ] || printf 'failed checks:%s\n' "$failed_list"
 	echo "$checks checks, $failures failures"
 	[ "$checks" -gt 0 ] || { echo "no checks ran"; exit 1; }
 	[ "$failures" -eq 0 ]

@@ -25,7 +25,9 @@ for t; do
 	77)	skip=$((skip + 1))
 		echo "SKIP: $name: $(tail -n 1 "$log")" ;;
 	*)	fail=$((fail + 1)); failed="$failed $name"
-		echo "FAIL: $name (exit $rc, ${secs}s); last lines of $log:"
+		echo "FAIL: $name (exit $rc, ${secs}s); failed checks, then last lines of $log:"
+		grep '^FAIL: ' "$log" | head -n 20 | sed 's/^/    /'
+		echo "    ..."
 		tail -n 30 "$log" | sed 's/^/    /' ;;
 	esac
 done
