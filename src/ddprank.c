@@ -23,6 +23,9 @@
 #include "util.h"
 #include "xmalloc.h"
 
+/* How long, at most, an error line may wait in the stderr pipe at exit. */
+#define DRAIN_MS	2000
+
 enum cmd {
 	CMD_ENV,
 	CMD_EXEC,
@@ -124,6 +127,16 @@ misuse(const char *fmt, ...)
 	va_end(ap);
 	usage(stderr);
 	exit(XC_USAGE);
+}
+
+/* At exit, after an error line: let slurmstepd (or any reader of a pipe)
+ * take it before this task's exit status reaches srun, which stops
+ * forwarding output once one task has failed. */
+static void
+drain_stderr(void)
+{
+	if (util_warned)
+		(void)util_drain(STDERR_FILENO, DRAIN_MS);
 }
 
 /* "--iface" for 'i', "-4" for an option without a long name. */
@@ -472,6 +485,7 @@ main(int argc, char **argv)
 	int		xc = XC_FAIL;
 
 	util_progname = "ddprank";
+	(void)atexit(drain_stderr);
 	memset(&o, 0, sizeof o);
 	o.family = AF_UNSPEC;
 	o.ro.lo = PORT_LO_DEFAULT;

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,6 +17,7 @@
 #include "xmalloc.h"
 
 const char *util_progname = "ddpgen";
+int util_warned;
 
 static int	util_writeall(int, const char *, size_t);
 
@@ -180,6 +183,25 @@ util_vwarn(const char *fmt, va_list ap)
 	(void)util_writeall(STDERR_FILENO, b.s, b.len);
 	buf_free(&b);
 	free(msg);
+	util_warned = 1;
+}
+
+int
+util_drain(int fd, int max_ms)
+{
+	struct stat	 st;
+	struct timespec	 tick = { 0, 5 * 1000 * 1000 };
+	int		 n, waited;
+
+	if (fstat(fd, &st) == -1 || !S_ISFIFO(st.st_mode))
+		return 0;
+	for (waited = 0; ; waited += 5) {
+		if (ioctl(fd, FIONREAD, &n) == -1 || n <= 0)
+			return 0;
+		if (waited >= max_ms)
+			return -1;
+		(void)nanosleep(&tick, NULL);
+	}
 }
 
 int

@@ -52,6 +52,14 @@ int	 util_vfail(char **cause, const char *, va_list)
  * interleave. For the two mains only: lower layers never print. */
 void	 util_vwarn(const char *, va_list)
 	    __attribute__((format(printf, 1, 0)));
+extern int util_warned;		/* util_vwarn has written a line */
+
+/* When fd is a pipe, waits until its reader has taken everything written
+ * to it, or max_ms milliseconds have passed. Returns 0 when the pipe is
+ * empty (or fd is not a pipe), -1 on timeout. srun --kill-on-bad-exit
+ * stops forwarding the tasks' output once a task has exited non-zero, so
+ * ddprank drains its standard error before it exits with an error. */
+int	 util_drain(int fd, int max_ms);
 
 /* Control bytes (1-31 and 127): what may not stand raw in a line of a
  * generated script or a profile value that becomes one. */

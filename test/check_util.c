@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -142,6 +143,41 @@ START_TEST(test_files)
 }
 END_TEST
 
+/* util_drain waits for a pipe's reader, gives up after its limit, and
+ * does not wait on what is not a pipe. */
+START_TEST(test_drain)
+{
+	int	 p[2], st;
+	char	 c[8];
+	pid_t	 pid;
+	FILE	*f;
+
+	ck_assert_int_eq(pipe(p), 0);
+	ck_assert_int_eq(util_drain(p[1], 0), 0);	/* empty pipe */
+	ck_assert_int_eq(write(p[1], "error\n", 6), 6);
+	ck_assert_int_eq(util_drain(p[1], 50), -1);	/* nobody reads */
+	pid = fork();
+	ck_assert_int_ne(pid, -1);
+	if (pid == 0) {
+		/* The reader: takes its time, then reads it all. */
+		usleep(200 * 1000);
+		_exit(read(p[0], c, sizeof c) == 6 ? 0 : 1);
+	}
+	ck_assert_int_eq(util_drain(p[1], 10000), 0);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	/* Drained means read: nothing is left for this process. */
+	ck_assert_int_eq(util_drain(p[1], 0), 0);
+	close(p[0]);
+	close(p[1]);
+
+	f = tmpfile();
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(util_drain(fileno(f), 0), 0);
+	fclose(f);
+}
+END_TEST
+
 static Suite *
 util_suite(void)
 {
@@ -154,6 +190,7 @@ util_suite(void)
 	tcase_add_test(tc, test_cntrl);
 	tcase_add_test(tc, test_fail);
 	tcase_add_test(tc, test_files);
+	tcase_add_test(tc, test_drain);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -115,6 +115,18 @@ MASTER_ADDR=m "$DDPRANK" exec --hostfile hosts --port 1 -- ./notexec \
 	2>exec.err
 expect_eq "exec: not executable status" "$?" 126
 
+# An error line sits in a pipe: ddprank exits only once the reader has
+# taken it (srun stops forwarding output when a task fails). The reader
+# waits a little before it reads; the order of the two events in "order"
+# shows who waited, with no timing asserted.
+: >order
+{ MASTER_ADDR=m "$DDPRANK" exec --hostfile hosts --port 1 -- ./no-such-cmd
+  echo "exited $?" >>order; } 2>&1 >/dev/null |
+    { sleep 1; line=$(head -n 1); echo "read $line" >>order; cat >/dev/null; }
+expect_eq "exec: error drained before exit" "$(cat order)" \
+    "read ddprank: cannot execute './no-such-cmd': No such file or directory
+exited 127"
+
 # Nothing above ran any of the hostile words.
 expect_eq "nothing was executed" "$(ls | grep pwned)" ""
 finish
