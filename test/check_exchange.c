@@ -5,7 +5,6 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
-#include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,6 +21,7 @@
 #include "nodes.h"
 #include "rank.h"
 #include "rx.h"
+#include "testlib.h"
 #include "util.h"
 #include "xmalloc.h"
 
@@ -405,23 +405,20 @@ struct fake_clock {
 	size_t		 sleeps;
 };
 
-static char		base[256];	/* a fresh directory per test */
+static char		*base;		/* a fresh directory per test */
 static struct fake_clock fc;
 static struct exchange_clock clk;
 
+/* base/REL holding content, or empty when content is NULL. */
 static void
 write_file(const char *rel, const char *content)
 {
 	char	path[512];
-	int	fd;
 
+	if (content == NULL)
+		content = "";
 	snprintf(path, sizeof path, "%s/%s", base, rel);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	ck_assert_msg(fd != -1, "%s: %s", path, strerror(errno));
-	if (content != NULL)
-		ck_assert_int_eq(write(fd, content, strlen(content)),
-		    (ssize_t)strlen(content));
-	close(fd);
+	t_write(path, content, strlen(content));
 }
 
 static void
@@ -480,23 +477,9 @@ fake_sleep(void *arg, double seconds)
 }
 
 static void
-rm_tree(const char *path)
-{
-	char	*cmd;
-
-	xasprintf(&cmd, "rm -rf '%s'", path);
-	ck_assert_int_eq(system(cmd), 0);
-	free(cmd);
-}
-
-static void
 dir_setup(void)
 {
-	const char	*tmp = getenv("TMPDIR");
-
-	snprintf(base, sizeof base, "%s/check_exchange.XXXXXX",
-	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
-	ck_assert_ptr_nonnull(mkdtemp(base));
+	base = t_tmpdir("check_exchange");
 	memset(&fc, 0, sizeof fc);
 	clk.now = fake_now;
 	clk.sleep = fake_sleep;
@@ -506,7 +489,8 @@ dir_setup(void)
 static void
 dir_teardown(void)
 {
-	rm_tree(base);
+	t_rmtree(base);
+	base = NULL;
 }
 
 /* Options for an exchange in base/x, this node being task (or host
@@ -960,17 +944,13 @@ node_resolve(void *arg, const char *host, struct netif_addrs *addrs,
 	return 0;
 }
 
+/* The node's environment, as t_env_get reads it. */
 static const char *
 node_get(void *arg, const char *name)
 {
-	const char *const	*v;
-	size_t			 n = strlen(name);
+	const char *const	*env = ((struct fake_node *)arg)->env;
 
-	for (v = ((struct fake_node *)arg)->env; *v != NULL; v++) {
-		if (strncmp(*v, name, n) == 0 && (*v)[n] == '=')
-			return *v + n + 1;
-	}
-	return NULL;
+	return t_env_get((void *)(uintptr_t)env, name);
 }
 
 static int

@@ -11,29 +11,17 @@
 
 #include "hostlist.h"
 #include "nodes.h"
+#include "testlib.h"
 #include "util.h"
 #include "xmalloc.h"
 
 /* An environment given as a NULL-terminated list of "NAME=VALUE". */
 #define ENV(...)	((const char *const []){ __VA_ARGS__, NULL })
 
-static const char *
-fake_get(void *arg, const char *name)
-{
-	const char *const	*v;
-	size_t			 n = strlen(name);
-
-	for (v = arg; *v != NULL; v++) {
-		if (strncmp(*v, name, n) == 0 && (*v)[n] == '=')
-			return *v + n + 1;
-	}
-	return NULL;
-}
-
 static struct nodes_env
 fake_env(const char *const *vars)
 {
-	struct nodes_env	e = { fake_get, (void *)(uintptr_t)vars };
+	struct nodes_env	e = { t_env_get, (void *)(uintptr_t)vars };
 
 	return e;
 }

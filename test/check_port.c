@@ -1,11 +1,6 @@
 /* check_port.c: unit tests for --port, --port-range, the formula and the bind check. */
 #include "config.h"
 
-#include <sys/types.h>
-#include <sys/socket.h>
-
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,6 +11,7 @@
 #include <check.h>
 
 #include "port.h"
+#include "testlib.h"
 #include "util.h"
 
 static void
@@ -117,25 +113,6 @@ START_TEST(test_auto)
 }
 END_TEST
 
-/* A TCP listener on 127.0.0.1 at a port the kernel picks. */
-static int
-listener(int *port)
-{
-	struct sockaddr_in	sin;
-	socklen_t		len = sizeof sin;
-	int			fd;
-
-	ck_assert_int_ne(fd = socket(AF_INET, SOCK_STREAM, 0), -1);
-	memset(&sin, 0, sizeof sin);
-	sin.sin_family = AF_INET;
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sin, sizeof sin), 0);
-	ck_assert_int_eq(listen(fd, 1), 0);
-	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
-	*port = ntohs(sin.sin_port);
-	return fd;
-}
-
 /* The message wanted is formatted from fmt and the arguments after it. */
 static void __attribute__((format(printf, 3, 4)))
 expect_check_error(const char *addr, int port, const char *fmt, ...)
@@ -156,7 +133,7 @@ START_TEST(test_check)
 	char	*cause = NULL;
 	int	 fd, port;
 
-	fd = listener(&port);
+	fd = t_listener(&port);
 	expect_check_error("127.0.0.1", port, "port %d is already in use on "
 	    "127.0.0.1; choose another with --port N", port);
 	/* Names are not resolved: the wildcard is checked instead. */

@@ -3,7 +3,6 @@
 
 #include <sys/stat.h>
 
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,37 +12,26 @@
 #include <check.h>
 
 #include "profile.h"
+#include "testlib.h"
 #include "util.h"
 #include "xmalloc.h"
 
 /* Two lines every valid test profile starts with. */
 #define BASE	"description = \"d\"\nscheduler = slurm\n"
 
-static char	tmp[PATH_MAX];
+static char	*tmp;
 
 static void
 tmp_setup(void)
 {
-	const char	*t = getenv("TMPDIR");
-
-	snprintf(tmp, sizeof tmp, "%s/check_profile.XXXXXX",
-	    t != NULL && *t != '\0' ? t : "/tmp");
-	ck_assert_ptr_nonnull(mkdtemp(tmp));
-}
-
-static int
-rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
+	tmp = t_tmpdir("check_profile");
 }
 
 static void
 tmp_teardown(void)
 {
-	nftw(tmp, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	t_rmtree(tmp);
+	tmp = NULL;
 }
 
 /* tmp/REL, the caller frees it. */
@@ -62,16 +50,13 @@ put(const char *rel, const char *text)
 {
 	const char	*slash = strrchr(rel, '/');
 	char		*path = tpath(rel), *dir;
-	FILE		*f;
 
 	if (slash != NULL) {
 		xasprintf(&dir, "%s/%.*s", tmp, (int)(slash - rel), rel);
 		mkdir(dir, 0755);
 		free(dir);
 	}
-	ck_assert_ptr_nonnull(f = fopen(path, "w"));
-	fputs(text, f);
-	fclose(f);
+	t_write(path, text, strlen(text));
 	free(path);
 }
 

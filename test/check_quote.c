@@ -11,6 +11,7 @@
 #include <check.h>
 
 #include "quote.h"
+#include "testlib.h"
 #include "util.h"
 #include "xmalloc.h"
 
@@ -115,39 +116,6 @@ random_words(struct strlist *l, uint64_t seed)
 		    "'\\\"$`!*?[]#~ a-=\n\t{}()<>;&|\xc3\xa9\xff"));
 }
 
-static char *
-tmpdir_make(void)
-{
-	const char	*base = getenv("TMPDIR");
-	char		*dir;
-
-	xasprintf(&dir, "%s/check_quote.XXXXXX",
-	    base != NULL && *base != '\0' ? base : "/tmp");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	return dir;
-}
-
-static void
-tmpdir_remove(char *dir)
-{
-	char	*cmd;
-
-	xasprintf(&cmd, "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
-	free(cmd);
-	free(dir);
-}
-
-static void
-write_file(const char *path, const char *data, size_t len)
-{
-	FILE	*f = fopen(path, "w");
-
-	ck_assert_ptr_nonnull(f);
-	ck_assert_uint_eq(fwrite(data, 1, len, f), len);
-	ck_assert_int_eq(fclose(f), 0);
-}
-
 /* Runs cmd through sh, appending its standard output to out. */
 static int
 run_capture(const char *cmd, struct buf *out)
@@ -200,7 +168,7 @@ bash_batch(const char *dir, const struct strlist *words, size_t from,
 		buf_addc(&script, '\n');
 	}
 	xasprintf(&path, "%s/words.sh", dir);
-	write_file(path, script.s, script.len);
+	t_write(path, script.s, script.len);
 	xasprintf(&cmd, "LC_ALL=%s bash '%s'", locale, path);
 	buf_init(&out);
 	ck_assert_int_eq(run_capture(cmd, &out), 0);
@@ -306,7 +274,7 @@ START_TEST(test_sh_bash_property)
 {
 	static const char *const locales[] = { "C", "C.UTF-8" };
 	struct strlist	 words = { NULL, 0, 0 };
-	char		*dir = tmpdir_make();
+	char		*dir = t_tmpdir("check_quote");
 	size_t		 i, l, to;
 
 	random_words(&words, 0x5eed0002);
@@ -317,7 +285,7 @@ START_TEST(test_sh_bash_property)
 		}
 	}
 	strlist_free(&words);
-	tmpdir_remove(dir);
+	t_rmtree(dir);
 }
 END_TEST
 
@@ -343,7 +311,7 @@ START_TEST(test_sh_posix_property)
 	static const char *const shells[] = { "dash", "bash" };
 	struct strlist	 words = { NULL, 0, 0 };
 	struct buf	 script, out;
-	char		*dir = tmpdir_make(), *path, *cmd;
+	char		*dir = t_tmpdir("check_quote"), *path, *cmd;
 	size_t		 i, k;
 
 	random_words(&words, 0x5eed0003);
@@ -354,7 +322,7 @@ START_TEST(test_sh_posix_property)
 		buf_addc(&script, '\n');
 	}
 	xasprintf(&path, "%s/posix.sh", dir);
-	write_file(path, script.s, script.len);
+	t_write(path, script.s, script.len);
 	for (k = 0; k < 2; k++) {
 		xasprintf(&cmd, "%s '%s'", shells[k], path);
 		buf_init(&out);
@@ -366,7 +334,7 @@ START_TEST(test_sh_posix_property)
 	buf_free(&script);
 	free(path);
 	strlist_free(&words);
-	tmpdir_remove(dir);
+	t_rmtree(dir);
 }
 END_TEST
 
@@ -623,7 +591,7 @@ xml_roundtrip(const char *dir, const char *s)
 	buf_init(&doc);
 	buf_addf(&doc, "<a v=\"%s\">%s</a>", q, q);
 	xasprintf(&path, "%s/one.xml", dir);
-	write_file(path, doc.s, doc.len);
+	t_write(path, doc.s, doc.len);
 	buf_init(&out);
 	ck_assert_msg(xmllint_xpath(path, "string(/a/@v)", &out) == 0 &&
 	    strcmp(out.s, s) == 0, "attribute: hex %s as [%s] read [%s]", h,
@@ -659,7 +627,7 @@ xml_roundtrip_batch(const char *dir, const struct strlist *l)
 	}
 	buf_adds(&doc, "</r>");
 	xasprintf(&path, "%s/many.xml", dir);
-	write_file(path, doc.s, doc.len);
+	t_write(path, doc.s, doc.len);
 	buf_init(&out);
 	ck_assert_int_eq(xmllint_xpath(path, "string(/r)", &out), 0);
 	ck_assert_uint_eq(out.len, want.len);
@@ -674,7 +642,7 @@ xml_roundtrip_batch(const char *dir, const struct strlist *l)
 START_TEST(test_xml_xmllint_valid)
 {
 	struct strlist	 l = { NULL, 0, 0 };
-	char		*dir = tmpdir_make();
+	char		*dir = t_tmpdir("check_quote");
 	size_t		 i;
 
 	rng_seed(0x5eed0004);
@@ -684,7 +652,7 @@ START_TEST(test_xml_xmllint_valid)
 	for (i = 0; i < XML_SAMPLE; i++)
 		xml_roundtrip(dir, l.v[i]);
 	strlist_free(&l);
-	tmpdir_remove(dir);
+	t_rmtree(dir);
 }
 END_TEST
 
@@ -711,7 +679,7 @@ xmllint_accepts_raw(const char *dir, const char *s)
 	}
 	buf_adds(&doc, "\"/>");
 	xasprintf(&path, "%s/raw.xml", dir);
-	write_file(path, doc.s, doc.len);
+	t_write(path, doc.s, doc.len);
 	buf_init(&out);
 	rc = xmllint_xpath(path, "string(/a/@v)", &out);
 	buf_free(&out);
@@ -725,7 +693,7 @@ xmllint_accepts_raw(const char *dir, const char *s)
 START_TEST(test_xml_xmllint_bytes)
 {
 	struct buf	 b;
-	char		*dir = tmpdir_make(), *s, *cause, *h;
+	char		*dir = t_tmpdir("check_quote"), *s, *cause, *h;
 	size_t		 i, ok = 0, bad = 0;
 
 	rng_seed(0x5eed0005);
@@ -752,7 +720,7 @@ START_TEST(test_xml_xmllint_bytes)
 	ck_assert_uint_ge(ok, XML_SAMPLE / 3);
 	ck_assert_uint_ge(bad, XML_SAMPLE);
 	buf_free(&b);
-	tmpdir_remove(dir);
+	t_rmtree(dir);
 }
 END_TEST
 

@@ -4,8 +4,6 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +17,7 @@
 #include "nodes.h"
 #include "rank.h"
 #include "rx.h"
+#include "testlib.h"
 #include "util.h"
 #include "xmalloc.h"
 
@@ -114,19 +113,6 @@ fake_resolve(void *arg, const char *host, struct netif_addrs *addrs,
 	    "known", host);
 }
 
-static const char *
-fake_get(void *arg, const char *name)
-{
-	const char *const	*v;
-	size_t			 n = strlen(name);
-
-	for (v = arg; *v != NULL; v++) {
-		if (strncmp(*v, name, n) == 0 && (*v)[n] == '=')
-			return *v + n + 1;
-	}
-	return NULL;
-}
-
 static struct fake	 fake;
 static struct rx	 rx;
 static struct rank_opts	 opts;
@@ -163,7 +149,7 @@ use_iface(const char *pattern)
 static int
 compute(struct rank *r, const char *const *vars, char **cause)
 {
-	struct nodes_env	env = { fake_get, (void *)(uintptr_t)vars };
+	struct nodes_env	env = { t_env_get, (void *)(uintptr_t)vars };
 	struct netif_sys	sys = { fake_ifaddrs, fake_hostname,
 				    fake_resolve, &fake };
 
@@ -438,7 +424,7 @@ END_TEST
 
 START_TEST(test_port)
 {
-	struct nodes_env	 env = { fake_get, NULL };
+	struct nodes_env	 env = { t_env_get, NULL };
 	char			*cause = NULL;
 	int			 port;
 
@@ -476,31 +462,13 @@ START_TEST(test_port)
 }
 END_TEST
 
-static int
-listener(int *port)
-{
-	struct sockaddr_in	sin;
-	socklen_t		len = sizeof sin;
-	int			fd;
-
-	ck_assert_int_ne(fd = socket(AF_INET, SOCK_STREAM, 0), -1);
-	memset(&sin, 0, sizeof sin);
-	sin.sin_family = AF_INET;
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sin, sizeof sin), 0);
-	ck_assert_int_eq(listen(fd, 1), 0);
-	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
-	*port = ntohs(sin.sin_port);
-	return fd;
-}
-
 START_TEST(test_port_taken)
 {
 	struct rank	 r;
 	char		*cause, want[200];
 	int		 fd;
 
-	fd = listener(&opts.port);
+	fd = t_listener(&opts.port);
 	opts.check_port = 1;
 	fake.hostname = "nid01";
 	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=nid[01-03]",

@@ -11,6 +11,7 @@
 
 #include <check.h>
 
+#include "testlib.h"
 #include "tmpl.h"
 #include "util.h"
 #include "xmalloc.h"
@@ -149,39 +150,14 @@ expect_render_error(enum tmpl_ctx ctx, const char *text, const char *want)
 	tmpl_free(t);
 }
 
-static char *
-tmpdir_make(void)
-{
-	const char	*base = getenv("TMPDIR");
-	char		*dir;
-
-	xasprintf(&dir, "%s/check_tmpl.XXXXXX",
-	    base != NULL && *base != '\0' ? base : "/tmp");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	return dir;
-}
-
-static void
-tmpdir_remove(char *dir)
-{
-	char	*cmd;
-
-	xasprintf(&cmd, "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
-	free(cmd);
-	free(dir);
-}
-
+/* Writes dir/name and returns its path, which the caller frees. */
 static char *
 write_file(const char *dir, const char *name, const char *data, size_t len)
 {
 	char	*path;
-	FILE	*f;
 
 	xasprintf(&path, "%s/%s", dir, name);
-	ck_assert_ptr_nonnull(f = fopen(path, "w"));
-	ck_assert_uint_eq(fwrite(data, 1, len, f), len);
-	ck_assert_int_eq(fclose(f), 0);
+	t_write(path, data, len);
 	return path;
 }
 
@@ -543,7 +519,7 @@ END_TEST
 /* The rendered script, run by bash, gets each value back whole. */
 START_TEST(test_sh_bash)
 {
-	char	*dir = tmpdir_make(), *out, *path, *cmd, *script;
+	char	*dir = t_tmpdir("check_tmpl"), *out, *path, *cmd, *script;
 
 	script = render(TMPL_SH, "#!/bin/bash\n# {{nl}} {{hostile}}\n"
 	    "printf '[%s]' {{hostile}} {{empty}} {{nl}} {{argv}} {{none}}\n");
@@ -556,7 +532,7 @@ START_TEST(test_sh_bash)
 	free(cmd);
 	free(path);
 	free(script);
-	tmpdir_remove(dir);
+	t_rmtree(dir);
 }
 END_TEST
 
@@ -565,7 +541,7 @@ START_TEST(test_xml_bash)
 {
 	static const char *const cmd[] = { "printf", "[%s]", HOSTILE, "",
 	    "two\nlines", "\xc3\xa9" };
-	char	*dir = tmpdir_make(), *out, *path, *sh, *doc;
+	char	*dir = t_tmpdir("check_tmpl"), *out, *path, *sh, *doc;
 
 	set_list(V, "cmd", cmd, 6);
 	doc = render(TMPL_XML, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
@@ -579,7 +555,7 @@ START_TEST(test_xml_bash)
 	free(sh);
 	free(path);
 	free(doc);
-	tmpdir_remove(dir);
+	t_rmtree(dir);
 }
 END_TEST
 
@@ -617,7 +593,8 @@ expect_loaded(const char *dir, const char *name, enum tmpl_ctx ctx)
 
 START_TEST(test_load)
 {
-	char		*dir = tmpdir_make(), *path, *cause, *want, *out;
+	char		*dir = t_tmpdir("check_tmpl");
+	char		*path, *cause, *want, *out;
 	struct tmpl	*t;
 	struct buf	 b;
 
@@ -652,7 +629,7 @@ START_TEST(test_load)
 	free(want);
 	free(cause);
 	free(path);
-	tmpdir_remove(dir);
+	t_rmtree(dir);
 }
 END_TEST
 
@@ -661,7 +638,7 @@ START_TEST(test_load_errors)
 	static const char *const names[] = { "job.txt", "job", "job.sh.in",
 	    "job.SH", "x.sh/job", ".xml.d/job", "job.CMD", "job.ps",
 	    "job.ps1x", "job.bat" };
-	char	*dir = tmpdir_make(), *path, *cause, *want;
+	char	*dir = t_tmpdir("check_tmpl"), *path, *cause, *want;
 	size_t	 i;
 
 	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -709,7 +686,7 @@ START_TEST(test_load_errors)
 		free(cause);
 		free(path);
 	}
-	tmpdir_remove(dir);
+	t_rmtree(dir);
 }
 END_TEST
 

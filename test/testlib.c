@@ -1,0 +1,101 @@
+/* testlib.c: helpers shared by the Check suites: scratch directories,
+ * files, a TCP listener and a fake environment. */
+#include "config.h"
+
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+
+#include "testlib.h"
+#include "xmalloc.h"
+
+/* PREFIX.XXXXXX under $TMPDIR, or /tmp when it is unset or empty; the
+ * caller frees it with t_rmtree. */
+char *
+t_tmpdir(const char *prefix)
+{
+	const char	*base = getenv("TMPDIR");
+	char		*dir;
+
+	xasprintf(&dir, "%s/%s.XXXXXX",
+	    base != NULL && *base != '\0' ? base : "/tmp", prefix);
+	ck_assert_msg(mkdtemp(dir) != NULL, "%s: %s", dir, strerror(errno));
+	return dir;
+}
+
+/* nftw's callback: with FTW_DEPTH a directory comes after its entries. */
+static int
+rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* Without rm -rf, so no shell sees the name; FTW_PHYS removes a
+ * symbolic link a test left rather than what it points to. */
+void
+t_rmtree(char *dir)
+{
+	ck_assert_msg(nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS) == 0,
+	    "removing %s: %s", dir, strerror(errno));
+	free(dir);
+}
+
+/* Creates or truncates path; data may hold NUL bytes. */
+void
+t_write(const char *path, const char *data, size_t len)
+{
+	FILE	*f = fopen(path, "w");
+
+	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+	ck_assert_uint_eq(fwrite(data, 1, len, f), len);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* A listener on loopback at a port the kernel picks: a port that is
+ * surely in use, for the bind checks. */
+int
+t_listener(int *port)
+{
+	struct sockaddr_in	sin;
+	socklen_t		len = sizeof sin;
+	int			fd;
+
+	ck_assert_int_ne(fd = socket(AF_INET, SOCK_STREAM, 0), -1);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sin, sizeof sin), 0);
+	ck_assert_int_eq(listen(fd, 1), 0);
+	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
+	*port = ntohs(sin.sin_port);
+	return fd;
+}
+
+/* The getter of a struct nodes_env over an ENV(...) array: exact names
+ * only, so FOO does not match FOOBAR=1. */
+const char *
+t_env_get(void *arg, const char *name)
+{
+	const char *const	*v;
+	size_t			 n = strlen(name);
+
+	for (v = arg; *v != NULL; v++) {
+		if (strncmp(*v, name, n) == 0 && (*v)[n] == '=')
+			return *v + n + 1;
+	}
+	return NULL;
+}

@@ -1,0 +1,21 @@
+/* testlib.h: helpers shared by the Check suites; each failure is a
+ * failed Check assertion. */
+#ifndef DDPGEN_TESTLIB_H
+#define DDPGEN_TESTLIB_H
+
+#include <stddef.h>
+
+/* A fresh directory PREFIX.XXXXXX under $TMPDIR or /tmp; the caller
+ * removes and frees it with t_rmtree. */
+char		*t_tmpdir(const char *prefix);
+/* Removes dir and everything under it, then frees dir. */
+void		 t_rmtree(char *dir);
+/* Writes len bytes of data to path, creating or truncating it. */
+void		 t_write(const char *path, const char *data, size_t len);
+/* A TCP listener on 127.0.0.1 at a port the kernel picks, put in port. */
+int		 t_listener(int *port);
+/* The value of name in arg, a NULL-terminated array of "NAME=value"
+ * strings, or NULL: a struct nodes_env's get. */
+const char	*t_env_get(void *arg, const char *name);
+
+#endif
