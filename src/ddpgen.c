@@ -332,7 +332,7 @@ load_site(const char *site, const struct strlist *dirs)
 	strlist_init(&errors);
 	p = profile_load(site, dirs, &errors);
 	for (i = 0; i < errors.n; i++)
-		fprintf(stderr, "%s: %s\n", util_progname, errors.v[i]);
+		util_warn("%s", errors.v[i]);
 	strlist_free(&errors);
 	if (p == NULL)
 		exit(XC_CONFIG);

@@ -209,18 +209,7 @@ key_field(const struct profile *p, const struct key *k)
 static void
 buf_addvis(struct buf *b, const char *s)
 {
-	unsigned char	c;
-
-	for (; (c = (unsigned char)*s) != '\0'; s++) {
-		if (c == '\n')
-			buf_adds(b, "\\n");
-		else if (c == '\t')
-			buf_adds(b, "\\t");
-		else if (c < 0x20 || c == 0x7f)
-			buf_addf(b, "\\x%02x", c);
-		else
-			buf_addc(b, (char)c);
-	}
+	util_addvis(b, s, strlen(s));
 }
 
 /* s made visible; the caller frees it. */

@@ -172,6 +172,52 @@ util_fail(char **cause, const char *fmt, ...)
 }
 
 void
+util_addvis(struct buf *b, const char *s, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char	c = (unsigned char)s[i];
+
+		if (c == '\n')
+			buf_adds(b, "\\n");
+		else if (c == '\t')
+			buf_adds(b, "\\t");
+		else if (c == '\r')
+			buf_adds(b, "\\r");
+		else if (util_iscntrl(c))
+			buf_addf(b, "\\x%02x", c);
+		else
+			buf_addc(b, (char)c);
+	}
+}
+
+/* A UTF-8 continuation byte: a cut must not fall before one. */
+#define CONT(c)	(((unsigned char)(c) & 0xc0) == 0x80)
+
+void
+util_warnline(struct buf *b, const char *msg)
+{
+	size_t	n = strlen(msg), head, tail;
+
+	buf_addf(b, "%s: ", util_progname);
+	if (n <= UTIL_WARN_MAX) {
+		util_addvis(b, msg, n);
+	} else {
+		head = UTIL_WARN_HEAD;
+		while (head > 0 && CONT(msg[head]))
+			head--;
+		tail = n - UTIL_WARN_TAIL;
+		while (tail < n && CONT(msg[tail]))
+			tail++;
+		util_addvis(b, msg, head);
+		buf_addf(b, " [... %zu bytes left out ...] ", tail - head);
+		util_addvis(b, msg + tail, n - tail);
+	}
+	buf_addc(b, '\n');
+}
+
+void
 util_vwarn(const char *fmt, va_list ap)
 {
 	struct buf	 b;
@@ -179,11 +225,21 @@ util_vwarn(const char *fmt, va_list ap)
 
 	xvasprintf(&msg, fmt, ap);
 	buf_init(&b);
-	buf_addf(&b, "%s: %s\n", util_progname, msg);
+	util_warnline(&b, msg);
 	(void)util_writeall(STDERR_FILENO, b.s, b.len);
 	buf_free(&b);
 	free(msg);
 	util_warned = 1;
+}
+
+void
+util_warn(const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	util_vwarn(fmt, ap);
+	va_end(ap);
 }
 
 int

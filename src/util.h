@@ -52,6 +52,22 @@ int	 util_vfail(char **cause, const char *, va_list)
  * interleave. For the two mains only: lower layers never print. */
 void	 util_vwarn(const char *, va_list)
 	    __attribute__((format(printf, 1, 0)));
+void	 util_warn(const char *, ...)
+	    __attribute__((format(printf, 1, 2)));
+
+/* Appends s[0, n) with its control bytes written as \n, \t, \r or
+ * \xHH, so that a message stays one line whatever a value in it holds. */
+void	 util_addvis(struct buf *, const char *, size_t);
+
+/* Appends the line util_vwarn writes for msg: "PROG: msg" and a newline,
+ * with control bytes in msg shown as \n, \t, \r or \xHH; a msg longer
+ * than UTIL_WARN_MAX bytes keeps its first UTIL_WARN_HEAD and its last
+ * UTIL_WARN_TAIL bytes (never cutting a UTF-8 sequence) around a note of
+ * how many were left out. */
+#define UTIL_WARN_MAX	4096
+#define UTIL_WARN_HEAD	2048
+#define UTIL_WARN_TAIL	1024
+void	 util_warnline(struct buf *, const char *msg);
 extern int util_warned;		/* util_vwarn has written a line */
 
 /* When fd is a pipe, waits until its reader has taken everything written

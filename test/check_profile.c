@@ -422,7 +422,7 @@ static const struct {
 	{ "partition = \"a\\nb\"\n",
 	    "t.conf:3: partition: control character in 'a\\nb'" },
 	{ "account = \"a\\rb\"\n",
-	    "t.conf:3: account: control character in 'a\\x0db'" },
+	    "t.conf:3: account: control character in 'a\\rb'" },
 	{ "sbatch_extra = {\"--x=1\", \"--mail\\tx\"}\n",
 	    "t.conf:3: sbatch_extra: control character in '--mail\\tx'" },
 	{ "sbatch_extra = {\"mail-type=END\"}\n", "t.conf:3: sbatch_extra: "

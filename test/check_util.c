@@ -178,6 +178,64 @@ START_TEST(test_drain)
 }
 END_TEST
 
+/* An error line is one line, whatever the message holds, and bounded. */
+START_TEST(test_warnline)
+{
+	struct buf	 b;
+	char		*msg, *want;
+	size_t		 i;
+
+	util_progname = "prog";
+	buf_init(&b);
+	util_warnline(&b, "bad 'a\nb\tc\rd\001e\177f \303\251'");
+	ck_assert_str_eq(b.s,
+	    "prog: bad 'a\\nb\\tc\\rd\\x01e\\x7ff \303\251'\n");
+	buf_free(&b);
+
+	/* Exactly the limit: kept whole. */
+	msg = xmalloc(UTIL_WARN_MAX + 3000 + 1);
+	memset(msg, 'a', UTIL_WARN_MAX);
+	msg[UTIL_WARN_MAX] = '\0';
+	buf_init(&b);
+	util_warnline(&b, msg);
+	ck_assert_uint_eq(b.len, strlen("prog: ") + UTIL_WARN_MAX + 1);
+	buf_free(&b);
+
+	/* Longer: its head and tail around a count of what is left out. */
+	for (i = 0; i < UTIL_WARN_MAX + 3000; i++)
+		msg[i] = i < UTIL_WARN_HEAD ? 'h' :
+		    i >= UTIL_WARN_MAX + 3000 - UTIL_WARN_TAIL ? 't' : 'm';
+	msg[UTIL_WARN_MAX + 3000] = '\0';
+	buf_init(&b);
+	util_warnline(&b, msg);
+	xasprintf(&want, "prog: %.*s [... %d bytes left out ...] %.*s\n",
+	    UTIL_WARN_HEAD, msg, UTIL_WARN_MAX + 3000 - UTIL_WARN_HEAD -
+	    UTIL_WARN_TAIL, UTIL_WARN_TAIL, msg + UTIL_WARN_MAX + 3000 -
+	    UTIL_WARN_TAIL);
+	ck_assert_str_eq(b.s, want);
+	free(want);
+	buf_free(&b);
+
+	/* A cut never splits a UTF-8 sequence: both cuts fall inside one
+	 * of 2 bytes here, so the head ends before it and the tail starts
+	 * after it. */
+	msg[UTIL_WARN_HEAD - 1] = '\303';
+	msg[UTIL_WARN_HEAD] = '\251';
+	i = UTIL_WARN_MAX + 3000 - UTIL_WARN_TAIL;
+	msg[i - 1] = '\303';
+	msg[i] = '\251';
+	buf_init(&b);
+	util_warnline(&b, msg);
+	xasprintf(&want, "prog: %.*s [... %d bytes left out ...] %s\n",
+	    UTIL_WARN_HEAD - 1, msg, UTIL_WARN_MAX + 3000 - UTIL_WARN_HEAD -
+	    UTIL_WARN_TAIL + 2, msg + i + 1);
+	ck_assert_str_eq(b.s, want);
+	free(want);
+	buf_free(&b);
+	free(msg);
+}
+END_TEST
+
 static Suite *
 util_suite(void)
 {
@@ -191,6 +249,7 @@ util_suite(void)
 	tcase_add_test(tc, test_fail);
 	tcase_add_test(tc, test_files);
 	tcase_add_test(tc, test_drain);
+	tcase_add_test(tc, test_warnline);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -14,6 +14,9 @@ run_err() {
 	expect_eq "ddpgen $* stdout" "$(cat "$T/out")" ""
 	checks=$((checks + 1))
 	grep -q -- "$pat" "$T/err" || fail "ddpgen $*: stderr [$(cat "$T/err")] lacks [$pat]"
+	# One line, unless the usage follows it.
+	grep -q '^usage:' "$T/err" ||
+	    expect_eq "ddpgen $*: lines on stderr" "$(wc -l <"$T/err")" 1
 }
 
 run_err 2 "^ddpgen: --nodes: '0' is not a number from 1" --nodes 0 train.py
@@ -29,6 +32,10 @@ run_err 2 "usage: ddpgen" --bogus train.py
 run_err 3 "^ddpgen: .*unknown site 'nosuch'.*cori.*plmt.*slurm" --site nosuch train.py
 run_err 2 "^ddpgen: .*newline\|control" --job-name "$(printf 'a\nb')" train.py
 run_err 2 "^ddpgen: .*bad pattern '(': .* at offset 1" --iface '(' train.py
+# Control bytes in a value are shown, not written: still one line.
+run_err 2 "^ddpgen: --rdzv: 'x\\\\ny\\\\x01' is not static" --rdzv "$(printf 'x\ny\001')" train.py
+run_err 2 "^ddpgen: iface: control character in '(\\\\r\\\\n\\.'" --iface "$(printf '(\r\n.')" train.py
+run_err 2 "^ddpgen: --env: 'A\\\\nB=1' is not NAME=VALUE" --env "$(printf 'A\nB=1')" train.py
 run_err 3 "^ddpgen: .*not readable\|not found" --template "$T/none.sh" train.py
 
 # Errors never leave a file behind, and success writes mode 0755.

@@ -52,9 +52,13 @@ lim() {
 	err,0)	fail "$name: succeeded; want a clear error" ;;
 	ok,*)	fail "$name: exit $rc: $(head -c 300 "$T/err")" ;;
 	*)	# One "ddpgen: " or "ddprank: " line per problem.
+		# Each line at most 4,096 bytes of message (ddpgen(1)
+		# DIAGNOSTICS), and a few for the note of what was left out.
 		if [ ! -s "$T/err" ] ||
 		    grep -qv '^ddp\(gen\|rank\): ' "$T/err"; then
 			fail "$name: unclear error: $(head -c 300 "$T/err")"
+		elif [ "$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$T/err")" -gt 4200 ]; then
+			fail "$name: an error line of $(wc -c <"$T/err") bytes"
 		else
 			echo "    $(head -n 1 "$T/err" | cut -c 1-150) ($(wc -c <"$T/err") bytes)"
 		fi ;;
