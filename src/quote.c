@@ -18,20 +18,13 @@ quote_sh_ansic(struct buf *b, const char *s)
 	unsigned char	c;
 
 	buf_adds(b, "$'");
+	/* Inside $'...', control bytes take the escapes of util_addvis. */
 	for (; (c = (unsigned char)*s) != '\0'; s++) {
-		if (c == '\n')
-			buf_adds(b, "\\n");
-		else if (c == '\t')
-			buf_adds(b, "\\t");
-		else if (c == '\r')
-			buf_adds(b, "\\r");
-		else if (c == '\\' || c == '\'') {
+		if (c == '\\' || c == '\'') {
 			buf_addc(b, '\\');
 			buf_addc(b, (char)c);
-		} else if (util_iscntrl(c))
-			buf_addf(b, "\\x%02x", c);
-		else
-			buf_addc(b, (char)c);
+		} else
+			util_addvis(b, s, 1);
 	}
 	buf_addc(b, '\'');
 }
