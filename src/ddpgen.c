@@ -102,12 +102,6 @@ die(int status, const char *fmt, ...)
 	exit(status);
 }
 
-static const char *
-env_get(const char *name)
-{
-	return getenv(name);
-}
-
 /* The directory holding this executable, so the build tree's profiles/
  * and templates/ are found without installing (caller frees). */
 static char *
@@ -422,7 +416,7 @@ find_template(const struct profile *p, int from_cli, const char *exedir)
 	} else
 		rel = xstrdup(p->template);
 	strlist_init(&dirs);
-	script_template_path(&dirs, env_get, exedir);
+	script_template_path(&dirs, NULL, exedir);
 	path = script_find_template(rel, &dirs, &cause);
 	strlist_free(&dirs);
 	free(rel);
@@ -517,7 +511,7 @@ main(int argc, char **argv)
 	parse_opts(&o, argc, argv);
 	exedir = exe_dir();
 	strlist_init(&dirs);
-	profile_searchpath(&dirs, env_get, exedir);
+	profile_searchpath(&dirs, NULL, exedir);
 	rc = dispatch(&o, &dirs, argc, argv, exedir);
 	strlist_free(&dirs);
 	strlist_free(&o.env);

@@ -912,20 +912,6 @@ layer_free(struct layer *l)
 
 /* ---- Search path and sites ---- */
 
-static const char *
-profile_getenv(const char *name)
-{
-	return getenv(name);
-}
-
-static int
-is_dir(const char *path)
-{
-	struct stat	st;
-
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 static int
 is_file(const char *path)
 {
@@ -934,46 +920,12 @@ is_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static void
-add_dir(struct strlist *dirs, const char *dir, const char *sub)
-{
-	char	*s;
-
-	xasprintf(&s, "%s%s", dir, sub);
-	strlist_addown(dirs, s);
-}
-
 void
 profile_searchpath(struct strlist *dirs,
     const char *(*getenv_fn)(const char *), const char *exedir)
 {
-	const char	*v;
-	char		*copy, *item, *rest;
-	char		*exeprof = NULL;
-
-	if (getenv_fn == NULL)
-		getenv_fn = profile_getenv;
-	if ((v = getenv_fn("DDPGEN_PROFILE_PATH")) != NULL) {
-		rest = copy = xstrdup(v);
-		while ((item = strsep(&rest, ":")) != NULL)
-			if (*item != '\0')
-				strlist_add(dirs, item);
-		free(copy);
-	}
-	/* The XDG base directory rules ignore a relative value. */
-	if ((v = getenv_fn("XDG_CONFIG_HOME")) != NULL && v[0] == '/')
-		add_dir(dirs, v, "/ddpgen/profiles");
-	else if ((v = getenv_fn("HOME")) != NULL && v[0] != '\0')
-		add_dir(dirs, v, "/.config/ddpgen/profiles");
-	add_dir(dirs, DDPGEN_SYSCONFDIR, "/profiles");
-	if (exedir != NULL)
-		xasprintf(&exeprof, "%s/profiles", exedir);
-	if (exeprof != NULL && is_dir(exeprof))
-		strlist_addown(dirs, exeprof);
-	else {
-		add_dir(dirs, DDPGEN_DATADIR, "/profiles");
-		free(exeprof);
-	}
+	util_searchpath(dirs, "DDPGEN_PROFILE_PATH", "profiles", getenv_fn,
+	    exedir);
 }
 
 /* A site is a path when it names a file rather than a profile. */

@@ -80,13 +80,8 @@ struct profile_site {
 	char	*path;
 };
 
-/* Fills dirs (initialised by the caller) with the profile directories,
- * in search order: each entry of $DDPGEN_PROFILE_PATH,
- * ${XDG_CONFIG_HOME:-$HOME/.config}/ddpgen/profiles, SYSCONFDIR/profiles,
- * then DATADIR/profiles -- or, when a directory "profiles" stands beside
- * the executable (the build tree), that directory instead of DATADIR's.
- * getenv_fn is the environment seam (NULL: getenv(3)); exedir may be
- * NULL. A relative XDG_CONFIG_HOME is ignored, as the XDG rules say. */
+/* The profile directories: util_searchpath's order, with
+ * $DDPGEN_PROFILE_PATH and "profiles". */
 void		 profile_searchpath(struct strlist *dirs,
 		    const char *(*getenv_fn)(const char *), const char *exedir);
 

@@ -254,36 +254,8 @@ void
 script_template_path(struct strlist *dirs,
     const char *(*getenv_fn)(const char *), const char *exedir)
 {
-	const char	*e;
-	char		*s, *p, *tok, *save;
-
-	if ((e = getenv_fn("DDPGEN_TEMPLATE_PATH")) != NULL && *e != '\0') {
-		s = xstrdup(e);
-		for (tok = strtok_r(s, ":", &save); tok != NULL;
-		    tok = strtok_r(NULL, ":", &save))
-			strlist_add(dirs, tok);
-		free(s);
-	}
-	if ((e = getenv_fn("XDG_CONFIG_HOME")) != NULL && *e != '\0')
-		xasprintf(&p, "%s/ddpgen/templates", e);
-	else if ((e = getenv_fn("HOME")) != NULL && *e != '\0')
-		xasprintf(&p, "%s/.config/ddpgen/templates", e);
-	else
-		p = NULL;
-	if (p != NULL)
-		strlist_addown(dirs, p);
-	strlist_add(dirs, DDPGEN_SYSCONFDIR "/templates");
-	p = NULL;
-	if (exedir != NULL) {
-		xasprintf(&p, "%s/templates", exedir);
-		if (access(p, F_OK) != 0) {
-			free(p);
-			p = NULL;
-		}
-	}
-	if (p == NULL)
-		p = xstrdup(DDPGEN_DATADIR "/templates");
-	strlist_addown(dirs, p);
+	util_searchpath(dirs, "DDPGEN_TEMPLATE_PATH", "templates", getenv_fn,
+	    exedir);
 }
 
 char *

@@ -29,10 +29,8 @@ struct tmpl_vars *script_vars(const struct job *);
 char		*script_find_template(const char *name,
 		    const struct strlist *dirs, char **cause);
 
-/* The template directories, in search order: each entry of
- * $DDPGEN_TEMPLATE_PATH, ${XDG_CONFIG_HOME:-$HOME/.config}/ddpgen/templates,
- * SYSCONFDIR/templates, then DATADIR/templates -- or the "templates"
- * directory beside the executable when it exists (the build tree). */
+/* The template directories: util_searchpath's order, with
+ * $DDPGEN_TEMPLATE_PATH and "templates". */
 void		 script_template_path(struct strlist *dirs,
 		    const char *(*getenv_fn)(const char *), const char *exedir);
 

@@ -21,6 +21,12 @@ int util_warned;
 
 static int	util_writeall(int, const char *, size_t);
 
+static const char *
+getenv_plain(const char *name)
+{
+	return getenv(name);
+}
+
 void
 buf_init(struct buf *b)
 {
@@ -240,6 +246,46 @@ util_warn(const char *fmt, ...)
 	va_start(ap, fmt);
 	util_vwarn(fmt, ap);
 	va_end(ap);
+}
+
+void
+util_searchpath(struct strlist *dirs, const char *var, const char *sub,
+    const char *(*getenv_fn)(const char *), const char *exedir)
+{
+	struct stat	 st;
+	const char	*v;
+	char		*copy, *item, *rest, *p;
+
+	if (getenv_fn == NULL)
+		getenv_fn = getenv_plain;
+	if ((v = getenv_fn(var)) != NULL) {
+		rest = copy = xstrdup(v);
+		while ((item = strsep(&rest, ":")) != NULL)
+			if (*item != '\0')
+				strlist_add(dirs, item);
+		free(copy);
+	}
+	/* The XDG base directory rules ignore a relative value. */
+	if ((v = getenv_fn("XDG_CONFIG_HOME")) != NULL && v[0] == '/')
+		xasprintf(&p, "%s/ddpgen/%s", v, sub);
+	else if ((v = getenv_fn("HOME")) != NULL && v[0] != '\0')
+		xasprintf(&p, "%s/.config/ddpgen/%s", v, sub);
+	else
+		p = NULL;
+	if (p != NULL)
+		strlist_addown(dirs, p);
+	xasprintf(&p, "%s/%s", DDPGEN_SYSCONFDIR, sub);
+	strlist_addown(dirs, p);
+	if (exedir != NULL) {
+		xasprintf(&p, "%s/%s", exedir, sub);
+		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+			strlist_addown(dirs, p);
+			return;
+		}
+		free(p);
+	}
+	xasprintf(&p, "%s/%s", DDPGEN_DATADIR, sub);
+	strlist_addown(dirs, p);
 }
 
 int

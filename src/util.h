@@ -70,6 +70,18 @@ void	 util_addvis(struct buf *, const char *, size_t);
 void	 util_warnline(struct buf *, const char *msg);
 extern int util_warned;		/* util_vwarn has written a line */
 
+/* Fills dirs (initialised by the caller) with the directories of kind
+ * sub ("profiles", "templates"), in search order: each non-empty entry
+ * of the colon-separated variable var, ${XDG_CONFIG_HOME:-$HOME/.config}
+ * /ddpgen/SUB (a relative XDG_CONFIG_HOME is ignored, as the XDG rules
+ * say), SYSCONFDIR/SUB, then DATADIR/SUB -- or, when a directory SUB
+ * stands in exedir (the build tree), that one instead of DATADIR's.
+ * getenv_fn is the environment seam (NULL: getenv(3)); exedir may be
+ * NULL. */
+void	 util_searchpath(struct strlist *dirs, const char *var,
+	    const char *sub, const char *(*getenv_fn)(const char *),
+	    const char *exedir);
+
 /* When fd is a pipe, waits until its reader has taken everything written
  * to it, or max_ms milliseconds have passed. Returns 0 when the pipe is
  * empty (or fd is not a pipe), -1 on timeout. srun --kill-on-bad-exit

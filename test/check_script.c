@@ -20,7 +20,7 @@ static const char *fake_env[][2] = {
 	{ "HOME", "/home/u" },
 	{ NULL, NULL }
 };
-static int use_xdg;
+static int use_xdg;		/* 0: unset, 1: as above, 2: relative */
 
 static const char *
 fake_getenv(const char *name)
@@ -30,8 +30,8 @@ fake_getenv(const char *name)
 	for (i = 0; fake_env[i][0] != NULL; i++) {
 		if (strcmp(name, fake_env[i][0]) != 0)
 			continue;
-		if (!use_xdg && strcmp(name, "XDG_CONFIG_HOME") == 0)
-			return NULL;
+		if (strcmp(name, "XDG_CONFIG_HOME") == 0 && use_xdg != 1)
+			return use_xdg == 0 ? NULL : "rel";
 		return fake_env[i][1];
 	}
 	return NULL;
@@ -186,6 +186,15 @@ START_TEST(test_template_path)
 	ck_assert_str_eq(dirs.v[2], "/home/u/.config/ddpgen/templates");
 	ck_assert_str_eq(dirs.v[4], DDPGEN_DATADIR "/templates");
 	strlist_free(&dirs);
+
+	/* A relative XDG_CONFIG_HOME is ignored, as for profiles. */
+	use_xdg = 2;
+	strlist_init(&dirs);
+	script_template_path(&dirs, fake_getenv, NULL);
+	ck_assert_uint_eq(dirs.n, 5);
+	ck_assert_str_eq(dirs.v[2], "/home/u/.config/ddpgen/templates");
+	strlist_free(&dirs);
+	use_xdg = 0;
 }
 END_TEST
 
