@@ -123,15 +123,18 @@ expect_eq "control characters: error line" "$(cat err1)" \
 
 # An error line sits in a pipe: ddprank exits only once the reader has
 # taken it (srun stops forwarding output when a task fails). The reader
-# waits a little before it reads; the order of the two events in "order"
-# shows who waited, with no timing asserted.
+# waits a little, notes that it is about to read, then reads; ddprank's
+# exit must come after that note. The order shows who waited, with no
+# timing asserted (the note is written before the read, so it cannot
+# race ddprank's exit).
 : >order
 { MASTER_ADDR=m "$DDPRANK" exec --hostfile hosts --port 1 -- ./no-such-cmd
   echo "exited $?" >>order; } 2>&1 >/dev/null |
-    { sleep 1; line=$(head -n 1); echo "read $line" >>order; cat >/dev/null; }
-expect_eq "exec: error drained before exit" "$(cat order)" \
-    "read ddprank: cannot execute './no-such-cmd': No such file or directory
+    { sleep 1; echo reading >>order; head -n 1 >drained; cat >/dev/null; }
+expect_eq "exec: error drained before exit" "$(cat order)" "reading
 exited 127"
+expect_eq "exec: the drained line" "$(cat drained)" \
+    "ddprank: cannot execute './no-such-cmd': No such file or directory"
 
 # Nothing above ran any of the hostile words.
 expect_eq "nothing was executed" "$(ls | grep pwned)" ""
