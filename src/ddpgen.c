@@ -275,8 +275,8 @@ parse_opt(struct opts *o, int ch)
 	case 't':
 		if (profile_parse_time(optarg, NULL) == -1)
 			die(XC_USAGE, "--time: '%s' is not a Slurm time "
-			    "(minutes, M:S, H:M:S, D-H, D-H:M or D-H:M:S)",
-			    optarg);
+			    "(minutes, M:S, H:M:S, D-H, D-H:M, D-H:M:S or "
+			    "UNLIMITED)", optarg);
 		o->time = optarg;
 		break;
 	case 'p': o->partition = optarg; break;

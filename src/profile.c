@@ -1298,7 +1298,8 @@ problems_ports(const struct profile *p, problem_fn *fn, void *arg)
 static void
 problems_cross(const struct profile *p, problem_fn *fn, void *arg)
 {
-	char	*v;
+	long long	 secs;
+	char		*v;
 
 	if (p->discovery == PROFILE_IFACE && p->iface[0] == '\0')
 		problem(fn, arg, "discovery", "discovery: 'iface' needs an "
@@ -1323,6 +1324,11 @@ problems_cross(const struct profile *p, problem_fn *fn, void *arg)
 	if (p->task_shell == PROFILE_SHELL_PLAIN && p->path_env[0] == '\0')
 		problem(fn, arg, "task_shell", "task_shell: 'plain' needs "
 		    "path (the node agent's PATH is minimal)");
+	/* HPC Pack's RuntimeSeconds, cmd's set /a and PowerShell's [int]
+	 * are 32-bit. */
+	if (profile_parse_time(p->time, &secs) == 0 && secs > INT_MAX)
+		problem(fn, arg, "time", "time: '%s' is %lld seconds; HPC Pack "
+		    "takes at most %d", p->time, secs, INT_MAX);
 }
 
 static void

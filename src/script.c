@@ -223,6 +223,7 @@ script_set_hpcpack(struct tmpl_vars *v, const struct job *job)
 	script_set_int(v, "exchange_timeout", p->exchange_timeout);
 	if (*p->time != '\0')
 		profile_parse_time(p->time, &secs);
+	/* At most INT_MAX: profile_validate says so. */
 	script_set_count(v, "runtime_seconds", secs > 0 ? (int)secs : 0);
 	s = script_task_command(job);
 	tmpl_set(v, "task_command", s);

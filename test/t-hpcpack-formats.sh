@@ -204,6 +204,16 @@ refused tab xml "" -e "TAB=a${tab}b" /x.py
 refused tab ps "" -e "TAB=a${tab}b" /x.py
 refused tab cmd "control byte 0x09 at offset 1 cannot be written in a \
 cmd.exe batch file" -e "TAB=a${tab}b" /x.py
+# HPC Pack's run time is a 32-bit number of seconds in all three
+# formats: the largest passes whole, one more is refused, never wrapped.
+for fmt in xml cmd ps; do
+	refused "run time 2^31-1 s" "$fmt" "" -t 24855-3:14:07 /x.py
+	refused "run time 2^31 s" "$fmt" "^ddpgen: time: '24855-3:14:08' is \
+2147483648 seconds; HPC Pack takes at most 2147483647$" -t 24855-3:14:08 /x.py
+done
+"$DDPGEN" --ddprank /x --site hpcpack -t 24855-3:14:07 /x.py >"$T/max.xml"
+expect_eq "run time 2^31-1 s: RuntimeSeconds" \
+    "$(xp "string($J/@RuntimeSeconds)" "$T/max.xml")" 2147483647
 for fmt in xml cmd ps; do
 	refused "not UTF-8" "$fmt" "byte 0xff at offset [0-9]* is not valid \
 UTF-8" /x.py "$(printf 'a\377')"
