@@ -411,37 +411,45 @@ START_TEST(test_sh_sbatch_property)
 }
 END_TEST
 
+/* quote_xml, quote_ps and quote_cmd: each appends to b or fails with a
+ * cause. */
+typedef int quote_fn(struct buf *, const char *, char **);
+
+/* What quote, called what, makes of s, which it must accept; the caller
+ * frees it. */
 static char *
-xml(const char *s)
+quoted(quote_fn *quote, const char *what, const char *s)
 {
 	struct buf	 b;
 	char		*cause = NULL;
 
 	buf_init(&b);
-	if (quote_xml(&b, s, &cause) != 0)
-		ck_abort_msg("quote_xml rejected [%s]: %s", s, cause);
+	if (quote(&b, s, &cause) != 0)
+		ck_abort_msg("%s rejected [%s]: %s", what, s, cause);
 	ck_assert_ptr_null(cause);
 	return b.s;
 }
 
 static void
-expect_xml(const char *in, const char *want)
+expect_quoted(quote_fn *quote, const char *what, const char *in,
+    const char *want)
 {
-	char	*got = xml(in);
+	char	*got = quoted(quote, what, in);
 
 	ck_assert_str_eq(got, want);
 	free(got);
 }
 
+/* Checks that quote fails on in, names msg, and appends nothing. */
 static void
-expect_xml_error(const char *in, const char *msg)
+expect_refused(quote_fn *quote, const char *in, const char *msg)
 {
 	struct buf	 b;
 	char		*cause = NULL;
 
 	buf_init(&b);
 	buf_adds(&b, "kept");
-	ck_assert_int_eq(quote_xml(&b, in, &cause), -1);
+	ck_assert_int_eq(quote(&b, in, &cause), -1);
 	ck_assert_str_eq(b.s, "kept");
 	ck_assert_ptr_nonnull(cause);
 	ck_assert_msg(strstr(cause, msg) != NULL, "[%s] lacks [%s]", cause,
@@ -449,6 +457,9 @@ expect_xml_error(const char *in, const char *msg)
 	free(cause);
 	buf_free(&b);
 }
+
+#define xml(s)			quoted(quote_xml, "quote_xml", s)
+#define expect_xml(in, want)	expect_quoted(quote_xml, "quote_xml", in, want)
 
 START_TEST(test_xml_entities)
 {
@@ -490,28 +501,32 @@ START_TEST(test_xml_control)
 		s[1] = (char)c;
 		s[2] = '\0';
 		snprintf(msg, sizeof msg, "control byte 0x%02x at offset 1", c);
-		expect_xml_error(s, msg);
+		expect_refused(quote_xml, s, msg);
 	}
 }
 END_TEST
 
 START_TEST(test_xml_bad_utf8)
 {
-	expect_xml_error("\x80", "byte 0x80 at offset 0 is not valid UTF-8");
-	expect_xml_error("ab\xff", "byte 0xff at offset 2");
-	expect_xml_error("\xfe", "not valid UTF-8");
-	expect_xml_error("\xc3", "byte 0xc3 at offset 0");	/* cut short */
-	expect_xml_error("\xe2\x82", "byte 0xe2");
-	expect_xml_error("\xc3(", "byte 0xc3");
-	expect_xml_error("\xc0\x80", "byte 0xc0");		/* overlong */
-	expect_xml_error("\xc1\xbf", "byte 0xc1");
-	expect_xml_error("\xe0\x80\x80", "byte 0xe0");
-	expect_xml_error("\xf0\x80\x80\x80", "byte 0xf0");
-	expect_xml_error("\xed\xa0\x80", "byte 0xed");		/* surrogate */
-	expect_xml_error("\xef\xbf\xbe", "byte 0xef");		/* U+FFFE */
-	expect_xml_error("\xef\xbf\xbf", "byte 0xef");		/* U+FFFF */
-	expect_xml_error("\xf4\x90\x80\x80", "byte 0xf4");	/* > U+10FFFF */
-	expect_xml_error("\xf5\x80\x80\x80", "byte 0xf5");
+	expect_refused(quote_xml, "\x80",
+	    "byte 0x80 at offset 0 is not valid UTF-8");
+	expect_refused(quote_xml, "ab\xff", "byte 0xff at offset 2");
+	expect_refused(quote_xml, "\xfe", "not valid UTF-8");
+	/* Cut short. */
+	expect_refused(quote_xml, "\xc3", "byte 0xc3 at offset 0");
+	expect_refused(quote_xml, "\xe2\x82", "byte 0xe2");
+	expect_refused(quote_xml, "\xc3(", "byte 0xc3");
+	/* Overlong. */
+	expect_refused(quote_xml, "\xc0\x80", "byte 0xc0");
+	expect_refused(quote_xml, "\xc1\xbf", "byte 0xc1");
+	expect_refused(quote_xml, "\xe0\x80\x80", "byte 0xe0");
+	expect_refused(quote_xml, "\xf0\x80\x80\x80", "byte 0xf0");
+	/* A surrogate, U+FFFE, U+FFFF, beyond U+10FFFF. */
+	expect_refused(quote_xml, "\xed\xa0\x80", "byte 0xed");
+	expect_refused(quote_xml, "\xef\xbf\xbe", "byte 0xef");
+	expect_refused(quote_xml, "\xef\xbf\xbf", "byte 0xef");
+	expect_refused(quote_xml, "\xf4\x90\x80\x80", "byte 0xf4");
+	expect_refused(quote_xml, "\xf5\x80\x80\x80", "byte 0xf5");
 }
 END_TEST
 
@@ -726,46 +741,8 @@ END_TEST
 
 /* PowerShell strings. */
 
-static char *
-ps(const char *s)
-{
-	struct buf	 b;
-	char		*cause = NULL;
-
-	buf_init(&b);
-	if (quote_ps(&b, s, &cause) != 0)
-		ck_abort_msg("quote_ps rejected [%s]: %s", s, cause);
-	ck_assert_ptr_null(cause);
-	return b.s;
-}
-
-static void
-expect_ps(const char *in, const char *want)
-{
-	char	*got = ps(in);
-
-	ck_assert_str_eq(got, want);
-	free(got);
-}
-
-/* Checks that quote fails on in, names msg, and appends nothing. */
-static void
-expect_refused(int (*quote)(struct buf *, const char *, char **),
-    const char *in, const char *msg)
-{
-	struct buf	 b;
-	char		*cause = NULL;
-
-	buf_init(&b);
-	buf_adds(&b, "kept");
-	ck_assert_int_eq(quote(&b, in, &cause), -1);
-	ck_assert_str_eq(b.s, "kept");
-	ck_assert_ptr_nonnull(cause);
-	ck_assert_msg(strstr(cause, msg) != NULL, "[%s] lacks [%s]", cause,
-	    msg);
-	free(cause);
-	buf_free(&b);
-}
+#define ps(s)			quoted(quote_ps, "quote_ps", s)
+#define expect_ps(in, want)	expect_quoted(quote_ps, "quote_ps", in, want)
 
 /* U+2018, U+2019, U+201A and U+201B in UTF-8. */
 #define LSQ	"\xe2\x80\x98"
@@ -993,27 +970,7 @@ END_TEST
 
 /* cmd.exe arguments. */
 
-static char *
-cmdq(const char *s)
-{
-	struct buf	 b;
-	char		*cause = NULL;
-
-	buf_init(&b);
-	if (quote_cmd(&b, s, &cause) != 0)
-		ck_abort_msg("quote_cmd rejected [%s]: %s", s, cause);
-	ck_assert_ptr_null(cause);
-	return b.s;
-}
-
-static void
-expect_cmd(const char *in, const char *want)
-{
-	char	*got = cmdq(in);
-
-	ck_assert_str_eq(got, want);
-	free(got);
-}
+#define expect_cmd(in, want)	expect_quoted(quote_cmd, "quote_cmd", in, want)
 
 /*
  * What cmd.exe makes of a batch-file line before starting a program, for
