@@ -546,6 +546,26 @@ expect_ok(struct run *w, uint64_t node_rank, uint64_t nnodes,
 	ck_assert_str_eq(w->r.master_addr, master);
 }
 
+/* Expects the exchange to fail with want, where "@" stands for base. */
+static void
+expect_dir_error(struct run *w, const char *want)
+{
+	struct buf	 b;
+	const char	*at;
+
+	buf_init(&b);
+	for (; (at = strchr(want, '@')) != NULL; want = at + 1) {
+		buf_addn(&b, want, (size_t)(at - want));
+		buf_adds(&b, base);
+	}
+	buf_adds(&b, want);
+	run_go(w);
+	ck_assert_int_eq(w->xc, XC_EXCHANGE);
+	ck_assert_str_eq(w->cause, b.s);
+	buf_free(&b);
+	run_done(w);
+}
+
 START_TEST(test_dir_not_first)
 {
 	struct event	ev[] = {
@@ -634,39 +654,27 @@ START_TEST(test_dir_timeout)
 		{ 0, NULL, NULL, 0 }
 	};
 	struct run	w;
-	char		*want;
 
 	fc.ev = ev;
 	run_init(&w, 1, "node1", 4);
-	run_go(&w);
-	ck_assert_int_eq(w.xc, XC_EXCHANGE);
-	xasprintf(&want, "exchange in %s/x/77-r0 timed out after 5 s: 2 of 4 "
-	    "nodes arrived; missing task ids 2, 3; arrived: task 1 node1 "
-	    "(10.0.0.1), task 4 node4 (10.0.0.4)", base);
-	ck_assert_str_eq(w.cause, want);
-	free(want);
+	expect_dir_error(&w, "exchange in @/x/77-r0 timed out after 5 s: 2 of "
+	    "4 nodes arrived; missing task ids 2, 3; arrived: task 1 node1 "
+	    "(10.0.0.1), task 4 node4 (10.0.0.4)");
 	/* No busy loop, no long oversleep. */
 	ck_assert(fc.t >= 5.0 && fc.t < 6.0);
 	ck_assert_uint_lt(fc.sleeps, 15);
-	run_done(&w);
 }
 END_TEST
 
 START_TEST(test_dir_timeout_by_host)
 {
 	struct run	w;
-	char		*want;
 
 	run_init(&w, -1, "node1", 2);
 	w.o.timeout = 1;
-	run_go(&w);
-	ck_assert_int_eq(w.xc, XC_EXCHANGE);
-	xasprintf(&want, "exchange in %s/x/77-r0 timed out after 1 s: 1 of 2 "
-	    "nodes arrived; 1 missing (no task ids to name them); arrived: "
-	    "node1 (10.0.0.99)", base);
-	ck_assert_str_eq(w.cause, want);
-	free(want);
-	run_done(&w);
+	expect_dir_error(&w, "exchange in @/x/77-r0 timed out after 1 s: 1 of "
+	    "2 nodes arrived; 1 missing (no task ids to name them); arrived: "
+	    "node1 (10.0.0.99)");
 }
 END_TEST
 
@@ -728,7 +736,6 @@ START_TEST(test_dir_stale)
 		{ 0, NULL, NULL, 0 }
 	};
 	struct run	w;
-	char		*want;
 
 	make_dir("x");
 	make_dir("x/77-r0");
@@ -736,14 +743,9 @@ START_TEST(test_dir_stale)
 	age("x/77-r0/entry.t2", 60);
 	run_init(&w, 1, "node1", 2);
 	w.o.timeout = 2;
-	run_go(&w);
-	ck_assert_int_eq(w.xc, XC_EXCHANGE);
-	xasprintf(&want, "exchange in %s/x/77-r0 timed out after 2 s: 1 of 2 "
-	    "nodes arrived; missing task ids 2; arrived: task 1 node1 "
-	    "(10.0.0.1); ignored 1 stale entry", base);
-	ck_assert_str_eq(w.cause, want);
-	free(want);
-	run_done(&w);
+	expect_dir_error(&w, "exchange in @/x/77-r0 timed out after 2 s: 1 of "
+	    "2 nodes arrived; missing task ids 2; arrived: task 1 node1 "
+	    "(10.0.0.1); ignored 1 stale entry");
 
 	age("x/77-r0/entry.t2", 60);
 	fc.ev = ev;
@@ -783,26 +785,6 @@ START_TEST(test_dir_crashed_reader)
 	run_done(&w);
 }
 END_TEST
-
-/* Expects the exchange to fail with want, where "@" stands for base. */
-static void
-expect_dir_error(struct run *w, const char *want)
-{
-	struct buf	 b;
-	const char	*at;
-
-	buf_init(&b);
-	for (; (at = strchr(want, '@')) != NULL; want = at + 1) {
-		buf_addn(&b, want, (size_t)(at - want));
-		buf_adds(&b, base);
-	}
-	buf_adds(&b, want);
-	run_go(w);
-	ck_assert_int_eq(w->xc, XC_EXCHANGE);
-	ck_assert_str_eq(w->cause, b.s);
-	buf_free(&b);
-	run_done(w);
-}
 
 START_TEST(test_dir_bad_entries)
 {
@@ -884,12 +866,9 @@ START_TEST(test_dir_setup_errors)
 
 	run_init(&w, 1, "node1", 2);
 	w.x.jobid = NULL;
-	run_go(&w);
-	ck_assert_int_eq(w.xc, XC_EXCHANGE);
-	ck_assert_str_eq(w.cause, "--exchange dir: needs a job id to name its "
+	expect_dir_error(&w, "--exchange dir: needs a job id to name its "
 	    "directory, and none is set (CCP_JOBID, SLURM_JOB_ID, PBS_JOBID or "
 	    "LSB_JOBID)");
-	run_done(&w);
 
 	run_init(&w, 1, "node1", 0);
 	run_go(&w);
