@@ -157,26 +157,35 @@ compute(struct rank *r, const char *const *vars, char **cause)
 	return rank_compute(r, &opts, &env, &sys, cause);
 }
 
-/* Computes and compares the "export" lines of ddprank env (exec 0) or
- * of the variables exec sets (exec 1). */
+/* Compares the "export" lines of ddprank env (exec 0) or of the
+ * variables exec sets (exec 1) for r. */
 static void
-expect_sh(const char *const *vars, int exec, enum rank_rdzv rdzv,
+expect_vars(const struct rank *r, int exec, enum rank_rdzv rdzv,
     const char *want)
 {
-	struct rank		 r;
-	struct rank_vars	 vs;
-	struct buf		 b;
-	char			*cause;
-	int			 xc;
+	struct rank_vars	vs;
+	struct buf		b;
 
-	if ((xc = compute(&r, vars, &cause)) != XC_OK)
-		ck_abort_msg("exit %d: %s", xc, cause);
-	rank_vars(&vs, &r, exec, rdzv);
+	rank_vars(&vs, r, exec, rdzv);
 	buf_init(&b);
 	rank_format_sh(&b, &vs);
 	ck_assert_str_eq(b.s, want);
 	buf_free(&b);
 	rank_vars_free(&vs);
+}
+
+/* Computes and compares the "export" lines of ddprank env with static
+ * rendezvous. */
+static void
+expect_sh(const char *const *vars, const char *want)
+{
+	struct rank	 r;
+	char		*cause;
+	int		 xc;
+
+	if ((xc = compute(&r, vars, &cause)) != XC_OK)
+		ck_abort_msg("exit %d: %s", xc, cause);
+	expect_vars(&r, 0, RANK_STATIC, want);
 	rank_free(&r);
 }
 
@@ -194,14 +203,14 @@ expect_error(const char *const *vars, int want_xc, const char *want)
 
 START_TEST(test_by_hostname)
 {
-	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]"), 0, RANK_STATIC,
+	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]"),
 	    "export NODE_RANK=1\n"
 	    "export NNODES=3\n"
 	    "export MASTER_ADDR=10.0.0.1\n"
 	    "export MASTER_PORT=29500\n");
 	/* Only the short host name counts. */
 	fake.hostname = "nid03.cluster.example";
-	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]"), 0, RANK_STATIC,
+	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]"),
 	    "export NODE_RANK=2\n"
 	    "export NNODES=3\n"
 	    "export MASTER_ADDR=10.0.0.1\n"
@@ -212,7 +221,7 @@ END_TEST
 
 START_TEST(test_hpcpack_case)
 {
-	expect_sh(ENV("CCP_NODES=2 NID01 8 NID02 8"), 0, RANK_STATIC,
+	expect_sh(ENV("CCP_NODES=2 NID01 8 NID02 8"),
 	    "export NODE_RANK=1\n"
 	    "export NNODES=2\n"
 	    "export MASTER_ADDR=10.0.0.1\n"
@@ -225,7 +234,7 @@ START_TEST(test_master_iface)
 	use_iface("^eth[0-9]+$|^ib");
 	/* Node 1: the master's address in the subnet of this node's eth0,
 	 * the first interface that matched. */
-	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]"), 0, RANK_STATIC,
+	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]"),
 	    "export NODE_RANK=1\n"
 	    "export NNODES=3\n"
 	    "export MASTER_ADDR=10.0.0.1\n"
@@ -234,7 +243,7 @@ START_TEST(test_master_iface)
 	    "export NCCL_SOCKET_IFNAME==eth0\n");
 	rx_free(&rx);
 	use_iface("^eth3$");
-	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]"), 0, RANK_STATIC,
+	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]"),
 	    "export NODE_RANK=1\n"
 	    "export NNODES=3\n"
 	    "export MASTER_ADDR=10.3.0.1\n"
@@ -244,7 +253,7 @@ START_TEST(test_master_iface)
 	/* Node 0: the address of its own matched interface, unresolved. */
 	fake.hostname = "nid01";
 	fake.resolved = 0;
-	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]"), 0, RANK_STATIC,
+	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]"),
 	    "export NODE_RANK=0\n"
 	    "export NNODES=3\n"
 	    "export MASTER_ADDR=10.3.0.2\n"
@@ -259,7 +268,7 @@ START_TEST(test_master_fallbacks)
 {
 	use_iface("^eth3$");
 	/* No address of 'far' in eth3's subnet: its first IPv4 one. */
-	expect_sh(ENV("SLURM_JOB_NODELIST=far,nid02"), 0, RANK_STATIC,
+	expect_sh(ENV("SLURM_JOB_NODELIST=far,nid02"),
 	    "export NODE_RANK=1\n"
 	    "export NNODES=2\n"
 	    "export MASTER_ADDR=192.168.1.1\n"
@@ -267,7 +276,7 @@ START_TEST(test_master_fallbacks)
 	    "export GLOO_SOCKET_IFNAME=eth3\n"
 	    "export NCCL_SOCKET_IFNAME==eth3\n");
 	/* No IPv4 address at all: the first. */
-	expect_sh(ENV("SLURM_JOB_NODELIST=nid03,nid02"), 0, RANK_STATIC,
+	expect_sh(ENV("SLURM_JOB_NODELIST=nid03,nid02"),
 	    "export NODE_RANK=1\n"
 	    "export NNODES=2\n"
 	    "export MASTER_ADDR=fd00::3\n"
@@ -282,7 +291,7 @@ START_TEST(test_master_env_wins)
 	use_iface("^eth3$");
 	fake.hostname = "nid01";
 	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]",
-	    "MASTER_ADDR=10.9.9.9"), 0, RANK_STATIC,
+	    "MASTER_ADDR=10.9.9.9"),
 	    "export NODE_RANK=0\n"
 	    "export NNODES=3\n"
 	    "export MASTER_ADDR=10.9.9.9\n"
@@ -291,8 +300,7 @@ START_TEST(test_master_env_wins)
 	    "export NCCL_SOCKET_IFNAME==eth3\n");
 	ck_assert_int_eq(fake.resolved, 0);
 	/* An empty MASTER_ADDR is no MASTER_ADDR. */
-	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]", "MASTER_ADDR="), 0,
-	    RANK_STATIC,
+	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]", "MASTER_ADDR="),
 	    "export NODE_RANK=0\n"
 	    "export NNODES=3\n"
 	    "export MASTER_ADDR=10.3.0.2\n"
@@ -310,7 +318,7 @@ START_TEST(test_master_loopback)
 	    "set MASTER_ADDR");
 	/* Alone, loopback is right. */
 	fake.hostname = "loopy";
-	expect_sh(ENV("SLURM_JOB_NODELIST=loopy"), 0, RANK_STATIC,
+	expect_sh(ENV("SLURM_JOB_NODELIST=loopy"),
 	    "export NODE_RANK=0\n"
 	    "export NNODES=1\n"
 	    "export MASTER_ADDR=127.0.1.1\n"
@@ -349,7 +357,7 @@ START_TEST(test_by_address)
 	 * this node's addresses (and 'loopy' to loopback, which is not). */
 	fake.hostname = "login1";
 	expect_sh(ENV("SLURM_JOB_NODELIST=loopy,nid01,nid02,nid03",
-	    "MASTER_ADDR=10.0.0.1"), 0, RANK_STATIC,
+	    "MASTER_ADDR=10.0.0.1"),
 	    "export NODE_RANK=2\n"
 	    "export NNODES=4\n"
 	    "export MASTER_ADDR=10.0.0.1\n"
@@ -363,7 +371,7 @@ START_TEST(test_by_nodename)
 	/* SLURMD_NODENAME comes before the addresses (nid02 would match). */
 	fake.hostname = "weird";
 	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]", "SLURMD_NODENAME=nid03",
-	    "MASTER_ADDR=10.0.0.1"), 0, RANK_STATIC,
+	    "MASTER_ADDR=10.0.0.1"),
 	    "export NODE_RANK=2\n"
 	    "export NNODES=3\n"
 	    "export MASTER_ADDR=10.0.0.1\n"
@@ -379,14 +387,14 @@ START_TEST(test_nodeid_crosscheck)
 	    "SLURM_NODEID is 0 but host 'nid02' is node 1 of the node list "
 	    "'nid[01-03]' (from SLURM_STEP_NODELIST)");
 	expect_sh(ENV("SLURM_STEP_NODELIST=nid[01-03]", "SLURM_NODEID=1",
-	    "MASTER_ADDR=10.0.0.1"), 0, RANK_STATIC,
+	    "MASTER_ADDR=10.0.0.1"),
 	    "export NODE_RANK=1\n"
 	    "export NNODES=3\n"
 	    "export MASTER_ADDR=10.0.0.1\n"
 	    "export MASTER_PORT=29500\n");
 	/* A step-scoped SLURM_NODEID is not compared with the job list. */
 	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]", "SLURM_NODEID=0",
-	    "SLURM_STEP_ID=0", "MASTER_ADDR=10.0.0.1"), 0, RANK_STATIC,
+	    "SLURM_STEP_ID=0", "MASTER_ADDR=10.0.0.1"),
 	    "export NODE_RANK=1\n"
 	    "export NNODES=3\n"
 	    "export MASTER_ADDR=10.0.0.1\n"
@@ -430,7 +438,7 @@ START_TEST(test_port)
 
 	opts.port = 0;
 	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]", "SLURM_JOB_ID=123456",
-	    "MASTER_PORT=1234"), 0, RANK_STATIC,
+	    "MASTER_PORT=1234"),
 	    "export NODE_RANK=1\n"
 	    "export NNODES=3\n"
 	    "export MASTER_ADDR=10.0.0.1\n"
@@ -500,21 +508,6 @@ START_TEST(test_port_taken)
 	rank_free(&r);
 }
 END_TEST
-
-static void
-expect_vars(const struct rank *r, int exec, enum rank_rdzv rdzv,
-    const char *want)
-{
-	struct rank_vars	vs;
-	struct buf		b;
-
-	rank_vars(&vs, r, exec, rdzv);
-	buf_init(&b);
-	rank_format_sh(&b, &vs);
-	ck_assert_str_eq(b.s, want);
-	buf_free(&b);
-	rank_vars_free(&vs);
-}
 
 START_TEST(test_vars_exec)
 {
