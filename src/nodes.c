@@ -442,6 +442,17 @@ nodes_load_list(struct nodes *n, const struct nodes_env *env,
 	    "set and no --hostfile was given");
 }
 
+enum nodes_sched
+nodes_sched_resolve(const struct nodes_env *env, enum nodes_sched sched,
+    const char *hostfile)
+{
+	if (sched != NODES_AUTO)
+		return sched;
+	if (hostfile != NULL)
+		return NODES_HOSTFILE;
+	return nodes_detect(env);
+}
+
 int
 nodes_load(struct nodes *n, const struct nodes_env *env,
     enum nodes_sched sched, const char *hostfile, char **cause)
@@ -451,11 +462,7 @@ nodes_load(struct nodes *n, const struct nodes_env *env,
 	if (hostfile != NULL && sched != NODES_AUTO && sched != NODES_HOSTFILE)
 		return util_fail(cause, "--hostfile conflicts with "
 		    "--scheduler %s", nodes_sched_name(sched));
-	if (hostfile != NULL)
-		sched = NODES_HOSTFILE;
-	else if (sched == NODES_AUTO)
-		sched = nodes_detect(env);
-	n->sched = sched;
+	sched = n->sched = nodes_sched_resolve(env, sched, hostfile);
 	if (nodes_load_list(n, env, hostfile, cause) == -1 ||
 	    nodes_job(&n->job, env, sched, cause) == -1) {
 		nodes_free(n);

@@ -53,19 +53,29 @@ struct nodes {
 int		 nodes_sched_parse(const char *, enum nodes_sched *);
 const char	*nodes_sched_name(enum nodes_sched);
 
-/* Fills n from the scheduler sched (NODES_AUTO: detected in the order
- * hostfile given, Slurm, HPC Pack, PBS, LSF). hostfile is the --hostfile
- * argument or NULL; it implies NODES_HOSTFILE. Returns -1 and sets
- * *cause (caller frees) when there is no list or it is malformed, leaving
- * nothing in n to free; on success free n with nodes_free. */
+/* The scheduler sched stands for, given hostfile, the --hostfile
+ * argument or NULL: sched itself unless it is NODES_AUTO; else
+ * NODES_HOSTFILE with a hostfile; else the first whose node list
+ * variable is set (Slurm, HPC Pack, PBS, LSF), or NODES_AUTO when none
+ * is. The node list and the job id both follow it, with or without a
+ * list to read, so that every subcommand takes the same job id. */
+enum nodes_sched nodes_sched_resolve(const struct nodes_env *,
+		    enum nodes_sched sched, const char *hostfile);
+
+/* Fills n from the scheduler nodes_sched_resolve gives, n->sched; a
+ * hostfile conflicts with any other than NODES_AUTO and NODES_HOSTFILE.
+ * Returns -1 and sets *cause (caller frees) when there is no list or it
+ * is malformed, leaving nothing in n to free; on success free n with
+ * nodes_free. */
 int		 nodes_load(struct nodes *n, const struct nodes_env *,
 		    enum nodes_sched sched, const char *hostfile,
 		    char **cause);
 void		 nodes_free(struct nodes *);
 
-/* The job id of scheduler sched (NODES_AUTO and NODES_HOSTFILE: the first
- * of SLURM_JOB_ID, CCP_JOBID, PBS_JOBID, LSB_JOBID that is set). No job
- * id is not an error (job->set is 0); a malformed one is. */
+/* The job id of scheduler sched, as nodes_sched_resolve gives it
+ * (NODES_AUTO and NODES_HOSTFILE: the first of SLURM_JOB_ID, CCP_JOBID,
+ * PBS_JOBID, LSB_JOBID that is set). No job id is not an error
+ * (job->set is 0); a malformed one is. */
 int		 nodes_job(struct nodes_job *job, const struct nodes_env *,
 		    enum nodes_sched sched, char **cause);
 

@@ -79,15 +79,32 @@ rank_port_of(int *port, const struct rank_opts *o, enum nodes_sched s,
 	return XC_OK;
 }
 
+/* The job id, as the rendezvous id, and the port of scheduler s, which
+ * nodes_sched_resolve gave: env and exec with or without a node list. */
+static int
+rank_job_port(struct rank *r, const struct rank_opts *o,
+    const struct nodes_env *env, enum nodes_sched s, char **cause)
+{
+	struct nodes_job	job;
+
+	if (nodes_job(&job, env, s, cause) == -1)
+		return XC_NODES;
+	r->jobid = nodes_job_string(&job);
+	return rank_port_of(&r->master_port, o, s, &job, cause);
+}
+
+/* The scheduler is resolved as for env and exec, which print this port. */
 int
 rank_port(int *port, const struct rank_opts *o, const struct nodes_env *env,
     char **cause)
 {
 	struct nodes_job	job;
+	enum nodes_sched	s;
 
-	if (o->port == 0 && nodes_job(&job, env, o->sched, cause) == -1)
+	s = nodes_sched_resolve(env, o->sched, o->hostfile);
+	if (o->port == 0 && nodes_job(&job, env, s, cause) == -1)
 		return XC_NODES;
-	return rank_port_of(port, o, o->sched, &job, cause);
+	return rank_port_of(port, o, s, &job, cause);
 }
 
 static char *
@@ -323,9 +340,8 @@ rank_from_list(struct rank_ctx *c, struct rank *r, char **cause)
 
 	if (nodes_load(&c->nodes, c->env, o->sched, o->hostfile, cause) == -1)
 		return XC_NODES;
-	r->jobid = nodes_job_string(&c->nodes.job);
-	if ((xc = rank_port_of(&r->master_port, o, c->nodes.sched,
-	    &c->nodes.job, cause)) == XC_OK &&
+	if ((xc = rank_job_port(r, o, c->env, c->nodes.sched,
+	    cause)) == XC_OK &&
 	    (xc = rank_identify(c, r, cause)) == XC_OK &&
 	    (xc = rank_match_iface(c, r, cause)) == XC_OK)
 		xc = rank_master(c, r, cause);
@@ -498,14 +514,10 @@ rank_from_exchange(struct rank_ctx *c, struct rank *r, char **cause)
 	const struct rank_opts	*o = c->o;
 	struct exchange_node	 x;
 	struct exchange_result	 res;
-	struct nodes_job	 job;
 	int			 xc;
 
-	if (nodes_job(&job, c->env, o->sched, cause) == -1)
-		return XC_NODES;
-	r->jobid = nodes_job_string(&job);
-	if ((xc = rank_port_of(&r->master_port, o, o->sched, &job,
-	    cause)) != XC_OK ||
+	if ((xc = rank_job_port(r, o, c->env, nodes_sched_resolve(c->env,
+	    o->sched, o->hostfile), cause)) != XC_OK ||
 	    (xc = rank_match_iface(c, r, cause)) != XC_OK ||
 	    (xc = rank_self(c, &x, cause)) != XC_OK)
 		return xc;

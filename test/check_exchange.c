@@ -1046,6 +1046,31 @@ START_TEST(test_rank_exchange_hostname)
 }
 END_TEST
 
+/* A mixed environment: the exchange is named after the job id of the
+ * scheduler whose node list is set, and ddprank port agrees. */
+START_TEST(test_rank_exchange_mixed_env)
+{
+	static const char *const env[] = { "SLURM_JOB_ID=5", "CCP_JOBID=7",
+	    "CCP_NODES=1 NODE1 4", NULL };
+	struct fake_node	 node = { "node1", NULL, env };
+	struct nodes_env	 e = { node_get, &node };
+	struct rank_opts	 ro;
+	struct rank		 r;
+	char			*cause = NULL;
+	int			 port;
+
+	ck_assert_int_eq(rank_exchange(&node, NULL, 1, &r, &cause), XC_OK);
+	ck_assert_str_eq(r.jobid, "7");
+	memset(&ro, 0, sizeof ro);
+	ro.lo = 20000;
+	ro.hi = 29999;
+	ck_assert_int_eq(rank_port(&port, &ro, &e, &cause), XC_OK);
+	ck_assert_int_eq(port, 20007);
+	ck_assert_int_eq(r.master_port, port);
+	rank_free(&r);
+}
+END_TEST
+
 /* Without --exchange, --nnodes checks the node list. */
 START_TEST(test_rank_nnodes_list)
 {
@@ -1113,6 +1138,7 @@ exchange_suite(void)
 	tcase_add_test(tc, test_rank_exchange);
 	tcase_add_test(tc, test_rank_exchange_hostname);
 	tcase_add_test(tc, test_rank_nnodes_list);
+	tcase_add_test(tc, test_rank_exchange_mixed_env);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -470,6 +470,27 @@ START_TEST(test_port)
 }
 END_TEST
 
+/* A mixed environment: the job id is the one of the scheduler whose node
+ * list is set, for ddprank port as for env and exec. */
+START_TEST(test_port_mixed_env)
+{
+	static const char *const vars[] = { "SLURM_JOB_ID=5", "CCP_JOBID=7",
+	    "CCP_NODES=1 nid02 4", "MASTER_ADDR=10.0.0.1", NULL };
+	struct nodes_env	 env = { t_env_get, (void *)(uintptr_t)vars };
+	struct rank		 r;
+	char			*cause = NULL;
+	int			 port;
+
+	opts.port = 0;
+	ck_assert_int_eq(rank_port(&port, &opts, &env, &cause), XC_OK);
+	ck_assert_int_eq(port, 20007);
+	ck_assert_int_eq(compute(&r, vars, &cause), XC_OK);
+	ck_assert_int_eq(r.master_port, port);
+	ck_assert_str_eq(r.jobid, "7");
+	rank_free(&r);
+}
+END_TEST
+
 START_TEST(test_port_taken)
 {
 	struct rank	 r;
@@ -652,6 +673,7 @@ rank_suite(void)
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_port);
 	tcase_add_test(tc, test_port_taken);
+	tcase_add_test(tc, test_port_mixed_env);
 	tcase_add_test(tc, test_ip);
 	suite_add_tcase(s, tc);
 
