@@ -12,6 +12,7 @@
 #include <check.h>
 
 #include "hostlist.h"
+#include "testlib.h"
 #include "util.h"
 #include "xmalloc.h"
 
@@ -791,12 +792,5 @@ hostlist_suite(void)
 int
 main(void)
 {
-	SRunner	*sr;
-	int	 failed;
-
-	sr = srunner_create(hostlist_suite());
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return t_run(hostlist_suite());
 }

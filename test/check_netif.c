@@ -11,6 +11,7 @@
 
 #include "netif.h"
 #include "rx.h"
+#include "testlib.h"
 #include "util.h"
 
 static struct netif_list	ifs;
@@ -291,11 +292,5 @@ netif_suite(void)
 int
 main(void)
 {
-	SRunner	*sr = srunner_create(netif_suite());
-	int	 failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? 0 : 1;
+	return t_run(netif_suite());
 }

@@ -553,11 +553,5 @@ nodes_suite(void)
 int
 main(void)
 {
-	SRunner	*sr = srunner_create(nodes_suite());
-	int	 failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? 0 : 1;
+	return t_run(nodes_suite());
 }

@@ -1476,11 +1476,5 @@ profile_suite(void)
 int
 main(void)
 {
-	SRunner	*sr = srunner_create(profile_suite());
-	int	 failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? 0 : 1;
+	return t_run(profile_suite());
 }

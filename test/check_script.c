@@ -10,6 +10,7 @@
 
 #include "profile.h"
 #include "script.h"
+#include "testlib.h"
 #include "tmpl.h"
 #include "util.h"
 #include "xmalloc.h"
@@ -271,11 +272,5 @@ script_suite(void)
 int
 main(void)
 {
-	SRunner	*sr = srunner_create(script_suite());
-	int	 failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? 0 : 1;
+	return t_run(script_suite());
 }

@@ -770,11 +770,5 @@ tmpl_suite(void)
 int
 main(void)
 {
-	SRunner	*sr = srunner_create(tmpl_suite());
-	int	 failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? 0 : 1;
+	return t_run(tmpl_suite());
 }

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "testlib.h"
 #include "util.h"
 #include "xmalloc.h"
 
@@ -257,11 +258,5 @@ util_suite(void)
 int
 main(void)
 {
-	SRunner	*sr = srunner_create(util_suite());
-	int	 failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? 0 : 1;
+	return t_run(util_suite());
 }

@@ -1,5 +1,5 @@
-/* testlib.c: helpers shared by the Check suites: scratch directories,
- * files, a TCP listener and a fake environment. */
+/* testlib.c: helpers shared by the Check suites: a runner, scratch
+ * directories, files, a TCP listener and a fake environment. */
 #include "config.h"
 
 #include <sys/types.h>
@@ -19,6 +19,20 @@
 
 #include "testlib.h"
 #include "xmalloc.h"
+
+/* CK_ENV: CK_FORK=no in the environment runs the tests in this process,
+ * for a debugger. */
+int
+t_run(Suite *s)
+{
+	SRunner	*sr = srunner_create(s);
+	int	 failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed != 0;
+}
 
 /* PREFIX.XXXXXX under $TMPDIR, or /tmp when it is unset or empty; the
  * caller frees it with t_rmtree. */

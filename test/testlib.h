@@ -5,6 +5,11 @@
 
 #include <stddef.h>
 
+#include <check.h>
+
+/* Runs every test of s; the exit status of a suite's main(): 0 when
+ * all passed, 1 otherwise. */
+int		 t_run(Suite *s);
 /* A fresh directory PREFIX.XXXXXX under $TMPDIR or /tmp; the caller
  * removes and frees it with t_rmtree. */
 char		*t_tmpdir(const char *prefix);
