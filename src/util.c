@@ -398,9 +398,14 @@ util_writefile(const char *path, const char *data, size_t len,
 		return -1;
 	}
 	if (util_writeall(fd, data, len) == -1 || fchmod(fd, mode) == -1 ||
-	    fsync(fd) == -1 || close(fd) == -1) {
+	    fsync(fd) == -1) {
 		saved = errno;
 		close(fd);
+		goto fail;
+	}
+	/* A failed close has released fd all the same: never close twice. */
+	if (close(fd) == -1) {
+		saved = errno;
 		goto fail;
 	}
 	if (rename(tmp, path) == -1) {
