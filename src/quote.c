@@ -58,14 +58,10 @@ quote_sh_single(struct buf *b, const char *s)
 void
 quote_sh(struct buf *b, const char *s)
 {
-	if (*s == '\0')
-		buf_adds(b, "''");
-	else if (s[strspn(s, QUOTE_SAFE)] == '\0')
-		buf_adds(b, s);
-	else if (util_has_cntrl(s))
+	if (util_has_cntrl(s))
 		quote_sh_ansic(b, s);
 	else
-		quote_sh_single(b, s);
+		quote_sh_posix(b, s);
 }
 
 void
