@@ -298,12 +298,14 @@ tmpl_free(struct tmpl *t)
 
 /* Parsing. */
 
+/* Sets *cause to "NAME:LINE: message"; returns -1. */
 static int
-tmpl_perror(struct tmpl_parser *ps, unsigned int line, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+tmpl_fail(char **cause, const char *name, unsigned int line,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 static int
-tmpl_perror(struct tmpl_parser *ps, unsigned int line, const char *fmt, ...)
+tmpl_fail(char **cause, const char *name, unsigned int line,
+    const char *fmt, ...)
 {
 	va_list	 ap;
 	char	*msg;
@@ -311,10 +313,14 @@ tmpl_perror(struct tmpl_parser *ps, unsigned int line, const char *fmt, ...)
 	va_start(ap, fmt);
 	xvasprintf(&msg, fmt, ap);
 	va_end(ap);
-	util_fail(ps->cause, "%s:%u: %s", ps->t->name, line, msg);
+	util_fail(cause, "%s:%u: %s", name, line, msg);
 	free(msg);
 	return -1;
 }
+
+/* A parse error at line. */
+#define tmpl_perror(ps, line, ...) \
+	tmpl_fail((ps)->cause, (ps)->t->name, (line), __VA_ARGS__)
 
 static struct tmpl_nodes *
 tmpl_current(struct tmpl_parser *ps)
@@ -704,24 +710,9 @@ tmpl_load(const char *path, char **cause)
 
 /* Rendering. */
 
-static int
-tmpl_rerror(const struct tmpl *t, const struct tmpl_node *n, char **cause,
-    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static int
-tmpl_rerror(const struct tmpl *t, const struct tmpl_node *n, char **cause,
-    const char *fmt, ...)
-{
-	va_list	 ap;
-	char	*msg;
-
-	va_start(ap, fmt);
-	xvasprintf(&msg, fmt, ap);
-	va_end(ap);
-	util_fail(cause, "%s:%u: %s", t->name, n->line, msg);
-	free(msg);
-	return -1;
-}
+/* A render error at node n. */
+#define tmpl_rerror(t, n, cause, ...) \
+	tmpl_fail((cause), (t)->name, (n)->line, __VA_ARGS__)
 
 /* Looks the node's name up, innermost scope first. */
 static int
