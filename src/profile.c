@@ -243,19 +243,12 @@ buf_addquoted(struct buf *b, const char *s)
 	unsigned char	c;
 
 	buf_addc(b, '"');
+	/* Control bytes take util_addvis's escapes, which libconfuse reads. */
 	for (; (c = (unsigned char)*s) != '\0'; s++) {
 		if (c == '"' || c == '\\' || (c == '$' && s[1] == '{'))
 			buf_addf(b, "\\%c", c);
-		else if (c == '\n')
-			buf_adds(b, "\\n");
-		else if (c == '\t')
-			buf_adds(b, "\\t");
-		else if (c == '\r')
-			buf_adds(b, "\\r");
-		else if (c < 0x20 || c == 0x7f)
-			buf_addf(b, "\\x%02x", c);
 		else
-			buf_addc(b, (char)c);
+			util_addvis(b, s, 1);
 	}
 	buf_addc(b, '"');
 }
