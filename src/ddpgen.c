@@ -158,25 +158,21 @@ set_str(char **dst, const char *src)
 static void
 apply_port(struct profile *p, const char *port)
 {
-	if (port == NULL)
-		return;
-	if (strcmp(port, "auto") == 0)
-		p->port = 0;
-	else
-		p->port = num_arg("port", port, 1, 65535);
+	if (port != NULL && profile_parse_port(port, &p->port, NULL) == -1)
+		die(XC_USAGE, "--port: '%s' is not a number from 1 to 65535",
+		    port);
 }
 
 static void
 apply_rdzv(struct profile *p, const char *rdzv)
 {
+	int	i;
+
 	if (rdzv == NULL)
 		return;
-	if (strcmp(rdzv, "static") == 0)
-		p->rdzv = PROFILE_STATIC;
-	else if (strcmp(rdzv, "c10d") == 0)
-		p->rdzv = PROFILE_C10D;
-	else
+	if ((i = profile_word(profile_rdzv_names, rdzv)) == -1)
 		die(XC_USAGE, "--rdzv: '%s' is not static or c10d", rdzv);
+	p->rdzv = (enum profile_rdzv)i;
 }
 
 /* The output formats and the template extension each one selects; the
@@ -254,11 +250,7 @@ apply_opts(struct profile *p, const struct opts *o)
 static void
 check_env_arg(const char *s)
 {
-	size_t	len = strcspn(s, "=");
-
-	if (s[len] != '=' || len == 0 ||
-	    strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-	    "0123456789_") != len || (s[0] >= '0' && s[0] <= '9'))
+	if (profile_check_env(s, NULL) == -1)
 		die(XC_USAGE, "--env: '%s' is not NAME=VALUE with NAME a "
 		    "shell variable name", s);
 }

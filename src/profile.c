@@ -55,14 +55,21 @@ struct key {
 
 static int	check_iface(const char *, char **);
 static int	check_time(const char *, char **);
-static int	check_env(const char *, char **);
 static int	check_sbatch(const char *, char **);
 
-static const char *const sched_names[] = { "slurm", "hpcpack", NULL };
-static const char *const disc_names[] = { "hostname", "iface", NULL };
-static const char *const rdzv_names[] = { "static", "c10d", NULL };
-static const char *const shell_names[] = {
-	"login", "interactive", "plain", NULL
+const char *const profile_sched_names[] = {
+	[PROFILE_SLURM] = "slurm", [PROFILE_HPCPACK] = "hpcpack", NULL
+};
+const char *const profile_disc_names[] = {
+	[PROFILE_HOSTNAME] = "hostname", [PROFILE_IFACE] = "iface", NULL
+};
+const char *const profile_rdzv_names[] = {
+	[PROFILE_STATIC] = "static", [PROFILE_C10D] = "c10d", NULL
+};
+const char *const profile_shell_names[] = {
+	[PROFILE_SHELL_LOGIN] = "login",
+	[PROFILE_SHELL_INTERACTIVE] = "interactive",
+	[PROFILE_SHELL_PLAIN] = "plain", NULL
 };
 
 /* Enums are stored through int pointers by the generic code below. */
@@ -79,9 +86,9 @@ static const struct key keys[] = {
 	{ .name = "description", .type = K_STR, .off = OFF(description),
 	  .flags = KF_LINE | KF_REQUIRED },
 	{ .name = "scheduler", .type = K_ENUM, .off = OFF(scheduler),
-	  .flags = KF_REQUIRED, .names = sched_names },
+	  .flags = KF_REQUIRED, .names = profile_sched_names },
 	{ .name = "discovery", .type = K_ENUM, .off = OFF(discovery),
-	  .names = disc_names },
+	  .names = profile_disc_names },
 	{ .name = "iface", .type = K_STR, .off = OFF(iface),
 	  .flags = KF_LINE, .check = check_iface },
 	{ .name = "gpus_per_node", .type = K_INT, .off = OFF(gpus_per_node),
@@ -105,7 +112,7 @@ static const struct key keys[] = {
 	  .min = 0, .max = 16384 },
 	{ .name = "sbatch_extra", .type = K_LIST, .off = OFF(sbatch_extra),
 	  .flags = KF_LINE, .check = check_sbatch },
-	{ .name = "env", .type = K_LIST, .off = OFF(env), .check = check_env },
+	{ .name = "env", .type = K_LIST, .off = OFF(env), .check = profile_check_env },
 	{ .name = "setup", .type = K_LIST, .off = OFF(setup) },
 	{ .name = "launcher", .type = K_LIST, .off = OFF(launcher) },
 	{ .name = "launcher_args", .type = K_LIST, .off = OFF(launcher_args) },
@@ -113,7 +120,7 @@ static const struct key keys[] = {
 	{ .name = "port_range", .type = K_RANGE, .off = OFF(port_min),
 	  .min = 1024, .max = 65535 },
 	{ .name = "rdzv", .type = K_ENUM, .off = OFF(rdzv),
-	  .names = rdzv_names },
+	  .names = profile_rdzv_names },
 	{ .name = "template", .type = K_STR, .off = OFF(template),
 	  .flags = KF_LINE },
 	{ .name = "ddprank", .type = K_STR, .off = OFF(ddprank),
@@ -123,7 +130,7 @@ static const struct key keys[] = {
 	{ .name = "shared_dir", .type = K_STR, .off = OFF(shared_dir),
 	  .flags = KF_LINE },
 	{ .name = "task_shell", .type = K_ENUM, .off = OFF(task_shell),
-	  .names = shell_names },
+	  .names = profile_shell_names },
 	{ .name = "path", .type = K_STR, .off = OFF(path_env),
 	  .flags = KF_LINE },
 	{ .name = "exclusive", .type = K_BOOL, .off = OFF(exclusive) },
@@ -277,8 +284,8 @@ check_time(const char *s, char **cause)
 	    "D-H, D-H:M, D-H:M:S or UNLIMITED)");
 }
 
-static int
-check_env(const char *s, char **cause)
+int
+profile_check_env(const char *s, char **cause)
 {
 	const char	*alpha = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 			    "abcdefghijklmnopqrstuvwxyz_";
@@ -333,6 +340,17 @@ parse_bool(const char *s, int *out, char **cause)
 	return 0;
 }
 
+int
+profile_word(const char *const *names, const char *s)
+{
+	int	i;
+
+	for (i = 0; names[i] != NULL; i++)
+		if (strcmp(names[i], s) == 0)
+			return i;
+	return -1;
+}
+
 static int
 parse_enum(const char *const *names, const char *s, int *out,
     char **cause)
@@ -341,11 +359,9 @@ parse_enum(const char *const *names, const char *s, int *out,
 	char		*v;
 	int		 i;
 
-	for (i = 0; names[i] != NULL; i++) {
-		if (strcmp(names[i], s) == 0) {
-			*out = i;
-			return 0;
-		}
+	if ((i = profile_word(names, s)) != -1) {
+		*out = i;
+		return 0;
 	}
 	buf_init(&b);
 	for (i = 0; names[i] != NULL; i++) {
@@ -360,8 +376,8 @@ parse_enum(const char *const *names, const char *s, int *out,
 	return -1;
 }
 
-static int
-parse_port(const char *s, int *out, char **cause)
+int
+profile_parse_port(const char *s, int *out, char **cause)
 {
 	long long	v;
 
@@ -411,7 +427,7 @@ key_item(const struct key *k, const char *s, int *out, char **cause)
 		rc = parse_enum(k->names, s, &n, &why);
 		break;
 	case K_PORT:
-		rc = parse_port(s, &n, &why);
+		rc = profile_parse_port(s, &n, &why);
 		break;
 	default:
 		rc = check_str(k, s, &why);

@@ -27,6 +27,13 @@ enum profile_shell {		/* how an HPC Pack task runs its command */
 	PROFILE_SHELL_PLAIN	/* bash -c, with path set explicitly */
 };
 
+/* Each enum's words, as profiles and options spell them, indexed by the
+ * enum and ending in NULL. */
+extern const char *const profile_sched_names[];
+extern const char *const profile_disc_names[];
+extern const char *const profile_rdzv_names[];
+extern const char *const profile_shell_names[];
+
 /* A resolved profile: every string is owned and never NULL ("" = unset). */
 struct profile {
 	char		*name;		/* site name, or the path given */
@@ -115,6 +122,15 @@ int		 profile_nproc(const struct profile *);
  * *seconds when not NULL (-1 for unlimited, and for a total of 0,
  * which Slurm reads as no limit). */
 int		 profile_parse_time(const char *, long long *seconds);
+
+/* The index of s in names (one of the profile_*_names), or -1. */
+int		 profile_word(const char *const *names, const char *s);
+
+/* The rules of the env and port keys, for command-line values: 0 when
+ * valid (profile_parse_port sets *out, 0 for "auto"), else -1 and, when
+ * cause is not NULL, *cause. */
+int		 profile_check_env(const char *, char **cause);
+int		 profile_parse_port(const char *, int *out, char **cause);
 
 /* Appends the resolved profile in profile syntax (for --show-site). */
 void		 profile_dump(const struct profile *, struct buf *);

@@ -87,8 +87,7 @@ script_set_runtime(struct tmpl_vars *v, const struct profile *p)
 	char	range[64];
 
 	tmpl_set(v, "iface", p->iface);
-	tmpl_set(v, "discovery", p->discovery == PROFILE_IFACE ?
-	    "iface" : "hostname");
+	tmpl_set(v, "discovery", profile_disc_names[p->discovery]);
 	tmpl_set(v, "discovery_iface", p->discovery == PROFILE_IFACE ?
 	    "1" : "");
 	if (p->port == 0)
@@ -97,7 +96,7 @@ script_set_runtime(struct tmpl_vars *v, const struct profile *p)
 		script_set_int(v, "port", p->port);
 	snprintf(range, sizeof range, "%d-%d", p->port_min, p->port_max);
 	tmpl_set(v, "port_range", range);
-	tmpl_set(v, "rdzv", p->rdzv == PROFILE_C10D ? "c10d" : "static");
+	tmpl_set(v, "rdzv", profile_rdzv_names[p->rdzv]);
 	tmpl_set(v, "rdzv_c10d", p->rdzv == PROFILE_C10D ? "1" : "");
 	script_set_list(v, "launcher", &p->launcher);
 	script_set_list(v, "launcher_args", &p->launcher_args);
@@ -142,7 +141,7 @@ script_task_argv(const struct job *job, struct strlist *argv)
 	xasprintf(&s, "%d-%d", p->port_min, p->port_max);
 	strlist_addown(argv, s);
 	strlist_add(argv, "--rdzv");
-	strlist_add(argv, p->rdzv == PROFILE_C10D ? "c10d" : "static");
+	strlist_add(argv, profile_rdzv_names[p->rdzv]);
 	strlist_add(argv, "--");
 	strlist_copy(argv, &p->launcher);
 	xasprintf(&s, "--nproc_per_node=%d", profile_nproc(p));
@@ -206,15 +205,18 @@ script_set_tasks(struct tmpl_vars *v, const struct job *job)
 static void
 script_set_hpcpack(struct tmpl_vars *v, const struct job *job)
 {
-	static const char *shells[] = { "login", "interactive", "plain" };
-	static const char *flags[] = { "-lc", "-ic", "-c" };
+	static const char *const flags[] = {
+		[PROFILE_SHELL_LOGIN] = "-lc",
+		[PROFILE_SHELL_INTERACTIVE] = "-ic",
+		[PROFILE_SHELL_PLAIN] = "-c"
+	};
 	const struct profile	*p = job->prof;
 	long long		 secs = 0;
 	char			*s;
 
 	tmpl_set(v, "node_group", p->node_group);
 	tmpl_set(v, "shared_dir", p->shared_dir);
-	tmpl_set(v, "task_shell", shells[p->task_shell]);
+	tmpl_set(v, "task_shell", profile_shell_names[p->task_shell]);
 	tmpl_set(v, "task_shell_flag", flags[p->task_shell]);
 	tmpl_set(v, "path", p->path_env);
 	tmpl_set(v, "exclusive", p->exclusive ? "true" : "false");
