@@ -69,19 +69,6 @@ expect_error(const char *const *vars, enum nodes_sched s,
 	free(cause);
 }
 
-static char *
-tmpfile_with(const char *data)
-{
-	const char	*base = getenv("TMPDIR");
-	char		*path, *cause = NULL;
-
-	xasprintf(&path, "%s/check_nodes.XXXXXX", base ? base : "/tmp");
-	ck_assert_int_ne(mkstemp(path), -1);
-	if (util_writefile(path, data, strlen(data), 0644, &cause) == -1)
-		ck_abort_msg("%s", cause);
-	return path;
-}
-
 START_TEST(test_sched_names)
 {
 	enum nodes_sched	s;
@@ -213,8 +200,8 @@ START_TEST(test_pbs)
 	struct nodes	 n;
 	char		*path, *var, *src;
 
-	path = tmpfile_with("n2.cluster\nn2.cluster\nn1.cluster\n\nn2.cluster\n"
-	    "n3.cluster\nn1.cluster\n");
+	path = t_tmpfile("check_nodes", "n2.cluster\nn2.cluster\nn1.cluster\n"
+	    "\nn2.cluster\nn3.cluster\nn1.cluster\n");
 	xasprintf(&var, "PBS_NODEFILE=%s", path);
 	expect_hosts(&n, ENV(var), NODES_AUTO, NULL,
 	    "n2.cluster n1.cluster n3.cluster");
@@ -236,7 +223,7 @@ START_TEST(test_pbs_errors)
 
 	expect_error(ENV("PBS_NODEFILE=/nonexistent/nodes"), NODES_AUTO, NULL,
 	    "/nonexistent/nodes: No such file or directory");
-	path = tmpfile_with("\n\n");
+	path = t_tmpfile("check_nodes", "\n\n");
 	xasprintf(&var, "PBS_NODEFILE=%s", path);
 	xasprintf(&want, "PBS_NODEFILE %s: no hosts", path);
 	expect_error(ENV(var), NODES_PBS, NULL, want);
@@ -274,8 +261,8 @@ START_TEST(test_hostfile)
 	struct nodes	 n;
 	char		*path, *src;
 
-	path = tmpfile_with("# nodes of the job\n\nnode1 slots=4\n"
-	    "  node2\t# the second\nnode3 slots=1  \n#node4\n");
+	path = t_tmpfile("check_nodes", "# nodes of the job\n\n"
+	    "node1 slots=4\n  node2\t# the second\nnode3 slots=1  \n#node4\n");
 	/* Scheduler variables do not override an explicit hostfile. */
 	expect_hosts(&n, ENV("SLURM_JOB_NODELIST=x,y"), NODES_AUTO, path,
 	    "node1 node2 node3");
@@ -298,7 +285,7 @@ expect_hostfile_error(const char *data, const char *want)
 {
 	char	*path, *full;
 
-	path = tmpfile_with(data);
+	path = t_tmpfile("check_nodes", data);
 	xasprintf(&full, "%s%s", path, want);
 	expect_error(ENV(NULL), NODES_AUTO, path, full);
 	unlink(path);
@@ -331,7 +318,7 @@ START_TEST(test_detect_order)
 	struct nodes	 n;
 	char		*path, *var;
 
-	path = tmpfile_with("p1\n");
+	path = t_tmpfile("check_nodes", "p1\n");
 	xasprintf(&var, "PBS_NODEFILE=%s", path);
 	expect_hosts(&n, ENV("LSB_MCPU_HOSTS=l1 1", var, "CCP_NODES=1 c1 1",
 	    "SLURM_JOB_NODELIST=s1"), NODES_AUTO, NULL, "s1");

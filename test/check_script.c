@@ -201,32 +201,28 @@ END_TEST
 
 START_TEST(test_template_exedir)
 {
-	char		 dir[] = "/tmp/check_script.XXXXXX", sub[256];
+	char		*dir = t_tmpdir("check_script"), *sub;
 	struct strlist	 dirs;
 
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(sub, sizeof sub, "%s/templates", dir);
+	xasprintf(&sub, "%s/templates", dir);
 	ck_assert_int_eq(mkdir(sub, 0755), 0);
 	strlist_init(&dirs);
 	script_template_path(&dirs, fake_getenv, dir);
 	ck_assert_str_eq(dirs.v[dirs.n - 1], sub);
 	strlist_free(&dirs);
-	rmdir(sub);
-	rmdir(dir);
+	free(sub);
+	t_rmtree(dir);
 }
 END_TEST
 
 START_TEST(test_find_template)
 {
-	char		 dir[] = "/tmp/check_script.XXXXXX", f[256];
+	char		*dir = t_tmpdir("check_script"), *f;
 	char		*p, *cause = NULL;
 	struct strlist	 dirs;
-	FILE		*fp;
 
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(f, sizeof f, "%s/mine.sh", dir);
-	ck_assert_ptr_nonnull(fp = fopen(f, "w"));
-	fclose(fp);
+	xasprintf(&f, "%s/mine.sh", dir);
+	t_write(f, "", 0);
 	strlist_init(&dirs);
 	strlist_add(&dirs, "/nonexistent");
 	strlist_add(&dirs, dir);
@@ -244,8 +240,8 @@ START_TEST(test_find_template)
 	ck_assert_str_eq(cause, "template ./none.sh: not readable");
 	free(cause);
 	strlist_free(&dirs);
-	unlink(f);
-	rmdir(dir);
+	free(f);
+	t_rmtree(dir);
 }
 END_TEST
 

@@ -114,13 +114,12 @@ END_TEST
 
 START_TEST(test_files)
 {
-	char		 dir[] = "/tmp/check_util.XXXXXX", path[256];
+	char		*dir = t_tmpdir("check_util"), *path;
 	char		*s, *cause = NULL;
 	size_t		 len;
 	struct stat	 st;
 
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(path, sizeof path, "%s/out", dir);
+	xasprintf(&path, "%s/out", dir);
 	ck_assert_int_eq(util_writefile(path, "a\0bc", 4, 0755, &cause), 0);
 	ck_assert_int_eq(stat(path, &st), 0);
 	ck_assert_int_eq(st.st_mode & 07777, 0755);
@@ -129,10 +128,11 @@ START_TEST(test_files)
 	ck_assert_uint_eq(len, 4);
 	ck_assert_int_eq(memcmp(s, "a\0bc", 4), 0);
 	free(s);
-	unlink(path);
+	ck_assert_int_eq(unlink(path), 0);
+	free(path);
 
 	/* A directory that does not exist: error, nothing left. */
-	snprintf(path, sizeof path, "%s/no/out", dir);
+	xasprintf(&path, "%s/no/out", dir);
 	ck_assert_int_eq(util_writefile(path, "x", 1, 0644, &cause), -1);
 	ck_assert_ptr_nonnull(strstr(cause, "No such file"));
 	free(cause);
@@ -140,7 +140,9 @@ START_TEST(test_files)
 	ck_assert_ptr_null(s);
 	ck_assert_ptr_nonnull(strstr(cause, path));
 	free(cause);
+	free(path);
 	ck_assert_int_eq(rmdir(dir), 0);
+	free(dir);
 }
 END_TEST
 

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <check.h>
 
@@ -34,18 +35,42 @@ t_run(Suite *s)
 	return failed != 0;
 }
 
-/* PREFIX.XXXXXX under $TMPDIR, or /tmp when it is unset or empty; the
- * caller frees it with t_rmtree. */
+/* PREFIX.XXXXXX under $TMPDIR, or /tmp when it is unset or empty, for
+ * mkdtemp or mkstemp; the caller frees it. */
+static char *
+tmp_template(const char *prefix)
+{
+	const char	*base = getenv("TMPDIR");
+	char		*path;
+
+	xasprintf(&path, "%s/%s.XXXXXX",
+	    base != NULL && *base != '\0' ? base : "/tmp", prefix);
+	return path;
+}
+
+/* The caller frees it with t_rmtree. */
 char *
 t_tmpdir(const char *prefix)
 {
-	const char	*base = getenv("TMPDIR");
-	char		*dir;
+	char	*dir = tmp_template(prefix);
 
-	xasprintf(&dir, "%s/%s.XXXXXX",
-	    base != NULL && *base != '\0' ? base : "/tmp", prefix);
 	ck_assert_msg(mkdtemp(dir) != NULL, "%s: %s", dir, strerror(errno));
 	return dir;
+}
+
+/* mkstemp rather than a name in a t_tmpdir, for tests that want a lone
+ * file; its descriptor is closed before t_write reopens the name. */
+char *
+t_tmpfile(const char *prefix, const char *data)
+{
+	char	*path = tmp_template(prefix);
+	int	 fd;
+
+	ck_assert_msg((fd = mkstemp(path)) != -1, "%s: %s", path,
+	    strerror(errno));
+	ck_assert_int_eq(close(fd), 0);
+	t_write(path, data, strlen(data));
+	return path;
 }
 
 /* nftw's callback: with FTW_DEPTH a directory comes after its entries. */

@@ -15,6 +15,9 @@ int		 t_run(Suite *s);
 char		*t_tmpdir(const char *prefix);
 /* Removes dir and everything under it, then frees dir. */
 void		 t_rmtree(char *dir);
+/* A fresh file PREFIX.XXXXXX under $TMPDIR or /tmp holding the string
+ * data; the caller unlinks and frees it. */
+char		*t_tmpfile(const char *prefix, const char *data);
 /* Writes len bytes of data to path, creating or truncating it. */
 void		 t_write(const char *path, const char *data, size_t len);
 /* A TCP listener on 127.0.0.1 at a port the kernel picks, put in port. */
