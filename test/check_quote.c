@@ -116,20 +116,6 @@ random_words(struct strlist *l, uint64_t seed)
 		    "'\\\"$`!*?[]#~ a-=\n\t{}()<>;&|\xc3\xa9\xff"));
 }
 
-/* Runs cmd through sh, appending its standard output to out. */
-static int
-run_capture(const char *cmd, struct buf *out)
-{
-	char	 chunk[4096];
-	size_t	 n;
-	FILE	*f = popen(cmd, "r");
-
-	ck_assert_ptr_nonnull(f);
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_addn(out, chunk, n);
-	return pclose(f);
-}
-
 /* Compares the NUL-terminated records of out with words[from..to). */
 static void
 compare_printed(const struct buf *out, const struct strlist *words,
@@ -171,7 +157,7 @@ bash_batch(const char *dir, const struct strlist *words, size_t from,
 	t_write(path, script.s, script.len);
 	xasprintf(&cmd, "LC_ALL=%s bash '%s'", locale, path);
 	buf_init(&out);
-	ck_assert_int_eq(run_capture(cmd, &out), 0);
+	ck_assert_int_eq(t_capture(cmd, &out), 0);
 	compare_printed(&out, words, from, to, locale);
 	buf_free(&out);
 	buf_free(&script);
@@ -326,7 +312,7 @@ START_TEST(test_sh_posix_property)
 	for (k = 0; k < 2; k++) {
 		xasprintf(&cmd, "%s '%s'", shells[k], path);
 		buf_init(&out);
-		ck_assert_int_eq(run_capture(cmd, &out), 0);
+		ck_assert_int_eq(t_capture(cmd, &out), 0);
 		compare_printed(&out, &words, 0, i, shells[k]);
 		buf_free(&out);
 		free(cmd);
@@ -589,7 +575,7 @@ xmllint_xpath(const char *path, const char *expr, struct buf *out)
 	int	 rc;
 
 	xasprintf(&cmd, "xmllint --xpath '%s' '%s' 2>/dev/null", expr, path);
-	rc = run_capture(cmd, out);
+	rc = t_capture(cmd, out);
 	free(cmd);
 	if (out->len > 0 && out->s[out->len - 1] == '\n')
 		out->s[--out->len] = '\0';

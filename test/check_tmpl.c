@@ -161,23 +161,6 @@ write_file(const char *dir, const char *name, const char *data, size_t len)
 	return path;
 }
 
-/* Runs cmd through sh and returns its standard output. */
-static char *
-run_capture(const char *cmd)
-{
-	struct buf	 out;
-	char		 chunk[4096];
-	size_t		 n;
-	FILE		*f;
-
-	ck_assert_ptr_nonnull(f = popen(cmd, "r"));
-	buf_init(&out);
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_addn(&out, chunk, n);
-	ck_assert_int_eq(pclose(f), 0);
-	return out.s;
-}
-
 START_TEST(test_text)
 {
 	expect_sh("", "");
@@ -519,16 +502,18 @@ END_TEST
 /* The rendered script, run by bash, gets each value back whole. */
 START_TEST(test_sh_bash)
 {
-	char	*dir = t_tmpdir("check_tmpl"), *out, *path, *cmd, *script;
+	char		*dir = t_tmpdir("check_tmpl"), *path, *cmd, *script;
+	struct buf	 out;
 
 	script = render(TMPL_SH, "#!/bin/bash\n# {{nl}} {{hostile}}\n"
 	    "printf '[%s]' {{hostile}} {{empty}} {{nl}} {{argv}} {{none}}\n");
 	path = write_file(dir, "t.sh", script, strlen(script));
 	xasprintf(&cmd, "bash '%s'", path);
-	out = run_capture(cmd);
-	ck_assert_str_eq(out, "[" HOSTILE "][][two\nlines][train.py][--lr]"
+	buf_init(&out);
+	ck_assert_int_eq(t_capture(cmd, &out), 0);
+	ck_assert_str_eq(out.s, "[" HOSTILE "][][two\nlines][train.py][--lr]"
 	    "[0.1][a b][it's][]");
-	free(out);
+	buf_free(&out);
 	free(cmd);
 	free(path);
 	free(script);
@@ -541,7 +526,8 @@ START_TEST(test_xml_bash)
 {
 	static const char *const cmd[] = { "printf", "[%s]", HOSTILE, "",
 	    "two\nlines", "\xc3\xa9" };
-	char	*dir = t_tmpdir("check_tmpl"), *out, *path, *sh, *doc;
+	char		*dir = t_tmpdir("check_tmpl"), *path, *sh, *doc;
+	struct buf	 out;
 
 	set_list(V, "cmd", cmd, 6);
 	doc = render(TMPL_XML, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
@@ -549,9 +535,10 @@ START_TEST(test_xml_bash)
 	path = write_file(dir, "job.xml", doc, strlen(doc));
 	xasprintf(&sh, "bash -c \"$(xmllint --xpath "
 	    "'string(/Task/@CommandLine)' '%s')\"", path);
-	out = run_capture(sh);
-	ck_assert_str_eq(out, "[" HOSTILE "][][two\nlines][\xc3\xa9]");
-	free(out);
+	buf_init(&out);
+	ck_assert_int_eq(t_capture(sh, &out), 0);
+	ck_assert_str_eq(out.s, "[" HOSTILE "][][two\nlines][\xc3\xa9]");
+	buf_free(&out);
 	free(sh);
 	free(path);
 	free(doc);

@@ -1,5 +1,6 @@
 /* testlib.c: helpers shared by the Check suites: a runner, scratch
- * directories, files, a TCP listener and a fake environment. */
+ * directories and files, a command's output, a TCP listener and a fake
+ * environment. */
 #include "config.h"
 
 #include <sys/types.h>
@@ -19,6 +20,7 @@
 #include <check.h>
 
 #include "testlib.h"
+#include "util.h"
 #include "xmalloc.h"
 
 /* CK_ENV: CK_FORK=no in the environment runs the tests in this process,
@@ -102,6 +104,20 @@ t_write(const char *path, const char *data, size_t len)
 	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
 	ck_assert_uint_eq(fwrite(data, 1, len, f), len);
 	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* popen, so cmd may use the shell's quoting and redirections. */
+int
+t_capture(const char *cmd, struct buf *out)
+{
+	char	 chunk[4096];
+	size_t	 n;
+	FILE	*f = popen(cmd, "r");
+
+	ck_assert_msg(f != NULL, "%s: %s", cmd, strerror(errno));
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_addn(out, chunk, n);
+	return pclose(f);
 }
 
 /* A listener on loopback at a port the kernel picks: a port that is

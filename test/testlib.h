@@ -7,6 +7,8 @@
 
 #include <check.h>
 
+struct buf;
+
 /* Runs every test of s; the exit status of a suite's main(): 0 when
  * all passed, 1 otherwise. */
 int		 t_run(Suite *s);
@@ -20,6 +22,9 @@ void		 t_rmtree(char *dir);
 char		*t_tmpfile(const char *prefix, const char *data);
 /* Writes len bytes of data to path, creating or truncating it. */
 void		 t_write(const char *path, const char *data, size_t len);
+/* Runs cmd through sh, appending its standard output to out; returns
+ * pclose's status. */
+int		 t_capture(const char *cmd, struct buf *out);
 /* A TCP listener on 127.0.0.1 at a port the kernel picks, put in port. */
 int		 t_listener(int *port);
 /* The value of name in arg, a NULL-terminated array of "NAME=value"
