@@ -462,9 +462,8 @@ nodes_load(struct nodes *n, const struct nodes_env *env,
 	if (hostfile != NULL && sched != NODES_AUTO && sched != NODES_HOSTFILE)
 		return util_fail(cause, "--hostfile conflicts with "
 		    "--scheduler %s", nodes_sched_name(sched));
-	sched = n->sched = nodes_sched_resolve(env, sched, hostfile);
-	if (nodes_load_list(n, env, hostfile, cause) == -1 ||
-	    nodes_job(&n->job, env, sched, cause) == -1) {
+	n->sched = nodes_sched_resolve(env, sched, hostfile);
+	if (nodes_load_list(n, env, hostfile, cause) == -1) {
 		nodes_free(n);
 		return -1;
 	}

@@ -46,7 +46,6 @@ struct nodes {
 					    -1 when it does not say */
 	char			*selfname; /* the scheduler's name for this
 					      node (SLURMD_NODENAME), or NULL */
-	struct nodes_job	 job;
 };
 
 /* "slurm" etc. to enum; -1 on an unknown name. */
@@ -64,9 +63,10 @@ enum nodes_sched nodes_sched_resolve(const struct nodes_env *,
 
 /* Fills n from the scheduler nodes_sched_resolve gives, n->sched; a
  * hostfile conflicts with any other than NODES_AUTO and NODES_HOSTFILE.
- * Returns -1 and sets *cause (caller frees) when there is no list or it
- * is malformed, leaving nothing in n to free; on success free n with
- * nodes_free. */
+ * The job id is not read: ddprank hosts has no use for it, and callers
+ * that do pass n->sched to nodes_job. Returns -1 and sets *cause (caller
+ * frees) when there is no list or it is malformed, leaving nothing in n
+ * to free; on success free n with nodes_free. */
 int		 nodes_load(struct nodes *n, const struct nodes_env *,
 		    enum nodes_sched sched, const char *hostfile,
 		    char **cause);

@@ -491,6 +491,16 @@ START_TEST(test_port_mixed_env)
 }
 END_TEST
 
+/* nodes_load leaves the job id to env and exec, which still check it. */
+START_TEST(test_job_error)
+{
+	expect_error(ENV("SLURM_JOB_NODELIST=nid[01-03]", "SLURM_JOB_ID=x"),
+	    XC_NODES, "SLURM_JOB_ID is not a number: 'x'");
+	expect_error(ENV("SLURM_JOB_NODELIST=nid[01-", "SLURM_JOB_ID=x"),
+	    XC_NODES, "SLURM_JOB_NODELIST: unclosed bracket in \"nid[01-\"");
+}
+END_TEST
+
 START_TEST(test_port_taken)
 {
 	struct rank	 r;
@@ -674,6 +684,7 @@ rank_suite(void)
 	tcase_add_test(tc, test_port);
 	tcase_add_test(tc, test_port_taken);
 	tcase_add_test(tc, test_port_mixed_env);
+	tcase_add_test(tc, test_job_error);
 	tcase_add_test(tc, test_ip);
 	suite_add_tcase(s, tc);
 
