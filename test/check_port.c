@@ -47,6 +47,7 @@ START_TEST(test_parse)
 	ck_assert_int_eq(port_parse("29500", &port, NULL), 0);
 	ck_assert_int_eq(port, 29500);
 	ck_assert_int_eq(port_parse("1", &port, NULL), 0);
+	ck_assert_int_eq(port, 1);
 	ck_assert_int_eq(port_parse("65535", &port, NULL), 0);
 	ck_assert_int_eq(port, 65535);
 	expect_parse_error("0", "bad port '0': expected auto or 1-65535");
