@@ -329,8 +329,10 @@ START_TEST(test_bools)
 	char		*text;
 	size_t		 i;
 
+	/* Both default to true: a yes spelling must undo an earlier false. */
 	for (i = 0; i < 4; i++) {
 		xasprintf(&text, BASE "exclusive = %s\n"
+		    "fail_on_task_failure = false\n"
 		    "fail_on_task_failure = %s\n", no[i], yes[i]);
 		p = parse_ok(text);
 		ck_assert_int_eq(p->exclusive, 0);
