@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,9 +113,27 @@ START_TEST(test_fail)
 }
 END_TEST
 
+/* Checks that dir holds no entry but one named only, if not NULL. */
+static void
+expect_only(const char *dir, const char *only)
+{
+	DIR		*d;
+	struct dirent	*e;
+
+	ck_assert_msg((d = opendir(dir)) != NULL, "%s: %s", dir,
+	    strerror(errno));
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		ck_assert_msg(only != NULL && strcmp(e->d_name, only) == 0,
+		    "%s: stray %s", dir, e->d_name);
+	}
+	closedir(d);
+}
+
 START_TEST(test_files)
 {
-	char		*dir = t_tmpdir("check_util"), *path;
+	char		*dir = t_tmpdir("check_util"), *path, *keep, *want;
 	char		*s, *cause = NULL;
 	size_t		 len;
 	struct stat	 st;
@@ -141,8 +160,31 @@ START_TEST(test_files)
 	ck_assert_ptr_nonnull(strstr(cause, path));
 	free(cause);
 	free(path);
-	ck_assert_int_eq(rmdir(dir), 0);
-	free(dir);
+	expect_only(dir, NULL);
+
+	/* The rename fails, the target being a directory: error, the
+	 * directory as it was and no temporary file beside it. */
+	xasprintf(&path, "%s/out", dir);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	xasprintf(&keep, "%s/keep", path);
+	t_write(keep, "k", 1);
+	ck_assert_int_eq(util_writefile(path, "x", 1, 0644, &cause), -1);
+	xasprintf(&want, "%s: %s", path, strerror(EISDIR));
+	ck_assert_str_eq(cause, want);
+	free(want);
+	free(cause);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert(S_ISDIR(st.st_mode));
+	expect_only(dir, "out");
+	expect_only(path, "keep");
+	s = util_readfile(keep, &len, &cause);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(len, 1);
+	ck_assert_int_eq(memcmp(s, "k", 1), 0);
+	free(s);
+	free(keep);
+	free(path);
+	t_rmtree(dir);
 }
 END_TEST
 
