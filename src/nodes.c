@@ -26,13 +26,27 @@ nodes_getenv(void *arg, const char *name)
 
 const struct nodes_env nodes_env_real = { nodes_getenv, NULL };
 
-/* The value of name, or NULL when unset or empty. */
-static const char *
+const char *
 nodes_var(const struct nodes_env *env, const char *name)
 {
 	const char	*v = env->get(env->arg, name);
 
 	return v == NULL || *v == '\0' ? NULL : v;
+}
+
+int
+nodes_var_num(int64_t *out, const struct nodes_env *env, const char *name,
+    long long min, char **cause)
+{
+	const char	*v;
+	long long	 n;
+
+	if ((v = nodes_var(env, name)) == NULL)
+		return 0;
+	if (util_strtonum(v, min, INT64_MAX, &n) == -1)
+		return util_fail(cause, "%s is not a number: '%s'", name, v);
+	*out = n;
+	return 0;
 }
 
 int
@@ -117,20 +131,12 @@ static int
 nodes_slurm_nodeid(struct nodes *n, const struct nodes_env *env,
     int step_list, char **cause)
 {
-	const char	*v;
-	long long	 id;
-
 	/* SLURM_NODEID is step-scoped inside a step and job-scoped in the
 	 * batch shell: only compare it with a list of the same scope. */
 	if (!step_list && (nodes_var(env, "SLURM_STEP_ID") != NULL ||
 	    nodes_var(env, "SLURM_STEPID") != NULL))
 		return 0;
-	if ((v = nodes_var(env, "SLURM_NODEID")) == NULL)
-		return 0;
-	if (util_strtonum(v, 0, INT64_MAX, &id) == -1)
-		return util_fail(cause, "SLURM_NODEID is not a number: '%s'", v);
-	n->nodeid = id;
-	return 0;
+	return nodes_var_num(&n->nodeid, env, "SLURM_NODEID", 0, cause);
 }
 
 static int
@@ -505,33 +511,18 @@ nodes_jobnum(struct nodes_job *job, const struct nodes_env *env,
 	return 0;
 }
 
-/* Sets *out from var when it is set; leaves it alone otherwise. */
-static int
-nodes_jobpart(int64_t *out, const struct nodes_env *env, const char *var,
-    char **cause)
-{
-	const char	*v;
-	long long	 n;
-
-	if ((v = nodes_var(env, var)) == NULL)
-		return 0;
-	if (util_strtonum(v, 0, INT64_MAX, &n) == -1)
-		return util_fail(cause, "%s is not a number: '%s'", var, v);
-	*out = n;
-	return 0;
-}
 
 static int
 nodes_job_slurm(struct nodes_job *job, const struct nodes_env *env,
     char **cause)
 {
 	if (nodes_jobnum(job, env, "SLURM_JOB_ID", 0, cause) == -1 ||
-	    nodes_jobpart(&job->task, env, "SLURM_ARRAY_TASK_ID", cause) == -1)
+	    nodes_var_num(&job->task, env, "SLURM_ARRAY_TASK_ID", 0, cause) == -1)
 		return -1;
 	/* SLURM_STEPID is the older name of SLURM_STEP_ID. */
-	if (nodes_jobpart(&job->step, env, "SLURM_STEPID", cause) == -1)
+	if (nodes_var_num(&job->step, env, "SLURM_STEPID", 0, cause) == -1)
 		return -1;
-	return nodes_jobpart(&job->step, env, "SLURM_STEP_ID", cause);
+	return nodes_var_num(&job->step, env, "SLURM_STEP_ID", 0, cause);
 }
 
 static int
@@ -541,9 +532,9 @@ nodes_job_pbs(struct nodes_job *job, const struct nodes_env *env,
 	/* Array sub-jobs share the numeric prefix: PBS Pro numbers them in
 	 * PBS_ARRAY_INDEX, Torque in PBS_ARRAYID. */
 	if (nodes_jobnum(job, env, "PBS_JOBID", 1, cause) == -1 ||
-	    nodes_jobpart(&job->task, env, "PBS_ARRAYID", cause) == -1)
+	    nodes_var_num(&job->task, env, "PBS_ARRAYID", 0, cause) == -1)
 		return -1;
-	return nodes_jobpart(&job->task, env, "PBS_ARRAY_INDEX", cause);
+	return nodes_var_num(&job->task, env, "PBS_ARRAY_INDEX", 0, cause);
 }
 
 static int
@@ -553,7 +544,7 @@ nodes_job_lsf(struct nodes_job *job, const struct nodes_env *env,
 	/* Elements of an LSF job array share LSB_JOBID; LSB_JOBINDEX is 0
 	 * outside arrays. */
 	if (nodes_jobnum(job, env, "LSB_JOBID", 0, cause) == -1 ||
-	    nodes_jobpart(&job->task, env, "LSB_JOBINDEX", cause) == -1)
+	    nodes_var_num(&job->task, env, "LSB_JOBINDEX", 0, cause) == -1)
 		return -1;
 	if (job->task == 0)
 		job->task = -1;

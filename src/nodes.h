@@ -26,6 +26,14 @@ struct nodes_env {
 /* The process environment (getenv). */
 extern const struct nodes_env nodes_env_real;
 
+/* The value of name, or NULL when it is unset or empty. */
+const char	*nodes_var(const struct nodes_env *, const char *name);
+/* Sets *out from name when it is set, leaving it alone otherwise; a
+ * value that is not a number from min to INT64_MAX is an error (-1 and
+ * *cause, which the caller frees). */
+int		 nodes_var_num(int64_t *out, const struct nodes_env *,
+		    const char *name, long long min, char **cause);
+
 /* The job's identity, the same on every node of the job. */
 struct nodes_job {
 	int		 set;		/* 0: no job id was found */

@@ -288,8 +288,7 @@ rank_master(struct rank_ctx *c, struct rank *r, char **cause)
 
 	/* The batch shell computes it on the first node and srun passes it
 	 * on: that beats anything each node could work out alone. */
-	if ((v = c->env->get(c->env->arg, "MASTER_ADDR")) != NULL &&
-	    *v != '\0') {
+	if ((v = nodes_var(c->env, "MASTER_ADDR")) != NULL) {
 		r->master_addr = xstrdup(v);
 		return XC_OK;
 	}
@@ -346,24 +345,6 @@ rank_from_list(struct rank_ctx *c, struct rank *r, char **cause)
 	    (xc = rank_match_iface(c, r, cause)) == XC_OK)
 		xc = rank_master(c, r, cause);
 	return xc;
-}
-
-/* Sets *out from the variable name when it is set. */
-static int
-rank_env_num(struct rank_ctx *c, const char *name, long long min,
-    int64_t *out, char **cause)
-{
-	const char	*v = c->env->get(c->env->arg, name);
-	long long	 n;
-
-	if (v == NULL || *v == '\0')
-		return XC_OK;
-	if (util_strtonum(v, min, INT64_MAX, &n) == -1) {
-		util_fail(cause, "%s is not a number: '%s'", name, v);
-		return XC_NODES;
-	}
-	*out = n;
-	return XC_OK;
 }
 
 /* Of the addresses name resolves to, the first IPv4 one that is not
@@ -462,12 +443,13 @@ rank_self(struct rank_ctx *c, struct exchange_node *x, char **cause)
 	if (c->sys->hostname(c->sys->arg, host, sizeof host, cause) == -1)
 		return XC_FAIL;
 	if ((xc = rank_self_addr(c, host, x->self.addr, sizeof x->self.addr,
-	    cause)) != XC_OK ||
-	    (xc = rank_env_num(c, "CCP_TASKID", 1, &x->self.task,
-	    cause)) != XC_OK ||
-	    (xc = rank_env_num(c, "CCP_RETRY_COUNT", 0, &x->retry,
 	    cause)) != XC_OK)
 		return xc;
+	if (nodes_var_num(&x->self.task, c->env, "CCP_TASKID", 1,
+	    cause) == -1 ||
+	    nodes_var_num(&x->retry, c->env, "CCP_RETRY_COUNT", 0,
+	    cause) == -1)
+		return XC_NODES;
 	host[strcspn(host, ".")] = '\0';
 	if (strlen(host) > EXCHANGE_HOST_MAX)
 		return rank_bad_host(host, cause);
