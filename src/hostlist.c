@@ -375,7 +375,7 @@ hl_check_chars(const char *item, char **cause)
 	const unsigned char	*p;
 
 	for (p = (const unsigned char *)item; *p != '\0'; p++) {
-		if ((*p < 0x20 && *p != '\t') || *p == 0x7f)
+		if (util_iscntrl(*p) && *p != '\t')
 			return util_fail(cause, "control character 0x%02x "
 			    "after \"%.*s\"", *p, (int)(p -
 			    (const unsigned char *)item), item);

@@ -666,7 +666,7 @@ rank_json_string(struct buf *b, const char *s)
 			buf_adds(b, "\\n");
 		else if (c == '\t')
 			buf_adds(b, "\\t");
-		else if (c < 0x20 || c == 0x7f)
+		else if (util_iscntrl(c))
 			buf_addf(b, "\\u%04x", c);
 		else
 			buf_addc(b, (char)c);
