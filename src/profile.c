@@ -1435,10 +1435,12 @@ profile_merge(struct layer **ls, size_t n, struct strlist *errors)
 		p->template = xstrdup(p->scheduler == PROFILE_HPCPACK ?
 		    "hpcpack.xml" : "slurm.sh");
 	}
+	/* Each value and range was checked as its layer was parsed; what is
+	 * left are the rules between keys, which only the merge can see. */
 	if (errors->n == before) {
 		ld.found.v = NULL;
 		ld.found.n = 0;
-		profile_problems(p, load_problem, &ld);
+		problems_cross(p, load_problem, &ld);
 		found_flush(&ld.found, errors);
 	}
 	if (errors->n == before)

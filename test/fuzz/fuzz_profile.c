@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,10 +36,12 @@ check_profile(struct profile *p)
 	struct buf	 b;
 	char		*cause = NULL;
 
+	/* A profile that loads passes every check: the load checks each
+	 * value as its layer is parsed and the rules between keys after
+	 * the merge, so validating it again finds nothing. */
 	if (profile_validate(p, &cause) == -1) {
-		if (cause == NULL)
-			abort();
-		free(cause);
+		fprintf(stderr, "loaded but invalid: %s\n", cause);
+		abort();
 	}
 	if (profile_nproc(p) < 1)
 		abort();
