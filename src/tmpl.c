@@ -51,8 +51,7 @@ enum tmpl_filter {
 	TMPL_F_SH,
 	TMPL_F_XML,
 	TMPL_F_CMD,
-	TMPL_F_PS,
-	TMPL_F_RAW
+	TMPL_F_PS
 };
 
 struct tmpl_node;
@@ -224,23 +223,9 @@ tmpl_set_list(struct tmpl_vars *vars, const char *name, char *const *items,
 	*v = new;
 }
 
-struct tmpl_vars *
-tmpl_add_record(struct tmpl_vars *vars, const char *name)
-{
-	struct tmpl_var		*v = tmpl_vars_slot(vars, name);
-	struct tmpl_vars	*rec;
-
-	if (v->type != TMPL_LIST) {
-		tmpl_var_clear(v);
-		v->type = TMPL_LIST;
-	}
-	rec = tmpl_vars_new();
-	tmpl_var_additem(v)->rec = rec;
-	return rec;
-}
-
-void
-tmpl_set_empty_list(struct tmpl_vars *vars, const char *name)
+/* The variable name, made a list (empty) unless it is one already. */
+static struct tmpl_var *
+tmpl_vars_list(struct tmpl_vars *vars, const char *name)
 {
 	struct tmpl_var	*v = tmpl_vars_slot(vars, name);
 
@@ -248,6 +233,22 @@ tmpl_set_empty_list(struct tmpl_vars *vars, const char *name)
 		tmpl_var_clear(v);
 		v->type = TMPL_LIST;
 	}
+	return v;
+}
+
+struct tmpl_vars *
+tmpl_add_record(struct tmpl_vars *vars, const char *name)
+{
+	struct tmpl_vars	*rec = tmpl_vars_new();
+
+	tmpl_var_additem(tmpl_vars_list(vars, name))->rec = rec;
+	return rec;
+}
+
+void
+tmpl_set_empty_list(struct tmpl_vars *vars, const char *name)
+{
+	(void)tmpl_vars_list(vars, name);
 }
 
 /* The tree. */
@@ -427,6 +428,13 @@ tmpl_in_each(const struct tmpl_parser *ps)
 	return 0;
 }
 
+/* How much of a tag of len bytes a message shows. */
+static int
+tmpl_show(size_t len)
+{
+	return len > TMPL_SHOWTAG ? TMPL_SHOWTAG : (int)len;
+}
+
 /* Checks a name; "." only makes sense inside a {{#list}}. */
 static int
 tmpl_check_name(struct tmpl_parser *ps, unsigned int line, const char *s,
@@ -434,7 +442,7 @@ tmpl_check_name(struct tmpl_parser *ps, unsigned int line, const char *s,
 {
 	if (!tmpl_valid_name(s, len))
 		return tmpl_perror(ps, line, "bad name '%.*s'",
-		    len > TMPL_SHOWTAG ? TMPL_SHOWTAG : (int)len, s);
+		    tmpl_show(len), s);
 	if (s[0] == '.' && !tmpl_in_each(ps))
 		return tmpl_perror(ps, line, "'.' outside a {{#list}} section");
 	return 0;
@@ -486,7 +494,7 @@ tmpl_close_section(struct tmpl_parser *ps, unsigned int line,
 	struct tmpl_node	*n;
 	int			 show;
 
-	show = len > TMPL_SHOWTAG ? TMPL_SHOWTAG : (int)len;
+	show = tmpl_show(len);
 	if (ps->depth == 0)
 		return tmpl_perror(ps, line, "{{/%.*s}} closes no section",
 		    show, name);
@@ -514,14 +522,16 @@ tmpl_add_filter(struct tmpl_parser *ps, struct tmpl_node *n,
 	else if (len == 2 && memcmp(s, "ps", 2) == 0)
 		f = TMPL_F_PS;
 	else if (len == 3 && memcmp(s, "raw", 3) == 0) {
-		f = TMPL_F_RAW;
+		/* Not a filter of the value: it only turns off the
+		 * context's quoting at the end. */
 		n->raw = 1;
+		return 0;
 	} else if (len == 0)
 		return tmpl_perror(ps, n->line, "empty filter after '%s'",
 		    n->text);
 	else
 		return tmpl_perror(ps, n->line, "unknown filter '%.*s'",
-		    len > TMPL_SHOWTAG ? TMPL_SHOWTAG : (int)len, s);
+		    tmpl_show(len), s);
 	n->filters = xreallocarray(n->filters, n->nfilters + 1,
 	    sizeof *n->filters);
 	n->filters[n->nfilters++] = f;
@@ -688,7 +698,7 @@ tmpl_load(const char *path, char **cause)
 	struct tmpl	*t;
 	enum tmpl_ctx	 ctx;
 	char		*text;
-	size_t		 len;
+	size_t		 len, nul;
 
 	if (tmpl_ctx_of(path, &ctx) != 0) {
 		util_fail(cause, "%s: a template's name must end in .sh, "
@@ -697,9 +707,9 @@ tmpl_load(const char *path, char **cause)
 	}
 	if ((text = util_readfile(path, &len, cause)) == NULL)
 		return NULL;
-	if (strlen(text) != len) {
-		util_fail(cause, "%s:%u: NUL byte in template", path,
-		    1 + tmpl_count_lines(text, text + strlen(text)));
+	if ((nul = strlen(text)) != len) {
+		tmpl_fail(cause, path, 1 + tmpl_count_lines(text, text + nul),
+		    "NUL byte in template");
 		free(text);
 		return NULL;
 	}
@@ -863,8 +873,6 @@ tmpl_filter(const struct tmpl *t, const struct tmpl_node *n,
 		return tmpl_filter_words(t, n, l, quote_ps, cause);
 	case TMPL_F_XML:
 		return tmpl_quote(t, n, l, quote_xml, cause);
-	case TMPL_F_RAW:
-		break;
 	}
 	return 0;
 }
