@@ -1058,7 +1058,6 @@ unknown_site(const char *site, const struct strlist *dirs,
 	if (n > 0)
 		buf_addc(&b, ')');
 	strlist_addown(errors, buf_take(&b));
-	buf_free(&b);
 	profile_sites_free(v, n);
 }
 

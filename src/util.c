@@ -158,7 +158,7 @@ strlist_copy(struct strlist *dst, const struct strlist *src)
 		strlist_add(dst, src->v[i]);
 }
 
-int
+static int
 util_vfail(char **cause, const char *fmt, va_list ap)
 {
 	if (cause != NULL)

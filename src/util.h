@@ -44,8 +44,6 @@ void	 strlist_copy(struct strlist *, const struct strlist *);
  * Returns -1 so lower layers can write "return util_fail(cause, ...)". */
 int	 util_fail(char **cause, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
-int	 util_vfail(char **cause, const char *, va_list)
-	    __attribute__((format(printf, 2, 0)));
 
 /* Writes "PROG: message" and a newline to standard error in one write,
  * so lines of processes sharing it (srun's tasks, mpirun's ranks) do not
