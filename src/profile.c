@@ -522,6 +522,19 @@ found_flush(struct foundlist *fl, struct strlist *errors)
 	fl->n = 0;
 }
 
+/* "FILE:LINE: msg", or "FILE: msg" when no line applies (line 0). */
+static char *
+at(const char *file, int line, const char *msg)
+{
+	char	*s;
+
+	if (line > 0)
+		xasprintf(&s, "%s:%d: %s", file, line, msg);
+	else
+		xasprintf(&s, "%s: %s", file, msg);
+	return s;
+}
+
 static void
 layer_error(struct layer *l, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -530,16 +543,12 @@ static void
 layer_error(struct layer *l, int line, const char *fmt, ...)
 {
 	va_list	 ap;
-	char	*msg, *s;
+	char	*msg;
 
 	va_start(ap, fmt);
 	xvasprintf(&msg, fmt, ap);
 	va_end(ap);
-	if (line > 0)
-		xasprintf(&s, "%s:%d: %s", l->file, line, msg);
-	else
-		xasprintf(&s, "%s: %s", l->file, msg);
-	found_add(&l->errors, 0, line, s);
+	found_add(&l->errors, 0, line, at(l->file, line, msg));
 	free(msg);
 }
 
@@ -1377,13 +1386,8 @@ load_problem(void *arg, const struct key *k, const char *msg)
 {
 	struct load	*ld = arg;
 	struct origin	*o = &ld->org[k - keys];
-	char		*s;
 
-	if (o->line > 0)
-		xasprintf(&s, "%s:%d: %s", o->file, o->line, msg);
-	else
-		xasprintf(&s, "%s: %s", o->file, msg);
-	found_add(&ld->found, o->layer, o->line, s);
+	found_add(&ld->found, o->layer, o->line, at(o->file, o->line, msg));
 }
 
 static char *
