@@ -678,6 +678,43 @@ START_TEST(test_dir_timeout_by_host)
 }
 END_TEST
 
+/* The missing task ids are the first few of 1 to nnodes, however large
+ * nnodes is; a task id outside that range is said to be one. */
+START_TEST(test_dir_timeout_missing)
+{
+	static const struct {
+		uint64_t	 nnodes;
+		const char	*more;
+	} tc[] = {
+		{ 40, "22 more (task ids are not 1 to 40)" },
+		{ 100000000, "99999981 more" }
+	};
+	struct event	 ev[] = {
+		{ 0.1, "x/77-r0/entry.t5", ENTRY("5", "node5", "10.0.0.5"), 0 },
+		{ 0.1, "x/77-r0/entry.t50", ENTRY("50", "node50", "10.0.0.50"),
+		    0 },
+		{ 0, NULL, NULL, 0 }
+	};
+	struct run	 w;
+	char		*want;
+	size_t		 i;
+
+	fc.ev = ev;
+	for (i = 0; i < sizeof tc / sizeof tc[0]; i++) {
+		run_init(&w, 1, "node1", tc[i].nnodes);
+		w.o.timeout = 1;
+		xasprintf(&want, "exchange in @/x/77-r0 timed out after 1 s: 3 "
+		    "of %llu nodes arrived; missing task ids 2, 3, 4, 6, 7, 8, "
+		    "9, 10, 11, 12, 13, 14, 15, 16, 17, 18 and %s; arrived: "
+		    "task 1 node1 (10.0.0.1), task 5 node5 (10.0.0.5), task 50 "
+		    "node50 (10.0.0.50)", (unsigned long long)tc[i].nnodes,
+		    tc[i].more);
+		expect_dir_error(&w, want);
+		free(want);
+	}
+}
+END_TEST
+
 /* A rerun of the job (CCP_RETRY_COUNT 1) next to a full directory left
  * by the first run: the runs do not mix, and node 0 of the rerun removes
  * what the first one left. */
@@ -1129,6 +1166,7 @@ exchange_suite(void)
 	tcase_add_test(tc, test_dir_by_host);
 	tcase_add_test(tc, test_dir_timeout);
 	tcase_add_test(tc, test_dir_timeout_by_host);
+	tcase_add_test(tc, test_dir_timeout_missing);
 	tcase_add_test(tc, test_dir_retry);
 	tcase_add_test(tc, test_dir_stale);
 	tcase_add_test(tc, test_dir_crashed_reader);
