@@ -7,10 +7,30 @@ DDPGEN=$BUILDDIR/ddpgen
 DDPRANK=$BUILDDIR/ddprank
 # Every test works in its own scratch directory; without one it must not
 # go on, or files meant for it would land in the current directory or /.
+# T is absolute, so a test may cd and still name it (and XDG_CONFIG_HOME
+# below, which ddpgen ignores when relative, holds).
 mkdir -p "$BUILDDIR/test/tmp" &&
 T=$(mktemp -d "$BUILDDIR/test/tmp/$(basename "$0" .sh).XXXXXX") &&
-[ -n "$T" ] && [ -d "$T" ] || { echo "cannot make a scratch directory"; exit 1; }
+[ -n "$T" ] && [ -d "$T" ] && T=$(cd "$T" && pwd) && [ -n "$T" ] ||
+	{ echo "cannot make a scratch directory"; exit 1; }
 trap '[ -n "${KEEP_T:-}" ] || rm -rf "$T"' EXIT
+
+# clean_env: nothing of the caller's environment that the programs or
+# the jobs read may change a result: no scheduler, launcher, MPI or
+# ddpgen variables, no profiles or templates of the user's (the XDG
+# directory is an empty one of the test's; HOME is left alone).  Run
+# once here; a test sets what it needs after sourcing this file.
+clean_env() {
+	for v in $(env | awk -F= '/^(SLURM|SLURMD|SBATCH|SRUN|SALLOC|PET|TORCHELASTIC|DDPGEN|DDPTEST|CCP|PBS|LSB|OMPI|PMIX)_[A-Za-z0-9_]*=/ { print $1 }'); do
+		unset "$v"
+	done
+	unset MASTER_ADDR MASTER_PORT NODE_RANK NNODES GLOO_SOCKET_IFNAME \
+	    NCCL_SOCKET_IFNAME
+	XDG_CONFIG_HOME=$T/config
+	export XDG_CONFIG_HOME
+}
+clean_env
+
 failures=0
 checks=0
 failed_list=

@@ -32,19 +32,13 @@ $tpy -c 'import torch.distributed' 2>/dev/null ||
 [ -n "$T" ] && [ -d "$T" ] || { echo "FAIL: no temporary directory"; exit 1; }
 T=$(cd "$T" && pwd)
 
-# Nothing of the caller's may reach the jobs: sbatch exports the
-# submitter's environment, and srun and ddprank read these.
-for v in $(env | awk -F= '/^(SLURM|SLURMD|SBATCH|SRUN|SALLOC|PET|TORCHELASTIC|DDPGEN|DDPTEST|CCP|PBS|LSB)_[A-Za-z0-9_]*=/ { print $1 }'); do
-	unset "$v"
-done
-unset MASTER_ADDR MASTER_PORT NODE_RANK NNODES GLOO_SOCKET_IFNAME \
-    NCCL_SOCKET_IFNAME
-# ddpgen finds the test profiles, which extend the shipped ones, and no
-# profile of the user's.
+# Nothing of the caller's may reach the jobs (sbatch exports the
+# submitter's environment, and srun and ddprank read it): lib.sh's
+# clean_env has removed it.  ddpgen finds the test profiles, which
+# extend the shipped ones, and no profile of the user's.
 DDPGEN_PROFILE_PATH=$srcdir/test/e2e:$srcdir/profiles
 DDPGEN_TEMPLATE_PATH=$srcdir/templates
-XDG_CONFIG_HOME=$T/config
-export DDPGEN_PROFILE_PATH DDPGEN_TEMPLATE_PATH XDG_CONFIG_HOME
+export DDPGEN_PROFILE_PATH DDPGEN_TEMPLATE_PATH
 
 # --- the cluster ---------------------------------------------------------------
 # munged runs as user munge and must reach its socket under $T.

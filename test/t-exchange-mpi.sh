@@ -20,11 +20,6 @@ if "$rank" env --exchange mpi --exchange-timeout 0 2>&1 |
 	    "module ompi-c is missing (Debian package libopenmpi-dev)"
 fi
 
-for v in $(env | awk -F= '/^(SLURM|SLURMD|CCP|PBS|LSB|OMPI|PMIX)_[A-Za-z0-9_]*=/ { print $1 }'); do
-	unset "$v"
-done
-unset MASTER_ADDR
-
 NS=ddprank-mpi$$
 cleanup() {
 	ip netns del "$NS" 2>/dev/null

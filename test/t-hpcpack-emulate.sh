@@ -44,14 +44,9 @@ env -i PATH=$TASK_PATH HOME="$T/home" bash -lc \
     'python3 -c "import torch.distributed"' 2>/dev/null ||
     skip "python3 of a login shell with PATH $TASK_PATH cannot import torch"
 
-for v in $(env | awk -F= '/^(SLURM|SLURMD|PET|TORCHELASTIC|DDPGEN|DDPTEST|CCP|PBS|LSB)_[A-Za-z0-9_]*=/ { print $1 }'); do
-	unset "$v"
-done
-unset MASTER_ADDR MASTER_PORT
 DDPGEN_PROFILE_PATH=$srcdir/profiles
 DDPGEN_TEMPLATE_PATH=$srcdir/templates
-XDG_CONFIG_HOME=$T/config
-export DDPGEN_PROFILE_PATH DDPGEN_TEMPLATE_PATH XDG_CONFIG_HOME
+export DDPGEN_PROFILE_PATH DDPGEN_TEMPLATE_PATH
 
 # --- the nodes -------------------------------------------------------------------
 chmod 0755 "$T"			# munged, as user munge, reaches CLUSTER_DIR

@@ -24,10 +24,6 @@ command -v bash >/dev/null || skip "needs bash"
 command -v xmllint >/dev/null || skip "needs xmllint (Debian: libxml2-utils)"
 [ -x "$DDPGEN" ] && [ -x "$DDPRANK" ] || skip "ddpgen and ddprank are not built"
 cc=${CC:-cc}
-for v in $(env | awk -F= '/^(SLURM|SLURMD|CCP|PBS|LSB|DDPGEN)_[A-Za-z0-9_]*=/ { print $1 }'); do
-	unset "$v"
-done
-unset MASTER_ADDR XDG_CONFIG_HOME
 
 # The ddprank stand-in, in C because it runs 20,000 times: "ip" records
 # its --iface value in $REC.ip and prints an address; "exec" records the
