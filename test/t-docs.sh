@@ -28,10 +28,16 @@ longopts() {
 	sed -n '/longopts\[\] = {/,/^};/p' "$src/$1" |
 	    sed -n 's/^[[:space:]]*{ "\([a-z0-9-]*\)".*/--\1/p'
 }
-# shellcheck disable=SC2046
-documented ddpgen.1 option $(longopts ddpgen.c)
-# shellcheck disable=SC2046
-documented ddprank.1 option $(longopts ddprank.c)
+gen_opts=$(longopts ddpgen.c)
+checks=$((checks + 1))
+[ "$(echo "$gen_opts" | wc -w)" -gt 20 ] || fail "cannot read ddpgen's long options"
+# shellcheck disable=SC2086
+documented ddpgen.1 option $gen_opts
+rank_opts=$(longopts ddprank.c)
+checks=$((checks + 1))
+[ "$(echo "$rank_opts" | wc -w)" -gt 10 ] || fail "cannot read ddprank's long options"
+# shellcheck disable=SC2086
+documented ddprank.1 option $rank_opts
 
 keys=$(sed -n '/keys\[\] = {/,/^};/p' "$src/profile.c" |
     sed -n 's/.*\.name = "\([a-z_]*\)".*/\1/p')
