@@ -30,13 +30,13 @@ run_err 2 "^ddpgen: --env: 'NOVALUE' is not NAME=VALUE" --env NOVALUE train.py
 run_err 2 "^ddpgen: no training script given" --nodes 2
 run_err 2 "usage: ddpgen" --bogus train.py
 run_err 3 "^ddpgen: .*unknown site 'nosuch'.*cori.*plmt.*slurm" --site nosuch train.py
-run_err 2 "^ddpgen: .*newline\|control" --job-name "$(printf 'a\nb')" train.py
+run_err 2 "^ddpgen: .*\(newline\|control\)" --job-name "$(printf 'a\nb')" train.py
 run_err 2 "^ddpgen: .*bad pattern '(': .* at offset 1" --iface '(' train.py
 # Control bytes in a value are shown, not written: still one line.
 run_err 2 "^ddpgen: --rdzv: 'x\\\\ny\\\\x01' is not static" --rdzv "$(printf 'x\ny\001')" train.py
 run_err 2 "^ddpgen: iface: control character in '(\\\\r\\\\n\\.'" --iface "$(printf '(\r\n.')" train.py
 run_err 2 "^ddpgen: --env: 'A\\\\nB=1' is not NAME=VALUE" --env "$(printf 'A\nB=1')" train.py
-run_err 3 "^ddpgen: .*not readable\|not found" --template "$T/none.sh" train.py
+run_err 3 "^ddpgen: .*\(not readable\|not found\)" --template "$T/none.sh" train.py
 
 # Errors never leave a file behind, and success writes mode 0755.
 run_err 2 "" --nodes 0 -o "$T/job.sh" train.py
