@@ -969,7 +969,9 @@ exchange_rm_earlier(struct exchange_dir_ctx *c)
 
 /* Node 0 removes the run directory once every node has read it, waiting
  * a bounded time: a node that crashed after registering never confirms,
- * and then the directory stays, with a warning. */
+ * and then the directory stays, with a warning. The earlier runs' go
+ * first, whatever the wait brings: every node is in this run, so none
+ * reads them, and node 0 may be killed while it waits. */
 static void
 exchange_cleanup(struct exchange_dir_ctx *c, struct exchange_result *r)
 {

@@ -823,6 +823,28 @@ START_TEST(test_dir_crashed_reader)
 }
 END_TEST
 
+/* Node 0 removes the earlier runs' directories before it waits for the
+ * read markers, so also when a reader of this run never confirms. */
+START_TEST(test_dir_retry_crashed_reader)
+{
+	struct run	w;
+
+	make_dir("x");
+	make_dir("x/77-r0");
+	make_dir("x/77-r1");
+	write_file("x/77-r0/entry.t1", ENTRY("1", "old1", "10.9.0.1"));
+	write_file("x/77-r1/entry.t2", ENTRY("2", "node2", "10.0.0.2"));
+	run_init(&w, 1, "node1", 2);
+	w.x.retry = 1;
+	run_go(&w);
+	ck_assert(!exists("x/77-r0"));
+	ck_assert(exists("x/77-r1/entry.t2"));
+	expect_ok(&w, 0, 2, "10.0.0.1");
+	ck_assert_ptr_nonnull(w.r.warning);
+	run_done(&w);
+}
+END_TEST
+
 START_TEST(test_dir_bad_entries)
 {
 	struct run	w;
@@ -1170,6 +1192,7 @@ exchange_suite(void)
 	tcase_add_test(tc, test_dir_retry);
 	tcase_add_test(tc, test_dir_stale);
 	tcase_add_test(tc, test_dir_crashed_reader);
+	tcase_add_test(tc, test_dir_retry_crashed_reader);
 	tcase_add_test(tc, test_dir_bad_entries);
 	tcase_add_test(tc, test_dir_too_many);
 	tcase_add_test(tc, test_dir_setup_errors);
