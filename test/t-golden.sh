@@ -6,6 +6,8 @@
 # there are named ./NAME.conf. UPDATE_GOLDEN=1 rewrites the expected files.
 . "$(dirname "$0")/lib.sh"
 
+# deps.sh installs shellcheck: without it the scripts go unchecked.
+command -v shellcheck >/dev/null || { fail "shellcheck not installed"; finish; }
 g=$srcdir/test/golden
 for args in "$g"/*.args; do
 	name=$(basename "$args" .args)
@@ -37,10 +39,8 @@ for args in "$g"/*.args; do
 		[ "$(cat "$T/rc")" = 0 ] || continue
 		bash -n "$T/out"
 		expect_eq "$name: bash -n" "$?" 0
-		if command -v shellcheck >/dev/null; then
-			expect_eq "$name: shellcheck" \
-			    "$(shellcheck -s bash "$T/out" 2>&1)" ""
-		fi ;;
+		expect_eq "$name: shellcheck" \
+		    "$(shellcheck -s bash "$T/out" 2>&1)" "" ;;
 	esac
 done
 finish
