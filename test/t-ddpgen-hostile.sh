@@ -5,6 +5,8 @@
 # ddprank and torchrun that record what they receive.
 . "$(dirname "$0")/lib.sh"
 
+# deps.sh installs shellcheck: without it the scripts go unchecked.
+command -v shellcheck >/dev/null || { fail "shellcheck not installed"; finish; }
 mkdir -p "$T/bin"
 # srun stand-in: drop srun's own options, run the task once.
 cat >"$T/bin/srun" <<'STUB'
@@ -27,11 +29,12 @@ exec)	for a; do printf '%s\0' "$a"; done >"$REC.ddprank"
 esac
 exit 9
 STUB
-# torchrun stand-in: records argv and the variables under test.
+# torchrun stand-in: records argv and the variables under test (an unset
+# one as "(unset)").
 cat >"$T/bin/torchrun" <<'STUB'
 #!/bin/sh
 for a; do printf '%s\0' "$a"; done >"$REC"
-printf '%s\0' "$HOSTILE_ENV" "$MASTER_ADDR" >"$REC.env"
+printf '%s\0' "${HOSTILE_ENV-(unset)}" "${MASTER_ADDR-(unset)}" >"$REC.env"
 STUB
 # module stand-in for the profiles' "module load" setup lines.
 printf '#!/bin/sh\nexit 0\n' >"$T/bin/module"
@@ -56,7 +59,10 @@ for site in cori plmt slurm; do
 	    --env "HOSTILE_ENV=$env_value" -o "$T/job.sh" \
 	    /scratch/my\ dir/train.py "$@"
 	expect_eq "$site: ddpgen exit" "$?" 0
-	(cd "$T" && PATH="$T/bin:$PATH" bash ./job.sh) >"$T/out" 2>&1
+	# A stale MASTER_ADDR, as sbatch would export from the submitter,
+	# must not reach torchrun.
+	(cd "$T" && PATH="$T/bin:$PATH" MASTER_ADDR=198.51.100.9 bash ./job.sh) \
+	    >"$T/out" 2>&1
 	expect_eq "$site: job exit" "$?" 0
 	for a in "--nproc_per_node=$( [ "$site" = plmt ] && echo 4 || echo 1)" \
 	    "/scratch/my dir/train.py" "$@"; do
@@ -65,16 +71,33 @@ for site in cori plmt slurm; do
 	checks=$((checks + 1))
 	cmp -s "$T/want" "$T/rec" ||
 	    fail "$site: torchrun argv differs: $(od -c "$T/rec" | head -20)"
-	printf '%s\0' "$env_value" >"$T/want.env"
+	# ddprank exec got the site's options and, after "--", torchrun
+	# with the same arguments.
+	{
+		printf '%s\0' exec
+		case $site in
+		cori) printf '%s\0' --iface '^eth3$' ;;
+		plmt) printf '%s\0' --iface '^nmn0$' ;;
+		esac
+		printf '%s\0' --port auto --port-range 20000-29999 \
+		    --rdzv static -- torchrun
+		cat "$T/want"
+	} >"$T/want.ddprank"
 	checks=$((checks + 1))
-	head -c "$(wc -c <"$T/want.env")" "$T/rec.env" | cmp -s - "$T/want.env" ||
-	    fail "$site: HOSTILE_ENV differs"
+	cmp -s "$T/want.ddprank" "$T/rec.ddprank" ||
+	    fail "$site: ddprank argv differs: $(od -c "$T/rec.ddprank" | head -20)"
+	# The master address is what "ddprank ip" printed, or, for
+	# hostname discovery (slurm), unset for ddprank to find.
+	master=192.0.2.1
+	[ "$site" != slurm ] || master='(unset)'
+	printf '%s\0' "$env_value" "$master" >"$T/want.env"
+	checks=$((checks + 1))
+	cmp -s "$T/want.env" "$T/rec.env" ||
+	    fail "$site: HOSTILE_ENV or MASTER_ADDR differs: $(od -c "$T/rec.env")"
 	checks=$((checks + 1))
 	[ ! -e "$T/pwned" ] || fail "$site: an argument ran as code"
-	if command -v shellcheck >/dev/null; then
-		out=$(shellcheck -s bash "$T/job.sh" 2>&1)
-		expect_eq "$site: shellcheck" "$out" ""
-	fi
+	out=$(shellcheck -s bash "$T/job.sh" 2>&1)
+	expect_eq "$site: shellcheck" "$out" ""
 	bash -n "$T/job.sh"
 	expect_eq "$site: bash -n" "$?" 0
 done
