@@ -165,44 +165,65 @@ nodes_slurm(struct nodes *n, const struct nodes_env *env, char **cause)
 	    cause);
 }
 
+/* The words of var, a list of hosts each with its core count, keeping
+ * the text for messages. */
+static int
+nodes_pairs_words(struct nodes *n, const struct nodes_env *env,
+    const char *var, struct strlist *w, char **cause)
+{
+	const char	*v;
+
+	if ((v = nodes_var(env, var)) == NULL)
+		return util_fail(cause, "no node list: %s is not set", var);
+	n->text = xstrdup(v);
+	n->source = xstrdup(var);
+	strlist_init(w);
+	nodes_words(w, v);
+	return 0;
+}
+
+/* Takes the hosts of the "host cores" pairs in w from word i on as the
+ * node list; there are w->n - i words, an even number. */
+static int
+nodes_pairs(struct nodes *n, const struct strlist *w, size_t i,
+    const char *var, char **cause)
+{
+	struct strlist	names;
+	int		rc = -1;
+
+	strlist_init(&names);
+	for (; i < w->n; i += 2) {
+		if (nodes_cores(var, w->v[i + 1], cause) == -1)
+			goto out;
+		strlist_add(&names, w->v[i]);
+	}
+	rc = nodes_set_names(n, &names, var, cause);
+out:
+	strlist_free(&names);
+	return rc;
+}
+
 /* CCP_NODES is "<count> <host1> <cores1> <host2> <cores2> ...". */
 static int
 nodes_hpcpack(struct nodes *n, const struct nodes_env *env, char **cause)
 {
-	struct strlist	 w, names;
-	const char	*v;
-	long long	 count;
-	size_t		 i;
-	int		 rc = -1;
+	struct strlist	w;
+	long long	count;
+	int		rc = -1;
 
-	if ((v = nodes_var(env, "CCP_NODES")) == NULL)
-		return util_fail(cause, "no node list: CCP_NODES is not set");
-	n->text = xstrdup(v);
-	n->source = xstrdup("CCP_NODES");
+	if (nodes_pairs_words(n, env, "CCP_NODES", &w, cause) == -1)
+		return -1;
 	/* HPC Pack names nodes in NetBIOS upper case; the Linux hostname
 	 * may be lower case, short or not. */
 	n->flags = HOSTLIST_ICASE | HOSTLIST_SHORT;
-	strlist_init(&w);
-	strlist_init(&names);
-	nodes_words(&w, v);
-	if (w.n == 0 || util_strtonum(w.v[0], 1, INT32_MAX, &count) == -1) {
-		util_fail(cause, "CCP_NODES: bad node count in '%s'", v);
-		goto out;
-	}
-	if (w.n % 2 != 1 || (unsigned long long)count != (w.n - 1) / 2) {
+	if (w.n == 0 || util_strtonum(w.v[0], 1, INT32_MAX, &count) == -1)
+		util_fail(cause, "CCP_NODES: bad node count in '%s'", n->text);
+	else if (w.n % 2 != 1 || (unsigned long long)count != (w.n - 1) / 2)
 		util_fail(cause, "CCP_NODES: count %lld does not match the "
-		    "%zu words after it: '%s'", count, w.n - 1, v);
-		goto out;
-	}
-	for (i = 1; i < w.n; i += 2) {
-		if (nodes_cores("CCP_NODES", w.v[i + 1], cause) == -1)
-			goto out;
-		strlist_add(&names, w.v[i]);
-	}
-	rc = nodes_set_names(n, &names, "CCP_NODES", cause);
-out:
+		    "%zu words after it: '%s'", count, w.n - 1, n->text);
+	else
+		rc = nodes_pairs(n, &w, 1, "CCP_NODES", cause);
 	strlist_free(&w);
-	strlist_free(&names);
 	return rc;
 }
 
@@ -315,33 +336,18 @@ nodes_pbs(struct nodes *n, const struct nodes_env *env, char **cause)
 static int
 nodes_lsf(struct nodes *n, const struct nodes_env *env, char **cause)
 {
-	struct strlist	 w, names;
-	const char	*v;
-	size_t		 i;
-	int		 rc = -1;
+	struct strlist	w;
+	int		rc = -1;
 
-	if ((v = nodes_var(env, "LSB_MCPU_HOSTS")) == NULL)
-		return util_fail(cause, "no node list: LSB_MCPU_HOSTS is not set");
-	n->text = xstrdup(v);
-	n->source = xstrdup("LSB_MCPU_HOSTS");
+	if (nodes_pairs_words(n, env, "LSB_MCPU_HOSTS", &w, cause) == -1)
+		return -1;
 	n->flags = HOSTLIST_SHORT;
-	strlist_init(&w);
-	strlist_init(&names);
-	nodes_words(&w, v);
-	if (w.n % 2 != 0) {
+	if (w.n % 2 != 0)
 		util_fail(cause, "LSB_MCPU_HOSTS: not host and count pairs: "
-		    "'%s'", v);
-		goto out;
-	}
-	for (i = 0; i < w.n; i += 2) {
-		if (nodes_cores("LSB_MCPU_HOSTS", w.v[i + 1], cause) == -1)
-			goto out;
-		strlist_add(&names, w.v[i]);
-	}
-	rc = nodes_set_names(n, &names, "LSB_MCPU_HOSTS", cause);
-out:
+		    "'%s'", n->text);
+	else
+		rc = nodes_pairs(n, &w, 0, "LSB_MCPU_HOSTS", cause);
 	strlist_free(&w);
-	strlist_free(&names);
 	return rc;
 }
 
