@@ -596,7 +596,7 @@ do_leftovers() {
 	[ -f "$D/resources.down" ] || die "$D: the cluster is not down"
 	while read -r kind a b c; do
 		case $kind in
-		pid)	[ ! -e "/proc/$a" ] || echo "daemon $c: pid $a" ;;
+		pid)	! alive "$a" "$b" || echo "daemon $c: pid $a" ;;
 		netns)	[ ! -e "/run/netns/$a" ] || echo "namespace $a" ;;
 		link)	! ip link show "$a" >/dev/null 2>&1 || echo "link $a" ;;
 		dir)	[ ! -e "$a" ] || echo "directory $a" ;;
