@@ -33,10 +33,6 @@ def parse_args(argv):
                     help="hostnames in Slurm's node order, separated by "
                          "commas or spaces: node rank i must run on the "
                          "i-th (0-based)")
-    ap.add_argument("--argv-hex", action="append", metavar="HEX",
-                    help="one expected argument as the hex of its bytes "
-                         "(repeat in order; an empty value is an empty "
-                         "argument)")
     ap.add_argument("--argv-file", metavar="FILE",
                     help="expected arguments, each ended by a NUL byte "
                          "(printf '%%s\\0' ARGS >FILE); an empty file "
@@ -48,8 +44,6 @@ def parse_args(argv):
                     metavar="NAME",
                     help="no rank saw NAME set (train.py's env keys)")
     args = ap.parse_args(argv)
-    if args.argv_hex is not None and args.argv_file is not None:
-        ap.error("give --argv-hex or --argv-file, not both")
     if args.nodes < 1 or args.procs_per_node < 1:
         ap.error("--nodes and --procs-per-node must be positive")
     for e in args.expect_env:
@@ -60,10 +54,6 @@ def parse_args(argv):
 
 def expected_argv(args):
     """The expected argv as a list of hex strings, or None."""
-    if args.argv_hex is not None:
-        for h in args.argv_hex:
-            bytes.fromhex(h)  # ValueError on bad hex, reported by main
-        return [h.lower() for h in args.argv_hex]
     if args.argv_file is not None:
         with open(args.argv_file, "rb") as f:
             data = f.read()
