@@ -153,7 +153,6 @@ nodes_slurm(struct nodes *n, const struct nodes_env *env, char **cause)
 	}
 	n->text = xstrdup(v);
 	n->source = xstrdup(var);
-	n->flags = HOSTLIST_SHORT;
 	if ((n->list = hostlist_parse(v, &why)) == NULL) {
 		util_fail(cause, "%s: %s", var, why);
 		free(why);
@@ -213,9 +212,6 @@ nodes_hpcpack(struct nodes *n, const struct nodes_env *env, char **cause)
 
 	if (nodes_pairs_words(n, env, "CCP_NODES", &w, cause) == -1)
 		return -1;
-	/* HPC Pack names nodes in NetBIOS upper case; the Linux hostname
-	 * may be lower case, short or not. */
-	n->flags = HOSTLIST_ICASE | HOSTLIST_SHORT;
 	if (w.n == 0 || util_strtonum(w.v[0], 1, INT32_MAX, &count) == -1)
 		util_fail(cause, "CCP_NODES: bad node count in '%s'", n->text);
 	else if (w.n % 2 != 1 || (unsigned long long)count != (w.n - 1) / 2)
@@ -318,7 +314,6 @@ nodes_pbs(struct nodes *n, const struct nodes_env *env, char **cause)
 	if ((data = util_readfile(path, NULL, cause)) == NULL)
 		return -1;
 	xasprintf(&what, "PBS_NODEFILE %s", path);
-	n->flags = HOSTLIST_SHORT;
 	strlist_init(&w);
 	strlist_init(&names);
 	nodes_words(&w, data);
@@ -341,7 +336,6 @@ nodes_lsf(struct nodes *n, const struct nodes_env *env, char **cause)
 
 	if (nodes_pairs_words(n, env, "LSB_MCPU_HOSTS", &w, cause) == -1)
 		return -1;
-	n->flags = HOSTLIST_SHORT;
 	if (w.n % 2 != 0)
 		util_fail(cause, "LSB_MCPU_HOSTS: not host and count pairs: "
 		    "'%s'", n->text);
@@ -395,7 +389,6 @@ nodes_hostfile(struct nodes *n, const char *path, char **cause)
 	if ((data = util_readfile(path, NULL, cause)) == NULL)
 		return -1;
 	xasprintf(&n->source, "hostfile %s", path);
-	n->flags = HOSTLIST_SHORT;
 	strlist_init(&names);
 	for (line = data; line != NULL; line = next) {
 		if ((next = strchr(line, '\n')) != NULL)
@@ -615,7 +608,13 @@ nodes_job_string(const struct nodes_job *job)
 int64_t
 nodes_find(const struct nodes *n, const char *name)
 {
-	return hostlist_find(n->list, name, n->flags);
+	int	flags = HOSTLIST_SHORT;
+
+	/* HPC Pack names nodes in NetBIOS upper case; the Linux hostname
+	 * may be lower case, short or not. */
+	if (n->sched == NODES_HPCPACK)
+		flags |= HOSTLIST_ICASE;
+	return hostlist_find(n->list, name, flags);
 }
 
 char *

@@ -48,7 +48,6 @@ struct nodes {
 	struct hostlist		*list;
 	char			*text;	 /* the list as given, for messages */
 	char			*source; /* "SLURM_JOB_NODELIST", "hostfile F" */
-	int			 flags;	 /* HOSTLIST_* flags to find a host */
 	int64_t			 nodeid; /* the scheduler's index of this
 					    node in list (SLURM_NODEID), or
 					    -1 when it does not say */
@@ -91,7 +90,8 @@ int		 nodes_job(struct nodes_job *job, const struct nodes_env *,
  * "ID_TASK.STEP". Caller frees; NULL when job->set is 0. */
 char		*nodes_job_string(const struct nodes_job *);
 
-/* Index of name in the list (with n->flags), or -1. */
+/* Index of name in the list, or -1: names compare up to their first
+ * dot, and HPC Pack's without regard to case. */
 int64_t		 nodes_find(const struct nodes *, const char *name);
 
 /* "'nid[01-04]' (from SLURM_JOB_NODELIST)", shortened when long, for

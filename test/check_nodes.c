@@ -97,7 +97,6 @@ START_TEST(test_slurm_step_list_first)
 	ck_assert_str_eq(n.text, "nid[02-03]");
 	ck_assert_int_eq(n.nodeid, 1);
 	ck_assert_str_eq(n.selfname, "nid03");
-	ck_assert_int_eq(n.flags, HOSTLIST_SHORT);
 	ck_assert_int_eq(nodes_find(&n, "nid03"), 1);
 	ck_assert_int_eq(nodes_find(&n, "nid03.cluster"), 1);
 	ck_assert_int_eq(nodes_find(&n, "NID03"), -1);
