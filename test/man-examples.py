@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """man-examples.py: run the EXAMPLES of a man page and compare outputs.
 
+usage: man-examples.py BUILDDIR PAGE...
+
 Each literal display in EXAMPLES is one shell session: a line starting
 with "$ " is a command, the lines after it (up to the next command or the
 end of the display) are its expected standard output and error; a line
@@ -66,7 +68,7 @@ def matches(got, want):
     return bool(got) and got[0] == want[0] and matches(got[1:], want[1:])
 
 
-def run_block(block, builddir, srcdir):
+def run_block(block, builddir):
     with tempfile.TemporaryDirectory() as scratch:
         with open(os.path.join(scratch, "train.py"), "w") as f:
             f.write("print('train')\n")
@@ -101,12 +103,12 @@ def run_block(block, builddir, srcdir):
 
 
 def main():
-    builddir, srcdir = sys.argv[1], sys.argv[2]
+    builddir = sys.argv[1]
     total = fails = 0
-    for page in sys.argv[3:]:
+    for page in sys.argv[2:]:
         for block in blocks(examples_section(render(page))):
             total += len(block)
-            fails += run_block(block, builddir, srcdir)
+            fails += run_block(block, builddir)
     print("%d example commands, %d failed" % (total, fails))
     if total == 0:
         print("no examples found")

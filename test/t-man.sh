@@ -9,8 +9,8 @@ for page in "$srcdir"/man/*.[1-9]; do
 	expect_eq "mandoc -Tlint $(basename "$page")" "$out" ""
 	if grep -q '^\.Sh EXAMPLES' "$page"; then
 		checks=$((checks + 1))
-		python3 "$srcdir/test/man-examples.py" "$BUILDDIR" "$srcdir" \
-		    "$page" || fail "examples of $(basename "$page")"
+		python3 "$srcdir/test/man-examples.py" "$BUILDDIR" "$page" ||
+		    fail "examples of $(basename "$page")"
 	fi
 done
 finish
