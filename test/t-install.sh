@@ -10,7 +10,7 @@
 tree=$T/tree prefix=$T/prefix
 mkdir -p "$tree"
 (cd "$srcdir" && tar cf - configure Makefile.in VERSION src templates \
-    profiles man completion test/run-tests.sh test/lib.sh) |
+    profiles man completion) |
     (cd "$tree" && tar xf -)
 rm -f "$tree"/src/*.o "$tree/src/config.h"
 (cd "$tree" && ./configure --prefix="$prefix" --sysconfdir="$prefix/etc" \
