@@ -516,7 +516,8 @@ nodes_job_slurm(struct nodes_job *job, const struct nodes_env *env,
     char **cause)
 {
 	if (nodes_jobnum(job, env, "SLURM_JOB_ID", 0, cause) == -1 ||
-	    nodes_var_num(&job->task, env, "SLURM_ARRAY_TASK_ID", 0, cause) == -1)
+	    nodes_var_num(&job->task, env, "SLURM_ARRAY_TASK_ID", 0,
+	    cause) == -1)
 		return -1;
 	/* SLURM_STEPID is the older name of SLURM_STEP_ID. */
 	if (nodes_var_num(&job->step, env, "SLURM_STEPID", 0, cause) == -1)
