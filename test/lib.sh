@@ -13,7 +13,21 @@ mkdir -p "$BUILDDIR/test/tmp" &&
 T=$(mktemp -d "$BUILDDIR/test/tmp/$(basename "$0" .sh).XXXXXX") &&
 [ -n "$T" ] && [ -d "$T" ] && T=$(cd "$T" && pwd) && [ -n "$T" ] ||
 	{ echo "cannot make a scratch directory"; exit 1; }
-trap '[ -n "${KEEP_T:-}" ] || rm -rf "$T"' EXIT
+
+# on_exit COMMAND: run COMMAND (eval'd) when the test exits, before the
+# scratch directory goes; hooks run in the order they were added.  The
+# directory stays when KEEP_T is set.  Tests add hooks rather than set
+# an EXIT trap of their own, which would replace this one.
+exit_hooks=
+on_exit() {
+	exit_hooks="$exit_hooks
+$1"
+}
+run_exit_hooks() {
+	eval "$exit_hooks"
+	[ -n "${KEEP_T:-}" ] || rm -rf "$T"
+}
+trap run_exit_hooks EXIT
 
 # clean_env: nothing of the caller's environment that the programs or
 # the jobs read may change a result: no scheduler, launcher, MPI or

@@ -30,7 +30,8 @@ $tpy -c 'import torch.distributed' 2>/dev/null ||
 chmod 0755 "$T"
 CLUSTER_DIR=$T/cluster
 export CLUSTER_DIR
-trap '"$cluster" down; rm -rf "$T"' EXIT
+# shellcheck disable=SC2016 # expanded at exit
+on_exit '"$cluster" down'
 trap 'exit 130' INT TERM
 
 show_logs() {

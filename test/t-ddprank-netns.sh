@@ -19,9 +19,8 @@ cleanup() {
 	ip link del "${H}a" 2>/dev/null
 	ip link del "${H}b" 2>/dev/null
 	ip link del "${H}c" 2>/dev/null
-	rm -rf "$T"
 }
-trap cleanup EXIT
+on_exit cleanup
 trap 'exit 1' HUP INT TERM
 
 ip netns add "$NS" 2>"$T/err" ||

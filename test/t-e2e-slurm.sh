@@ -53,9 +53,8 @@ listener=
 cleanup() {
 	[ -z "$listener" ] || kill "$listener" 2>/dev/null
 	"$cluster" down
-	[ -n "${KEEP_T:-}" ] || rm -rf "$T"
 }
-trap cleanup EXIT
+on_exit cleanup
 trap 'exit 130' INT TERM HUP
 
 timings=

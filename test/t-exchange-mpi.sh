@@ -23,9 +23,8 @@ fi
 NS=ddprank-mpi$$
 cleanup() {
 	ip netns del "$NS" 2>/dev/null
-	rm -rf "$T"
 }
-trap cleanup EXIT
+on_exit cleanup
 trap 'exit 1' HUP INT TERM
 
 mpi() {

@@ -52,7 +52,8 @@ export DDPGEN_PROFILE_PATH DDPGEN_TEMPLATE_PATH
 chmod 0755 "$T"			# munged, as user munge, reaches CLUSTER_DIR
 CLUSTER_DIR=$T/cluster
 export CLUSTER_DIR
-trap '"$cluster" down >/dev/null 2>&1; rm -rf "$T"' EXIT
+# shellcheck disable=SC2016 # expanded at exit
+on_exit '"$cluster" down >/dev/null 2>&1'
 trap 'exit 130' INT TERM
 t0=$(date +%s)
 if ! "$cluster" up 3 eth0 >"$T/up.log" 2>&1; then
