@@ -158,6 +158,9 @@ strlist_copy(struct strlist *dst, const struct strlist *src)
 		strlist_add(dst, src->v[i]);
 }
 
+static int util_vfail(char **, const char *, va_list)
+    __attribute__((format(printf, 2, 0)));
+
 static int
 util_vfail(char **cause, const char *fmt, va_list ap)
 {

@@ -147,9 +147,11 @@ fake_resolve(void *arg, const char *host, struct netif_addrs *addrs,
 }
 
 static void
-check_nodes(const struct nodes *n, const struct input *in)
+check_nodes(const struct nodes *n, const struct nodes_env *env,
+    const struct input *in)
 {
-	char		name[HOSTLIST_NAME_MAX + 1], *s;
+	struct nodes_job job;
+	char		name[HOSTLIST_NAME_MAX + 1], *s, *cause = NULL;
 	uint64_t	count = hostlist_count(n->list), i;
 	int64_t		j;
 
@@ -166,10 +168,16 @@ check_nodes(const struct nodes *n, const struct input *in)
 		(void)nodes_find(n, in->v[F_HOSTNAME]);
 	s = nodes_describe(n);
 	free(s);
-	s = nodes_job_string(&n->job);
-	if ((s == NULL) != !n->job.set)
+	/* The job id is read apart from the list, for the same scheduler. */
+	if (nodes_job(&job, env, n->sched, &cause) == 0) {
+		s = nodes_job_string(&job);
+		if ((s == NULL) != !job.set)
+			abort();
+		free(s);
+	} else if (cause == NULL)
 		abort();
-	free(s);
+	else
+		free(cause);
 }
 
 static void
@@ -262,7 +270,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		o.hostfile = path;
 	env.arg = &in;
 	if (nodes_load(&n, &env, o.sched, o.hostfile, &cause) == 0) {
-		check_nodes(&n, &in);
+		check_nodes(&n, &env, &in);
 		nodes_free(&n);
 	} else {
 		if (cause == NULL)
