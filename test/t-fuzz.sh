@@ -22,5 +22,11 @@ if [ "$rc" -ne 0 ]; then
 	cp -R "$T/fuzz/artifacts" "$keep" 2>/dev/null &&
 		echo "crash inputs kept in $keep"
 fi
-expect_eq "fuzz targets: no crash" "$rc" 0
+# run.sh exits 1 for a crash, 2 for a failed build.
+if [ "$rc" -eq 2 ]; then
+	checks=$((checks + 1))
+	fail "fuzz targets: the build failed, see the lines above"
+else
+	expect_eq "fuzz targets: no crash" "$rc" 0
+fi
 finish

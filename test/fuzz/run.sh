@@ -7,7 +7,8 @@
 #   sh test/fuzz/run.sh [-t SECONDS] [-o OUTDIR] [TARGET ...]
 # FUZZ_FLAGS adds libFuzzer options, e.g. "-fork=1 -ignore_crashes=1" to
 # go on past a known crash.
-# Exits 0 without crashes, 1 with, 77 when clang cannot build libFuzzer
+# Exits 0 without crashes, 1 with, 2 when a target does not build (a
+# warning counts), 77 when clang cannot build libFuzzer
 # programs. A crash input belongs in corpus/TARGET: every later run
 # replays it first, so t-fuzz.sh fails until its bug is fixed.
 set -u
@@ -34,7 +35,9 @@ sh "$here/build.sh" "$out" "$@" >"$out/build.log" 2>&1
 rc=$?
 if [ $rc -ne 0 ]; then
 	tail -n 20 "$out/build.log"
-	exit $rc
+	[ $rc -eq 77 ] && exit 77
+	echo "run.sh: building the fuzz targets failed"
+	exit 2
 fi
 
 # The fuzzers write temporary files and may read relative paths: keep
