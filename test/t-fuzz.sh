@@ -8,7 +8,8 @@
 command -v "${FUZZ_CC:-clang}" >/dev/null ||
 	skip "clang is not installed (Debian: clang, libclang-rt-14-dev)"
 # A fixed seed: the same build tries the same inputs in the same order,
-# so a run that passed here is not failed by chance in CI; a new seed in
+# so CI replays a prefix of what passed here (how long a prefix depends
+# on the machine's speed, as runs stop on time); a new seed in
 # FUZZ_FLAGS (or make fuzz) explores further.
 FUZZ_FLAGS=${FUZZ_FLAGS:--seed=20261130}
 export FUZZ_FLAGS
