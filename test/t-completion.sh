@@ -160,7 +160,6 @@ fish_complete() {
 if ! command -v fish >/dev/null; then
 	fail "fish is not installed (Debian package fish)"
 else
-	gen_all_fish=$(printf '%s\n' $gen_all -h -V | sort | tr '\n' ' ')
 	expect_eq "fish: ddpgen --" "$(fish_complete 'ddpgen --')" "$gen_all"
 	expect_eq "fish: ddpgen --for" "$(fish_complete 'ddpgen --for')" "--format "
 	expect_eq "fish: --format" "$(fish_complete 'ddpgen --format ')" "sh "
