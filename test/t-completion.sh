@@ -99,6 +99,7 @@ else
 		printf 'ddpgen --show-site \t%s\n' "$sites"
 		printf 'ddpgen --rdzv \tc10d static \n'
 		printf 'ddpgen --rdzv=c\tc10d \n'
+		printf 'ddpgen --site=mys\tmysite \n'
 		printf 'ddpgen --port \tauto \n'
 		printf 'ddpgen --format xml --rdz\t--rdzv \n'
 		printf 'ddpgen -f xml -r \tc10d static \n'
@@ -185,20 +186,31 @@ else
 fi
 
 # ---- zsh, in a tmux pane ----
-# zsh_tab LINE PATTERN: types LINE and TAB into the pane; the pane once
-# PATTERN shows (or after 10 seconds without it) lands in $T/pane.
-zsh_tab() {
-	tmux -S "$T/tmux" send-keys -t zt C-u C-l
-	tmux -S "$T/tmux" send-keys -t zt -l "$1"
-	tmux -S "$T/tmux" send-keys -t zt Tab
+# zsh_wait PATTERN: the pane once PATTERN shows in it, in $T/pane; fails
+# if it does not within 30 seconds.
+zsh_wait() {
 	i=0
-	while [ $i -lt 100 ]; do
+	while [ $i -lt 300 ]; do
 		tmux -S "$T/tmux" capture-pane -p -t zt >"$T/pane"
-		grep -q -e "$2" "$T/pane" && return 0
+		grep -q -e "$1" "$T/pane" && return 0
 		sleep 0.1
 		i=$((i + 1))
 	done
 	return 1
+}
+# zsh_tab LINE PATTERN: on a cleared screen, types LINE and TAB; the
+# pane once PATTERN shows lands in $T/pane.
+zsh_tab() {
+	tmux -S "$T/tmux" send-keys -t zt C-u C-l
+	i=0
+	until [ "$(tmux -S "$T/tmux" capture-pane -p -t zt | grep -c .)" = 1 ] ||
+	    [ $i -ge 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	tmux -S "$T/tmux" send-keys -t zt -l "$1"
+	tmux -S "$T/tmux" send-keys -t zt Tab
+	zsh_wait "$2"
 }
 if ! command -v zsh >/dev/null || ! command -v tmux >/dev/null; then
 	fail "zsh or tmux is not installed (Debian packages zsh, tmux)"
@@ -213,7 +225,7 @@ EOF
 	tmux -S "$T/tmux" new-session -d -s zt -x 220 -y 60 \
 	    "env -i HOME='$T/zdot' ZDOTDIR='$T/zdot' TERM=xterm PATH='$PATH' \
 	    DDPGEN_PROFILE_PATH='$DDPGEN_PROFILE_PATH' zsh -i"
-	zsh_tab "" READY || fail "zsh: no prompt: $(cat "$T/pane")"
+	zsh_wait READY || fail "zsh: no prompt: $(cat "$T/pane")"
 	zsh_tab "ddpgen --site " "mysite .*-- Test site" ||
 	    fail "zsh: --site does not list mysite: $(cat "$T/pane")"
 	for s in $sites; do
