@@ -241,9 +241,9 @@ fail_vis(char **cause, const char *pre, const char *value, const char *post)
 	return -1;
 }
 
-/* Appends s as a libconfuse double-quoted string. "${" is escaped too:
- * libconfuse replaces ${NAME} inside double quotes from the
- * environment. */
+/* Appends s as a libconfuse double-quoted string. "${" is escaped too,
+ * which profile_load reads the same either way, so that a ddpgen from
+ * before it stopped libconfuse expanding ${NAME} reads the dump back. */
 static void
 buf_addquoted(struct buf *b, const char *s)
 {
@@ -717,40 +717,78 @@ layer_finish(struct layer *l)
 }
 
 /*
- * libconfuse's lexer leaves its state behind when a file ends inside a
- * quoted string or a comment, or when it rejects a backslash-digit escape
- * in a double-quoted string: the next cfg_init in the process (the next
- * file of an extends chain, the next site listed) then aborts. So such a
- * file never reaches libconfuse. The scan below follows the lexer's
- * rules (lexer.l in libconfuse 3.3): # starts a comment anywhere; at the
- * start of a token two or more slashes start one unless a word character
- * follows them (then they begin a word), and slash-star opens a comment
- * closed by star-slash; quotes open strings; in "..." a backslash escapes
- * the next byte, \DIGITS must be an octal escape of at most three digits
- * and value 255, and ${...} runs to the first } whatever it holds, as it
- * does at the start of a token outside strings; in '...' a backslash
- * takes the next byte along.
+ * Before libconfuse sees a file, a scan that follows its lexer's rules
+ * (lexer.l in libconfuse 3.3) rewrites three things:
+ * - Comments become blanks, newlines kept. libconfuse 3.3 counts two
+ *   lines too many for every # or // comment and one for every slash-star
+ *   comment, so with comments left in, errors named the wrong line.
+ * - In "...", a "${" becomes "\${": libconfuse would replace ${NAME}
+ *   from ddpgen's own environment, an unset name silently by nothing.
+ *   Profile values reach the script as written; "\$" stays "$", so
+ *   profiles that escaped it still mean the same.
+ * - An unquoted ${...} (expanded the same way) is an error.
+ * It also finds a file that ends inside a quoted string or a comment, or
+ * a backslash-digit escape the lexer rejects: libconfuse's lexer leaves
+ * its state behind then, and the next cfg_init in the process (the next
+ * file of an extends chain, the next site listed) aborts. So such a
+ * file never reaches libconfuse.
+ * The lexer's rules: # starts a comment anywhere; at the start of a
+ * token two slashes start one (flex prefers the comment rule, which
+ * matches to the end of the line), and slash-star opens a comment
+ * closed by star-slash; inside a word, slashes are part of it; quotes open strings; in "..." a backslash escapes the
+ * next byte and \DIGITS must be an octal escape of at most three digits
+ * and value 255; in '...' a backslash takes the next byte along; ${...}
+ * at the start of a token runs to the first } whatever it holds.
  */
 #define LEX_NONWORD	" #\"'\t\n\r={}()+,*"
 
 struct lexscan {
 	const char	*s;
-	size_t		 line;
+	struct buf	 out;
+	int		 line;
 	const char	*what;		/* the problem, or NULL */
-	size_t		 at;		/* its line */
+	int		 at;		/* its line */
+	char		 msg[160];	/* what, when it is made up */
 };
 
+/* Copies n bytes along. */
 static void
-lexscan_eol(struct lexscan *x)
+lexscan_copy(struct lexscan *x, size_t n)
 {
-	x->s += strcspn(x->s, "\n");
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		x->line += x->s[i] == '\n';
+	buf_addn(&x->out, x->s, n);
+	x->s += n;
 }
 
-/* \DIGITS in a double-quoted string: 0 when the lexer accepts it. */
-static int
-lexscan_digits(struct lexscan *x)
+/* Blanks n bytes of a comment, keeping its newlines. */
+static void
+lexscan_blank(struct lexscan *x, size_t n)
 {
-	const char	*d = x->s + 1;
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		x->line += x->s[i] == '\n';
+		buf_addc(&x->out, x->s[i] == '\n' ? '\n' : ' ');
+	}
+	x->s += n;
+}
+
+static void
+lexscan_fail(struct lexscan *x, const char *what, int line)
+{
+	x->what = what;
+	x->at = line;
+}
+
+/* \DIGITS in a double-quoted string: the length the lexer accepts, or 0
+ * when it rejects the escape. */
+static size_t
+lexscan_digits(const char *s)
+{
+	const char	*d = s + 1;
 	size_t		 n = strspn(d, "0123456789");
 	size_t		 o = strspn(d, "01234567");
 	unsigned int	 v = 0;
@@ -760,106 +798,111 @@ lexscan_digits(struct lexscan *x)
 		o = 3;
 	for (i = 0; i < o; i++)
 		v = v * 8 + (unsigned int)(d[i] - '0');
-	x->s = d + n;
-	return n > o || v > 0xff ? -1 : 0;
+	return n > o || v > 0xff ? 0 : n + 1;
 }
 
 static void
 lexscan_dq(struct lexscan *x)
 {
-	const char	*end;
+	int	open = x->line;
+	size_t	n;
 
-	x->at = x->line;
-	for (x->s++; *x->s != '\0' && *x->s != '"';) {
+	lexscan_copy(x, 1);
+	while (*x->s != '\0' && *x->s != '"') {
 		if (x->s[0] == '\\' && x->s[1] >= '0' && x->s[1] <= '9') {
-			if (lexscan_digits(x) == -1) {
-				x->what = "bad escape sequence";
-				x->at = x->line;
+			if ((n = lexscan_digits(x->s)) == 0) {
+				lexscan_fail(x, "bad escape sequence", x->line);
 				return;
 			}
-		} else if (x->s[0] == '\\' && x->s[1] != '\0') {
-			x->line += x->s[1] == '\n';
-			x->s += 2;
-		} else if (x->s[0] == '$' && x->s[1] == '{' &&
-		    (end = strchr(x->s, '}')) != NULL) {
-			for (; x->s <= end; x->s++)
-				x->line += *x->s == '\n';
-		} else
-			x->line += *x->s++ == '\n';
+			lexscan_copy(x, n);
+		} else if (x->s[0] == '\\' && x->s[1] != '\0')
+			lexscan_copy(x, 2);
+		else {
+			if (x->s[0] == '$' && x->s[1] == '{')
+				buf_addc(&x->out, '\\');
+			lexscan_copy(x, 1);
+		}
 	}
 	if (*x->s == '\0')
-		x->what = "unterminated string";
+		lexscan_fail(x, "unterminated string", open);
+	else
+		lexscan_copy(x, 1);
 }
 
 static void
 lexscan_sq(struct lexscan *x)
 {
-	x->at = x->line;
-	for (x->s++; *x->s != '\0' && *x->s != '\''; x->s++) {
-		if (x->s[0] == '\\' && x->s[1] != '\0')
-			x->s++;
-		x->line += *x->s == '\n';
-	}
+	int	open = x->line;
+
+	lexscan_copy(x, 1);
+	while (*x->s != '\0' && *x->s != '\'')
+		lexscan_copy(x, x->s[0] == '\\' && x->s[1] != '\0' ? 2 : 1);
 	if (*x->s == '\0')
-		x->what = "unterminated string";
+		lexscan_fail(x, "unterminated string", open);
+	else
+		lexscan_copy(x, 1);
 }
 
 static void
 lexscan_comment(struct lexscan *x)
 {
-	x->at = x->line;
-	for (x->s += 2; *x->s != '\0' && !(x->s[0] == '*' && x->s[1] == '/');
-	    x->s++)
-		x->line += *x->s == '\n';
-	if (*x->s == '\0')
-		x->what = "unterminated comment";
-	else
-		x->s++;
+	int		 open = x->line;
+	const char	*end = strstr(x->s + 2, "*/");
+
+	if (end == NULL) {
+		lexscan_fail(x, "unterminated comment", open);
+		return;
+	}
+	lexscan_blank(x, (size_t)(end + 2 - x->s));
 }
 
-/* Returns the problem (and its line in *line), or NULL. */
-static const char *
-layer_unterminated(const char *text, size_t *line)
+/* An unquoted ${...}: the problem, with the text it names. */
+static void
+lexscan_unquoted(struct lexscan *x, const char *end)
 {
-	struct lexscan	 x = { text, 1, NULL, 0 };
+	char		*v, *word = xstrndup(x->s, (size_t)(end + 1 - x->s));
+
+	v = vis(word);
+	snprintf(x->msg, sizeof x->msg, "unquoted '%.60s%s': quote it (profiles "
+	    "expand no variables when they load)", v,
+	    strlen(v) > 60 ? "..." : "");
+	free(v);
+	free(word);
+	lexscan_fail(x, x->msg, x->line);
+}
+
+/* The text libconfuse is given, in *out; returns the problem (and its
+ * line in *line) or NULL. */
+static const char *
+layer_lex(const char *text, char **out, int *line)
+{
+	struct lexscan	 x = { .s = text, .line = 1 };
 	const char	*end;
-	size_t		 n;
 	int		 word = 0;
 
-	for (; *x.s != '\0' && x.what == NULL; x.s++) {
-		if (*x.s == '#') {
-			lexscan_eol(&x);
-		} else if (!word && x.s[0] == '/' && x.s[1] == '/') {
-			n = strspn(x.s, "/");
-			if (x.s[n] == '\0' || strchr(LEX_NONWORD, x.s[n]) != NULL)
-				lexscan_eol(&x);
-			else {
-				x.s += n - 1;
-				word = 1;
-				continue;
-			}
-		} else if (!word && x.s[0] == '/' && x.s[1] == '*')
+	buf_init(&x.out);
+	while (*x.s != '\0' && x.what == NULL) {
+		if (*x.s == '#')
+			lexscan_blank(&x, strcspn(x.s, "\n"));
+		else if (!word && x.s[0] == '/' && x.s[1] == '/')
+			lexscan_blank(&x, strcspn(x.s, "\n"));
+		else if (!word && x.s[0] == '/' && x.s[1] == '*')
 			lexscan_comment(&x);
 		else if (!word && x.s[0] == '$' && x.s[1] == '{' &&
-		    (end = strchr(x.s, '}')) != NULL) {
-			for (; x.s < end; x.s++)
-				x.line += *x.s == '\n';
-		}
-
+		    (end = strchr(x.s, '}')) != NULL)
+			lexscan_unquoted(&x, end);
 		else if (*x.s == '"')
 			lexscan_dq(&x);
 		else if (*x.s == '\'')
 			lexscan_sq(&x);
 		else {
-			x.line += *x.s == '\n';
 			word = strchr(LEX_NONWORD, *x.s) == NULL;
+			lexscan_copy(&x, 1);
 			continue;
 		}
 		word = 0;
-		if (*x.s == '\0')
-			break;
-		x.line += *x.s == '\n';	/* a comment's end of line */
 	}
+	*out = buf_take(&x.out);
 	*line = x.at;
 	return x.what;
 }
@@ -869,18 +912,23 @@ layer_parse(struct layer *l)
 {
 	FILE		*fp;
 	const char	*what;
-	size_t		 before = l->errors.n, open;
-	int		 rc = CFG_SUCCESS;
+	char		*text;
+	size_t		 before = l->errors.n;
+	int		 rc = CFG_SUCCESS, open;
 
 	if ((l->cfg = layer_cfg()) == NULL) {
 		layer_error(l, 0, "out of memory");
 		return;
 	}
 	cfg_set_error_function(l->cfg, layer_cfgerror);
+	what = layer_lex(l->text, &text, &open);
+	/* From here on, the text is what libconfuse reads. */
+	free(l->text);
+	l->text = text;
 	profile_cur = l;
 	l->parsing = 1;
 	/* fmemopen refuses an empty buffer on some C libraries. */
-	if ((what = layer_unterminated(l->text, &open)) != NULL) {
+	if (what != NULL) {
 		layer_error(l, open, "%s", what);
 		rc = CFG_PARSE_ERROR;
 	} else if (*l->text != '\0') {

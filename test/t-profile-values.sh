@@ -1,0 +1,76 @@
+#!/bin/sh
+# t-profile-values.sh: what a centre's profiles say reaches the job as
+# written: true line numbers in errors, no expansion at load time, env
+# entries keyed by name, templates beside their profile, --show-site
+# round trips.
+. "$(dirname "$0")/lib.sh"
+
+gen() { "$DDPGEN" --ddprank /opt/ddpgen/bin/ddprank "$@"; }
+
+# A copy of the shipped cori.conf, commented as every shipped profile
+# is, with a typo on a late line: the error names that line.
+sed 's/^cpus_per_task =/cpus_per_tsk =/' "$srcdir/profiles/cori.conf" \
+    >"$T/cori.conf"
+line=$(grep -n '^cpus_per_tsk' "$T/cori.conf" | cut -d: -f1)
+gen --site "$T/cori.conf" train.py >/dev/null 2>"$T/err"
+expect_eq "cori typo: status" "$?" 3
+expect_eq "cori typo: line" "$(cat "$T/err")" \
+    "ddpgen: $T/cori.conf:$line: unknown key 'cpus_per_tsk'"
+
+# Nothing in a profile is expanded when it loads, whatever ddpgen's own
+# environment holds: the setup line reaches the job as written, and the
+# job expands it when it runs.
+mkdir -p "$T/bin"
+cat >"$T/bin/srun" <<'STUB'
+#!/bin/sh
+while [ $# -gt 0 ]; do
+	case $1 in --*) shift ;; *) break ;; esac
+done
+exec "$@"
+STUB
+cat >"$T/bin/ddprank" <<'STUB'
+#!/bin/sh
+case $1 in
+ip)	echo 192.0.2.1; exit 0 ;;
+exec)	while [ "$1" != -- ]; do shift; done
+	shift
+	exec "$@" ;;
+esac
+exit 9
+STUB
+cat >"$T/bin/torchrun" <<'STUB'
+#!/bin/sh
+printf '%s\n' "${TMPDIR-(unset)}" "${OLDSTYLE-(unset)}" >"$REC"
+STUB
+chmod +x "$T/bin/srun" "$T/bin/ddprank" "$T/bin/torchrun"
+cat >"$T/dollar.conf" <<'EOF2'
+description = "setup lines with job variables"
+scheduler = slurm
+setup = {"export TMPDIR=/scratch/${SLURM_JOB_ID}",
+         "export OLDSTYLE=\${SLURM_JOB_ID}-${SLURM_JOB_ID:-none}"}
+env = {"DATA=/d/${SLURM_JOB_ID}"}
+EOF2
+SLURM_JOB_ID=111 gen --site "$T/dollar.conf" --ddprank "$T/bin/ddprank" \
+    -o "$T/job.sh" train.py
+expect_eq "no expansion: ddpgen status" "$?" 0
+checks=$((checks + 1))
+grep -qxF 'export TMPDIR=/scratch/${SLURM_JOB_ID}' "$T/job.sh" ||
+    fail "setup line rewritten: $(grep TMPDIR "$T/job.sh")"
+checks=$((checks + 1))
+grep -q '^export DATA=.*/d/.*SLURM_JOB_ID' "$T/job.sh" ||
+    fail "env value rewritten: $(grep DATA= "$T/job.sh")"
+REC=$T/rec
+export REC
+(cd "$T" && PATH="$T/bin:$PATH" SLURM_JOB_ID=4242 bash ./job.sh) >"$T/out" 2>&1
+expect_eq "no expansion: job status" "$?" 0
+expect_eq "no expansion: job-time values" "$(cat "$T/rec" 2>/dev/null)" \
+    "/scratch/4242
+4242-4242"
+# Without the variable in ddpgen's environment, the same script.
+(unset SLURM_JOB_ID; gen --site "$T/dollar.conf" \
+    --ddprank "$T/bin/ddprank" -o "$T/job2.sh" train.py)
+sed 1,3d "$T/job.sh" >"$T/job.body"
+sed 1,3d "$T/job2.sh" >"$T/job2.body"
+expect_eq "no expansion: same script" \
+    "$(cmp -s "$T/job.body" "$T/job2.body" && echo same)" same
+finish
