@@ -127,25 +127,6 @@ num_arg(const char *opt, const char *s, int min, int max)
 	return (int)v;
 }
 
-/* Replaces or appends NAME=VALUE so a command-line --env overrides a
- * profile variable of the same name instead of exporting it twice. */
-static void
-env_override(struct strlist *env, const char *item)
-{
-	size_t	i, len;
-
-	len = strcspn(item, "=");
-	for (i = 0; i < env->n; i++) {
-		if (strncmp(env->v[i], item, len) == 0 &&
-		    env->v[i][len] == '=') {
-			free(env->v[i]);
-			env->v[i] = xstrdup(item);
-			return;
-		}
-	}
-	strlist_add(env, item);
-}
-
 static void
 set_str(char **dst, const char *src)
 {
@@ -243,7 +224,7 @@ apply_opts(struct profile *p, const struct opts *o)
 	apply_port(p, o->port);
 	apply_rdzv(p, o->rdzv);
 	for (i = 0; i < o->env.n; i++)
-		env_override(&p->env, o->env.v[i]);
+		profile_env_set(&p->env, o->env.v[i]);
 	strlist_copy(&p->setup, &o->setup);
 }
 

@@ -301,6 +301,22 @@ profile_check_env(const char *s, char **cause)
 	return 0;
 }
 
+void
+profile_env_set(struct strlist *env, const char *item)
+{
+	size_t	i, len = strcspn(item, "=");
+
+	for (i = 0; i < env->n; i++) {
+		if (strncmp(env->v[i], item, len) == 0 &&
+		    env->v[i][len] == '=') {
+			free(env->v[i]);
+			env->v[i] = xstrdup(item);
+			return;
+		}
+	}
+	strlist_add(env, item);
+}
+
 static int
 check_sbatch(const char *s, char **cause)
 {
@@ -1279,8 +1295,12 @@ profile_apply(struct profile *p, const struct layer *l, size_t i)
 			strlist_free(list);
 			strlist_init(list);
 		}
-		for (j = l->append[i]; j < n; j++)
-			strlist_add(list, cfg_opt_getnstr(opt, j));
+		for (j = l->append[i]; j < n; j++) {
+			if (k->off == OFF(env))
+				profile_env_set(list, cfg_opt_getnstr(opt, j));
+			else
+				strlist_add(list, cfg_opt_getnstr(opt, j));
+		}
 		break;
 	case K_RANGE:
 		key_item(k, cfg_opt_getnstr(opt, 0), &p->port_min, NULL);

@@ -783,6 +783,33 @@ START_TEST(test_extends_append)
 }
 END_TEST
 
+/* Env entries are keyed by name: a later layer's value replaces the
+ * earlier one in its place, one entry per name; so does a later item of
+ * one list, and so does profile_env_set (the -e option). */
+START_TEST(test_extends_env_by_name)
+{
+	struct strlist		 dirs;
+	struct profile		*p;
+	const char *const	 env[] = { "X=1", "OMP_NUM_THREADS=8",
+				    "A=3", "B=2" };
+	const char *const	 cli[] = { "X=1", "OMP_NUM_THREADS=4",
+				    "A=3", "B=2", "C=5" };
+
+	put("sys/base.conf", PARENT "env += {\"OMP_NUM_THREADS=1\"}\n");
+	put("sys/child.conf", "extends = base\n"
+	    "env += {\"OMP_NUM_THREADS=8\", \"A=1\", \"B=2\", \"A=3\"}\n");
+	dirs_of(&dirs, "sys", NULL);
+	p = load_ok("child", &dirs);
+	list_eq(&p->env, env, 4);
+	profile_env_set(&p->env, "OMP_NUM_THREADS=4");
+	profile_env_set(&p->env, "C=4");
+	profile_env_set(&p->env, "C=5");
+	list_eq(&p->env, cli, 5);
+	profile_free(p);
+	strlist_free(&dirs);
+}
+END_TEST
+
 START_TEST(test_extends_chain3)
 {
 	struct strlist	 dirs;
@@ -1465,6 +1492,7 @@ profile_suite(void)
 	tcase_add_test(tc, test_unterminated_then_more);
 	tcase_add_test(tc, test_extends_override);
 	tcase_add_test(tc, test_extends_append);
+	tcase_add_test(tc, test_extends_env_by_name);
 	tcase_add_test(tc, test_extends_chain3);
 	tcase_add_test(tc, test_extends_cycle);
 	tcase_add_test(tc, test_extends_missing);

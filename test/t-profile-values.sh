@@ -73,4 +73,22 @@ sed 1,3d "$T/job.sh" >"$T/job.body"
 sed 1,3d "$T/job2.sh" >"$T/job2.body"
 expect_eq "no expansion: same script" \
     "$(cmp -s "$T/job.body" "$T/job2.body" && echo same)" same
+# Env entries are keyed by name: the child's "env +=" replaces the
+# base's value, -e replaces both, and each name is exported once, in the
+# order names first appear.
+mkdir -p "$T/envp"
+printf 'description = "base"\nscheduler = slurm\nenv = {"OMP_NUM_THREADS=1", "A=a"}\n' \
+    >"$T/envp/base.conf"
+printf 'extends = "base.conf"\nenv += {"OMP_NUM_THREADS=8", "B=b"}\n' \
+    >"$T/envp/child.conf"
+gen --site "$T/envp/child.conf" -e OMP_NUM_THREADS=4 -e C=c train.py \
+    >"$T/env.sh"
+expect_eq "env by name: status" "$?" 0
+expect_eq "env by name: exports" \
+    "$(grep -E '^export (OMP_NUM_THREADS|A|B|C)=' "$T/env.sh" | tr -d "'\"" | tr '\n' ' ')" \
+    "export OMP_NUM_THREADS=4 export A=a export B=b export C=c "
+gen --site "$T/envp/child.conf" train.py >"$T/env.sh"
+expect_eq "env by name: child wins" \
+    "$(grep -E '^export OMP_NUM_THREADS=' "$T/env.sh" | tr -d "'\"")" \
+    "export OMP_NUM_THREADS=8"
 finish
