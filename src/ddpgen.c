@@ -373,26 +373,19 @@ find_ddprank(const char *given, const char *exedir)
 	return found;
 }
 
-/* A template named with a '/' in a profile is relative to the profile
- * file's directory; elsewhere it is looked up in the template path. */
+/* The profile's template path is already absolute when it has a slash
+ * (see profile.c); -T's is relative to the current directory. A name
+ * without a slash is looked up in the template path. */
 static char *
-find_template(const struct profile *p, int from_cli, const char *exedir)
+find_template(const struct profile *p, const char *exedir)
 {
 	struct strlist	 dirs;
-	char		*path, *cause, *copy, *rel;
+	char		*path, *cause;
 
-	if (!from_cli && strchr(p->template, '/') != NULL &&
-	    p->template[0] != '/') {
-		copy = xstrdup(p->path);
-		xasprintf(&rel, "%s/%s", dirname(copy), p->template);
-		free(copy);
-	} else
-		rel = xstrdup(p->template);
 	strlist_init(&dirs);
 	script_template_path(&dirs, NULL, exedir);
-	path = script_find_template(rel, &dirs, &cause);
+	path = script_find_template(p->template, &dirs, &cause);
 	strlist_free(&dirs);
-	free(rel);
 	if (path == NULL)
 		die(XC_CONFIG, "%s", cause);
 	return path;
@@ -434,7 +427,7 @@ generate(const struct opts *o, struct profile *p, int argc, char **argv,
 	job.argv = argv;
 	ddprank = find_ddprank(p->ddprank, exedir);
 	job.ddprank = ddprank;
-	tpath = find_template(p, o->template != NULL, exedir);
+	tpath = find_template(p, exedir);
 	buf_init(&b);
 	if (script_render(&job, tpath, &b, &cause) == -1)
 		die(XC_CONFIG, "%s", cause);

@@ -1271,6 +1271,38 @@ profile_defaults(struct profile *p)
 	p->exchange_timeout = 300;
 }
 
+/*
+ * A template path with a slash is relative to the directory of the file
+ * that sets it, so a centre can ship a template beside its profile and
+ * users extend that profile from anywhere. It is made absolute, which
+ * also lets the --show-site dump load back from another directory. A
+ * name without a slash is looked up along the template path. The
+ * caller frees the result.
+ */
+static char *
+layer_template(const struct layer *l, const char *t)
+{
+	const char	*slash = strrchr(l->file, '/');
+	char		*dir, *real, *path;
+
+	if (strchr(t, '/') == NULL || t[0] == '/')
+		return xstrdup(t);
+	if (slash == NULL)
+		dir = xstrdup(".");
+	else if (slash == l->file)
+		dir = xstrdup("/");
+	else
+		dir = xstrndup(l->file, (size_t)(slash - l->file));
+	if ((real = realpath(dir, NULL)) != NULL) {
+		free(dir);
+		dir = real;
+	}
+	xasprintf(&path, "%s%s%s", dir,
+	    dir[strlen(dir) - 1] == '/' ? "" : "/", t);
+	free(dir);
+	return path;
+}
+
 /* Applies key i as layer l set it (its values were checked). */
 static void
 profile_apply(struct profile *p, const struct layer *l, size_t i)
@@ -1287,7 +1319,10 @@ profile_apply(struct profile *p, const struct layer *l, size_t i)
 	case K_STR:
 		s = key_field(p, k);
 		free(*s);
-		*s = xstrdup(cfg_opt_getnstr(opt, 0));
+		if (k->off == OFF(template))
+			*s = layer_template(l, cfg_opt_getnstr(opt, 0));
+		else
+			*s = xstrdup(cfg_opt_getnstr(opt, 0));
 		break;
 	case K_LIST:
 		list = key_field(p, k);

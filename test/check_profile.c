@@ -810,6 +810,33 @@ START_TEST(test_extends_env_by_name)
 }
 END_TEST
 
+/* A template path with a slash is relative to the file that sets it,
+ * made absolute; a name without one is left for the template path. */
+START_TEST(test_template_relative)
+{
+	struct strlist	 dirs;
+	struct profile	*p;
+	char		*want, *real;
+
+	put("sys/base.conf", BASE "template = \"t/c.sh\"\n");
+	put("user/child.conf", "extends = \"../sys/base.conf\"\n");
+	put("user/named.conf", "extends = \"../sys/base.conf\"\n"
+	    "template = \"c.sh\"\n");
+	dirs_of(&dirs, "user", NULL);
+	p = load_ok("child", &dirs);
+	real = realpath(tmp, NULL);
+	xasprintf(&want, "%s/sys/t/c.sh", real);
+	ck_assert_str_eq(p->template, want);
+	profile_free(p);
+	p = load_ok("named", &dirs);
+	ck_assert_str_eq(p->template, "c.sh");
+	profile_free(p);
+	free(want);
+	free(real);
+	strlist_free(&dirs);
+}
+END_TEST
+
 START_TEST(test_extends_chain3)
 {
 	struct strlist	 dirs;
@@ -1493,6 +1520,7 @@ profile_suite(void)
 	tcase_add_test(tc, test_extends_override);
 	tcase_add_test(tc, test_extends_append);
 	tcase_add_test(tc, test_extends_env_by_name);
+	tcase_add_test(tc, test_template_relative);
 	tcase_add_test(tc, test_extends_chain3);
 	tcase_add_test(tc, test_extends_cycle);
 	tcase_add_test(tc, test_extends_missing);

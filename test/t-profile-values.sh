@@ -91,4 +91,29 @@ gen --site "$T/envp/child.conf" train.py >"$T/env.sh"
 expect_eq "env by name: child wins" \
     "$(grep -E '^export OMP_NUM_THREADS=' "$T/env.sh" | tr -d "'\"")" \
     "export OMP_NUM_THREADS=8"
+# A template path in a profile is relative to the file that sets it: a
+# centre ships one beside its profile, a user extends the profile from
+# elsewhere and runs ddpgen from anywhere.
+mkdir -p "$T/centre/tmpl" "$T/home" "$T/elsewhere" "$T/other"
+cp "$srcdir/templates/slurm.sh" "$T/centre/tmpl/c.sh"
+printf '# centre marker\n' >>"$T/centre/tmpl/c.sh"
+printf 'description = "centre"\nscheduler = slurm\ntemplate = "tmpl/c.sh"\n' \
+    >"$T/centre/site.conf"
+printf 'extends = "../centre/site.conf"\naccount = "m1"\n' >"$T/home/user.conf"
+(cd "$T/elsewhere" && gen --site ../home/user.conf train.py) >"$T/tmpl.sh"
+expect_eq "relative template: status" "$?" 0
+expect_eq "relative template: used" "$(tail -n 1 "$T/tmpl.sh")" "# centre marker"
+# --show-site prints a path that loads back, from another directory.
+(cd "$T/home" && gen --show-site ./user.conf) >"$T/other/dump.conf"
+expect_eq "round trip: --show-site status" "$?" 0
+(cd / && gen --site "$T/other/dump.conf" train.py) >"$T/tmpl2.sh"
+expect_eq "round trip: status" "$?" 0
+sed 1,3d "$T/tmpl.sh" >"$T/tmpl.body"
+sed 1,3d "$T/tmpl2.sh" >"$T/tmpl2.body"
+expect_eq "round trip: same job" \
+    "$(cmp -s "$T/tmpl.body" "$T/tmpl2.body" && echo same)" same
+(cd "$T/other" && gen --show-site ./dump.conf) | grep -v '^#' >"$T/dump2.body"
+grep -v '^#' "$T/other/dump.conf" >"$T/dump.body"
+expect_eq "round trip: same dump" \
+    "$(cmp -s "$T/dump.body" "$T/dump2.body" && echo same)" same
 finish
