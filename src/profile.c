@@ -142,9 +142,9 @@ static const struct key keys[] = {
 #define NKEYS	(sizeof keys / sizeof keys[0])
 
 /*
- * The default of every list key is this one item: a list still starting
- * with it after the parse was appended to with "+=", so the inherited
- * list is kept and extended. libconfuse reads the default through its
+ * The default of every key is this one item: a key still starting with
+ * it after the parse was appended to with "+=", so the inherited list is
+ * kept and extended, or, for a key that takes one value, refused. libconfuse reads the default through its
  * lexer, hence the octal escape.
  */
 #define APPEND_MARK	"\001+="
@@ -617,8 +617,8 @@ layer_cfg(void)
 	for (i = 0; i < NKEYS; i++) {
 		opts[i] = (cfg_opt_t)CFG_STR_LIST_CB(keys[i].name, NULL,
 		    CFGF_NONE, layer_item);
-		if (keys[i].type == K_LIST)
-			opts[i].def.parsed = append_default;
+		/* Scalars too, so that "+=" on one is seen and refused. */
+		opts[i].def.parsed = append_default;
 	}
 	opts[NKEYS] = (cfg_opt_t)CFG_END();
 	/* Unknown keys become string options instead of ending the
@@ -717,10 +717,16 @@ layer_finish(struct layer *l)
 		if (opt == NULL || !(opt->flags & CFGF_MODIFIED))
 			continue;
 		n = cfg_opt_size(opt);
-		if (keys[i].type == K_LIST && n > 0 &&
-		    strcmp(cfg_opt_getnstr(opt, 0), APPEND_MARK) == 0) {
+		if (n > 0 && strcmp(cfg_opt_getnstr(opt, 0), APPEND_MARK) == 0) {
 			l->append[i] = 1;
 			n--;
+		}
+		/* n is 0 where a syntax error stopped the parse. */
+		if (l->append[i] && keys[i].type != K_LIST && n > 0) {
+			layer_error(l, layer_line(l, i), "%s: takes %s: use "
+			    "'=', not '+='", keys[i].name,
+			    keys[i].type == K_RANGE ? "two ports" : "one value");
+			continue;
 		}
 		if (l->bad[i] || layer_count(l, i, opt, n) == -1)
 			continue;

@@ -447,6 +447,12 @@ static const struct {
 	{ "account = \"open\n", "t.conf:3: unterminated string" },
 	{ "account = 'it\\'s\n", "t.conf:3: unterminated string" },
 	{ "account = a /* note\n\n", "t.conf:3: unterminated comment" },
+	{ "qos += \"x\"\n",
+	    "t.conf:3: qos: takes one value: use '=', not '+='" },
+	{ "\nexclusive += {true}\n",
+	    "t.conf:4: exclusive: takes one value: use '=', not '+='" },
+	{ "port_range += {2000, 3000}\n",
+	    "t.conf:3: port_range: takes two ports: use '=', not '+='" },
 	{ "job_name = a\njob_name += b\n",
 	    "t.conf:4: job_name: expected one value, got a list of 2" },
 };
