@@ -317,13 +317,60 @@ profile_env_set(struct strlist *env, const char *item)
 	strlist_add(env, item);
 }
 
+/*
+ * An sbatch_extra item is one option as it would be typed after sbatch:
+ * --name, --name=value, --name value, -x, -xvalue or -x value. Each is
+ * written as one word on its #SBATCH line, so a value with blanks stays
+ * one argument: a blank after the option becomes "=" (long) or nothing
+ * (short), which is how getopt reads an option's value. Returns the
+ * length of the option's name with its dashes, or 0 when s is not an
+ * option.
+ */
+static size_t
+sbatch_name(const char *s)
+{
+	const char	*alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			    "0123456789";
+	size_t		 n;
+
+	if (s[0] != '-')
+		return 0;
+	if (s[1] != '-')
+		return strchr(alnum, s[1]) != NULL && s[1] != '\0' ? 2 : 0;
+	if (s[2] == '\0' || strchr(alnum, s[2]) == NULL)
+		return 0;
+	n = 2 + strspn(s + 2, alnum);
+	while (s[n] == '-' || (s[n] != '\0' && strchr(alnum, s[n]) != NULL))
+		n++;
+	return n;
+}
+
 static int
 check_sbatch(const char *s, char **cause)
 {
-	if (s[0] == '-')
+	size_t	n = sbatch_name(s);
+
+	if (n > 0 && s[n] == ' ') {
+		if (s[n + strspn(s + n, " ")] != '\0')
+			return 0;
+	} else if (n > 0 && (n == 2 || s[n] == '\0' || s[n] == '='))
 		return 0;
-	return fail_vis(cause, "'", s, "' is not an sbatch option "
-	    "(want --name=value)");
+	return fail_vis(cause, "'", s, "' is not an sbatch option (want "
+	    "--name, --name=value, --name value, -x, -xvalue or -x value)");
+}
+
+/* A checked item as one word; the caller frees it. */
+static char *
+sbatch_word(const char *s)
+{
+	size_t	 n = sbatch_name(s);
+	char	*w;
+
+	if (s[n] != ' ')
+		return xstrdup(s);
+	xasprintf(&w, "%.*s%s%s", (int)n, s, n == 2 ? "" : "=",
+	    s + n + strspn(s + n, " "));
+	return w;
 }
 
 static int
@@ -1339,6 +1386,9 @@ profile_apply(struct profile *p, const struct layer *l, size_t i)
 		for (j = l->append[i]; j < n; j++) {
 			if (k->off == OFF(env))
 				profile_env_set(list, cfg_opt_getnstr(opt, j));
+			else if (k->off == OFF(sbatch_extra))
+				strlist_addown(list,
+				    sbatch_word(cfg_opt_getnstr(opt, j)));
 			else
 				strlist_add(list, cfg_opt_getnstr(opt, j));
 		}

@@ -428,7 +428,17 @@ static const struct {
 	{ "sbatch_extra = {\"--x=1\", \"--mail\\tx\"}\n",
 	    "t.conf:3: sbatch_extra: control character in '--mail\\tx'" },
 	{ "sbatch_extra = {\"mail-type=END\"}\n", "t.conf:3: sbatch_extra: "
-	    "'mail-type=END' is not an sbatch option (want --name=value)" },
+	    "'mail-type=END' is not an sbatch option (want --name, "
+	    "--name=value, --name value, -x, -xvalue or -x value)" },
+	{ "sbatch_extra = {\"-w \", \"--a_b\", \"---x\", \"- w\"}\n",
+	    "t.conf:3: sbatch_extra: '-w ' is not an sbatch option (want "
+	    "--name, --name=value, --name value, -x, -xvalue or -x value)\n"
+	    "t.conf:3: sbatch_extra: '--a_b' is not an sbatch option (want "
+	    "--name, --name=value, --name value, -x, -xvalue or -x value)\n"
+	    "t.conf:3: sbatch_extra: '---x' is not an sbatch option (want "
+	    "--name, --name=value, --name value, -x, -xvalue or -x value)\n"
+	    "t.conf:3: sbatch_extra: '- w' is not an sbatch option (want "
+	    "--name, --name=value, --name value, -x, -xvalue or -x value)" },
 	{ "description = \"\"\n", "t.conf:3: description: empty value" },
 	{ "discovery = iface\n",
 	    "t.conf:3: discovery: 'iface' needs an iface pattern" },
@@ -666,6 +676,25 @@ START_TEST(test_no_expansion)
 	    "(profiles expand no variables when they load)");
 }
 END_TEST
+/* An option and its value typed with a blank, as after sbatch, become
+ * the one word getopt reads the same way: #SBATCH quotes each item as
+ * one word, and sbatch took '-w node1' for -w with the value " node1". */
+START_TEST(test_sbatch_words)
+{
+	struct profile		*p;
+	const char *const	 want[] = { "-wnode1", "--nodelist=a b",
+				    "--mail-type=END", "-x", "--exclusive",
+				    "-wnode2", "--x=1 2" };
+
+	p = parse_ok(BASE "sbatch_extra = {\"-w node1\", "
+	    "\"--nodelist  a b\", \"--mail-type=END\", \"-x\", "
+	    "\"--exclusive\", \"-wnode2\", \"--x=1 2\"}\n");
+	list_eq(&p->sbatch_extra, want, 7);
+	ck_assert_int_eq(profile_validate(p, NULL), 0);
+	profile_free(p);
+}
+END_TEST
+
 /* ---- extends ---- */
 
 static void
@@ -1509,6 +1538,7 @@ profile_suite(void)
 	tcase_add_test(tc, test_port_auto);
 	tcase_add_test(tc, test_syntax);
 	tcase_add_test(tc, test_no_expansion);
+	tcase_add_test(tc, test_sbatch_words);
 	tcase_add_test(tc, test_comment_lines);
 	suite_add_tcase(s, tc);
 

@@ -116,4 +116,14 @@ expect_eq "round trip: same job" \
 grep -v '^#' "$T/other/dump.conf" >"$T/dump.body"
 expect_eq "round trip: same dump" \
     "$(cmp -s "$T/dump.body" "$T/dump2.body" && echo same)" same
+# sbatch_extra items are options as typed after sbatch; each is one word
+# of its #SBATCH line, an option's value joined to it.
+printf 'description = "x"\nscheduler = slurm\nsbatch_extra = {"-w node1", "--nodelist a b", "--mail-type=END"}\n' \
+    >"$T/sbx.conf"
+gen --site "$T/sbx.conf" train.py >"$T/sbx.sh"
+expect_eq "sbatch_extra: status" "$?" 0
+expect_eq "sbatch_extra: lines" "$(grep -e '^#SBATCH -w' -e '^#SBATCH .*--nodelist' \
+    -e '^#SBATCH --mail' "$T/sbx.sh")" "#SBATCH -wnode1
+#SBATCH '--nodelist=a b'
+#SBATCH --mail-type=END"
 finish
