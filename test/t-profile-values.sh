@@ -126,4 +126,12 @@ expect_eq "sbatch_extra: lines" "$(grep -e '^#SBATCH -w' -e '^#SBATCH .*--nodeli
     -e '^#SBATCH --mail' "$T/sbx.sh")" "#SBATCH -wnode1
 #SBATCH '--nodelist=a b'
 #SBATCH --mail-type=END"
+# A template's names are all checked when it loads, in sections that
+# this job does not render too.
+{ cat "$srcdir/templates/slurm.sh"; printf '{{?qos}}\n#SBATCH --qos={{qso}}\n{{/qos}}\n'; } \
+    >"$T/typo.sh"
+gen -T "$T/typo.sh" train.py >/dev/null 2>"$T/err"
+expect_eq "template typo: status" "$?" 3
+expect_eq "template typo: message" "$(cat "$T/err")" \
+    "ddpgen: $T/typo.sh:$(wc -l <"$T/typo.sh" | awk '{ print $1 - 1 }'): unknown variable 'qso'"
 finish
