@@ -345,6 +345,67 @@ sbatch_name(const char *s)
 	return n;
 }
 
+/* An env entry while removing duplicate names. */
+struct envent {
+	const char	*s;
+	size_t		 len;		/* of the name */
+	size_t		 pos;
+};
+
+static int
+envent_cmp(const void *a, const void *b)
+{
+	const struct envent	*x = a, *y = b;
+	int			 c;
+
+	c = memcmp(x->s, y->s, x->len < y->len ? x->len : y->len);
+	if (c == 0 && x->len != y->len)
+		c = x->len < y->len ? -1 : 1;
+	if (c == 0)
+		c = x->pos < y->pos ? -1 : x->pos > y->pos;
+	return c;
+}
+
+/* profile_env_set's rule over a whole list at once: each name keeps its
+ * first place and takes its last value. Sorting keeps this fast for the
+ * longest lists. */
+static void
+env_dedupe(struct strlist *env)
+{
+	struct envent	*e;
+	size_t		 i, j, k, n = env->n;
+
+	if (n < 2)
+		return;
+	e = xreallocarray(NULL, n, sizeof *e);
+	for (i = 0; i < n; i++) {
+		e[i].s = env->v[i];
+		e[i].len = strcspn(env->v[i], "=");
+		e[i].pos = i;
+	}
+	qsort(e, n, sizeof *e, envent_cmp);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && e[j].len == e[i].len &&
+		    memcmp(e[j].s, e[i].s, e[i].len) == 0; j++)
+			;
+		if (j - i == 1)
+			continue;
+		free(env->v[e[i].pos]);
+		env->v[e[i].pos] = env->v[e[j - 1].pos];
+		for (k = i + 1; k < j; k++) {
+			if (k < j - 1)
+				free(env->v[e[k].pos]);
+			env->v[e[k].pos] = NULL;
+		}
+	}
+	free(e);
+	for (i = j = 0; i < n; i++)
+		if (env->v[i] != NULL)
+			env->v[j++] = env->v[i];
+	env->n = j;
+	env->v[j] = NULL;
+}
+
 static int
 check_sbatch(const char *s, char **cause)
 {
@@ -1384,14 +1445,14 @@ profile_apply(struct profile *p, const struct layer *l, size_t i)
 			strlist_init(list);
 		}
 		for (j = l->append[i]; j < n; j++) {
-			if (k->off == OFF(env))
-				profile_env_set(list, cfg_opt_getnstr(opt, j));
-			else if (k->off == OFF(sbatch_extra))
+			if (k->off == OFF(sbatch_extra))
 				strlist_addown(list,
 				    sbatch_word(cfg_opt_getnstr(opt, j)));
 			else
 				strlist_add(list, cfg_opt_getnstr(opt, j));
 		}
+		if (k->off == OFF(env))
+			env_dedupe(list);
 		break;
 	case K_RANGE:
 		key_item(k, cfg_opt_getnstr(opt, 0), &p->port_min, NULL);
