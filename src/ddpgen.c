@@ -314,7 +314,8 @@ parse_opts(struct opts *o, int argc, char **argv)
 	strlist_init(&o->setup);
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv,
-	    "+:s:N:G:n:t:p:A:q:C:J:o:f:e:S:P:r:i:T:hV", longopts, NULL)) != -1) {
+	    "+:s:N:G:n:t:p:A:q:C:J:o:f:e:S:P:r:i:T:hV", longopts,
+	    NULL)) != -1) {
 		if (ch == '?' || ch == ':')
 			bad_opt(ch, argv);
 		parse_opt(o, ch);

@@ -211,8 +211,8 @@ parse_value(struct options *o, int c, const char *arg)
 		break;
 	case 'F':
 		if (strcmp(arg, "sh") != 0 && strcmp(arg, "json") != 0)
-			exit(report(XC_USAGE, "--format: '%s' is not sh or json",
-			    arg));
+			exit(report(XC_USAGE, "--format: '%s' is not sh or "
+			    "json", arg));
 		o->json = strcmp(arg, "json") == 0;
 		break;
 	}

@@ -144,8 +144,9 @@ static const struct key keys[] = {
 /*
  * The default of every key is this one item: a key still starting with
  * it after the parse was appended to with "+=", so the inherited list is
- * kept and extended, or, for a key that takes one value, refused. libconfuse reads the default through its
- * lexer, hence the octal escape.
+ * kept and extended, or, for a key that takes one value, refused.
+ * libconfuse reads the default through its lexer, hence the octal
+ * escape.
  */
 #define APPEND_MARK	"\001+="
 static char append_default[] = "{\"\\001+=\"}";
@@ -329,8 +330,8 @@ profile_env_set(struct strlist *env, const char *item)
 static size_t
 sbatch_name(const char *s)
 {
-	const char	*alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-			    "0123456789";
+	const char	*alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "abcdefghijklmnopqrstuvwxyz0123456789";
 	size_t		 n;
 
 	if (s[0] != '-')
@@ -825,15 +826,16 @@ layer_finish(struct layer *l)
 		if (opt == NULL || !(opt->flags & CFGF_MODIFIED))
 			continue;
 		n = cfg_opt_size(opt);
-		if (n > 0 && strcmp(cfg_opt_getnstr(opt, 0), APPEND_MARK) == 0) {
+		if (n > 0 &&
+		    strcmp(cfg_opt_getnstr(opt, 0), APPEND_MARK) == 0) {
 			l->append[i] = 1;
 			n--;
 		}
 		/* n is 0 where a syntax error stopped the parse. */
 		if (l->append[i] && keys[i].type != K_LIST && n > 0) {
 			layer_error(l, layer_line(l, i), "%s: takes %s: use "
-			    "'=', not '+='", keys[i].name,
-			    keys[i].type == K_RANGE ? "two ports" : "one value");
+			    "'=', not '+='", keys[i].name, keys[i].type ==
+			    K_RANGE ? "two ports" : "one value");
 			continue;
 		}
 		if (l->bad[i] || layer_count(l, i, opt, n) == -1)
@@ -865,10 +867,11 @@ layer_finish(struct layer *l)
  * The lexer's rules: # starts a comment anywhere; at the start of a
  * token two slashes start one (flex prefers the comment rule, which
  * matches to the end of the line), and slash-star opens a comment
- * closed by star-slash; inside a word, slashes are part of it; quotes open strings; in "..." a backslash escapes the
- * next byte and \DIGITS must be an octal escape of at most three digits
- * and value 255; in '...' a backslash takes the next byte along; ${...}
- * at the start of a token runs to the first } whatever it holds.
+ * closed by star-slash; inside a word, slashes are part of it; quotes
+ * open strings; in "..." a backslash escapes the next byte and \DIGITS
+ * must be an octal escape of at most three digits and value 255; in
+ * '...' a backslash takes the next byte along; ${...} at the start of a
+ * token runs to the first } whatever it holds.
  */
 #define LEX_NONWORD	" #\"'\t\n\r={}()+,*"
 
@@ -993,8 +996,8 @@ lexscan_unquoted(struct lexscan *x, const char *end)
 	char		*v, *word = xstrndup(x->s, (size_t)(end + 1 - x->s));
 
 	v = vis(word);
-	snprintf(x->msg, sizeof x->msg, "unquoted '%.60s%s': quote it (profiles "
-	    "expand no variables when they load)", v,
+	snprintf(x->msg, sizeof x->msg, "unquoted '%.60s%s': quote it "
+	    "(profiles expand no variables when they load)", v,
 	    strlen(v) > 60 ? "..." : "");
 	free(v);
 	free(word);

@@ -41,8 +41,8 @@
  *   that is a record (or, at parse time, outside any {{#list}}).
  * - An unknown name is an error in {{?name}} and {{^name}} too, and in
  *   a section that does not render: set it to "" or declare an empty
- *   list (with its records' fields: tmpl_set_fields). {{#name}} on a string is an error,
- *   and so is {{name}} on a list of records.
+ *   list (with its records' fields: tmpl_set_fields). {{#name}} on a
+ *   string is an error, and so is {{name}} on a list of records.
  * - Sections nest at most 64 deep, which bounds rendering's recursion. */
 #ifndef DDPGEN_TMPL_H
 #define DDPGEN_TMPL_H
