@@ -1005,8 +1005,8 @@ lexscan_unquoted(struct lexscan *x, const char *end)
 }
 
 /* The text libconfuse is given, in *out; returns the problem (and its
- * line in *line) or NULL. */
-static const char *
+ * line in *line), which the caller frees, or NULL. */
+static char *
 layer_lex(const char *text, char **out, int *line)
 {
 	struct lexscan	 x = { .s = text, .line = 1 };
@@ -1037,15 +1037,14 @@ layer_lex(const char *text, char **out, int *line)
 	}
 	*out = buf_take(&x.out);
 	*line = x.at;
-	return x.what;
+	return x.what == NULL ? NULL : xstrdup(x.what);
 }
 
 static void
 layer_parse(struct layer *l)
 {
 	FILE		*fp;
-	const char	*what;
-	char		*text;
+	char		*what, *text;
 	size_t		 before = l->errors.n;
 	int		 rc = CFG_SUCCESS, open;
 
@@ -1063,6 +1062,7 @@ layer_parse(struct layer *l)
 	/* fmemopen refuses an empty buffer on some C libraries. */
 	if (what != NULL) {
 		layer_error(l, open, "%s", what);
+		free(what);
 		rc = CFG_PARSE_ERROR;
 	} else if (*l->text != '\0') {
 		if ((fp = fmemopen(l->text, strlen(l->text), "r")) == NULL)
