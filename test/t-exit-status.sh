@@ -15,13 +15,16 @@ tab=$(printf '\t')
 seen=
 stdout=out
 
-# t STATUS PATTERN PROG ARGS...: PROG ARGS exits STATUS; on failure its
+# t STATUS PATTERN PROG ARGS...: PROG ARGS exits STATUS (PROG gen is
+# ddpgen with --ddprank given, for jobs); on failure its
 # first stderr line matches PATTERN (grep -E), then at most the usage.
 # Standard output goes to $stdout.
 t() {
 	want=$1 pat=$2 prog=$3
 	shift 3
 	case $prog in
+	gen)	bin=$DDPGEN prog=ddpgen
+		set -- --ddprank /opt/ddpgen/bin/ddprank "$@" ;;
 	ddpgen)	bin=$DDPGEN ;;
 	*)	bin=$DDPRANK ;;
 	esac
@@ -38,10 +41,9 @@ t() {
 	    fail "$prog $*: more than one error line: $(cat err)"
 }
 
-g="--ddprank /opt/ddpgen/bin/ddprank"
-t 0 '' ddpgen $g --nodes 2 train.py
-t 1 "$T/nodir/job.sh" ddpgen $g -o "$T/nodir/job.sh" train.py
-t 2 "--nodes: '0' is not a number from 1" ddpgen $g --nodes 0 train.py
+t 0 '' gen --nodes 2 train.py
+t 1 "$T/nodir/job.sh" gen -o "$T/nodir/job.sh" train.py
+t 2 "--nodes: '0' is not a number from 1" gen --nodes 0 train.py
 t 2 "--bogus: unknown option$" ddpgen --bogus train.py
 t 2 "-Z: unknown option$" ddpgen -Z train.py
 t 2 "--site: needs a value$" ddpgen --site
@@ -51,14 +53,14 @@ t 2 "--s: ambiguous option$" ddpgen --s x train.py
 t 2 "--list-sites: unexpected argument 'junk'$" ddpgen --list-sites junk
 t 2 "--show-site: --account does not apply$" ddpgen --show-site cori -A m1
 t 2 "--show-site: unexpected argument 'x'$" ddpgen --show-site cori x
-t 2 "--env: 'A=a\\\\tb': control byte 0x09" ddpgen $g -s hpcpack -f cmd \
+t 2 "--env: 'A=a\\\\tb': control byte 0x09" gen -s hpcpack -f cmd \
     -e "A=a${tab}b" train.py
-t 2 "--env: 'A=a\\\\x01b': control byte 0x01" ddpgen $g -s hpcpack \
+t 2 "--env: 'A=a\\\\x01b': control byte 0x01" gen -s hpcpack \
     -e "A=a$(printf '\001')b" train.py
-t 2 "no training script given" ddpgen $g
-t 3 "unknown site 'nosuch'" ddpgen $g --site nosuch train.py
-t 3 "\./bad.conf:3: unknown key 'bogus'" ddpgen $g --site ./bad.conf train.py
-t 3 "$T/bad.sh:2: .*nosuchvar" ddpgen $g -T "$T/bad.sh" train.py
+t 2 "no training script given" gen
+t 3 "unknown site 'nosuch'" gen --site nosuch train.py
+t 3 "\./bad.conf:3: unknown key 'bogus'" gen --site ./bad.conf train.py
+t 3 "$T/bad.sh:2: .*nosuchvar" gen -T "$T/bad.sh" train.py
 
 t 0 '' ddprank hosts 'a[1-2]'
 stdout=/dev/full
