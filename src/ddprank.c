@@ -163,15 +163,16 @@ parse_number(struct options *o, int c, const char *arg)
 
 	if (c == 'T') {
 		if (util_strtonum(arg, 1, EXCHANGE_TIMEOUT_MAX, &v) == -1)
-			exit(report(XC_USAGE, "bad exchange timeout '%s': "
-			    "expected 1-%d seconds", arg, EXCHANGE_TIMEOUT_MAX));
+			exit(report(XC_USAGE, "--exchange-timeout: '%s' is not "
+			    "a number of seconds from 1 to %d", arg,
+			    EXCHANGE_TIMEOUT_MAX));
 		o->xo.timeout = (int)v;
 		o->timeout_set = 1;
 		return;
 	}
 	if (util_strtonum(arg, 1, (long long)HOSTLIST_MAX_HOSTS, &v) == -1)
-		exit(report(XC_USAGE, "bad node count '%s': expected 1-%llu",
-		    arg, HOSTLIST_MAX_HOSTS));
+		exit(report(XC_USAGE, "--nnodes: '%s' is not a number from 1 "
+		    "to %llu", arg, HOSTLIST_MAX_HOSTS));
 	o->ro.nnodes = (uint64_t)v;
 }
 
@@ -198,25 +199,28 @@ parse_value(struct options *o, int c, const char *arg)
 		break;
 	case 's':
 		if (nodes_sched_parse(arg, &s) == -1)
-			exit(report(XC_USAGE, "unknown scheduler '%s': expected "
-			    "auto, slurm, hpcpack, pbs, lsf or hostfile", arg));
+			exit(report(XC_USAGE, "--scheduler: '%s' is not auto, "
+			    "slurm, hpcpack, pbs, lsf or hostfile", arg));
 		o->ro.sched = s;
 		break;
 	case 'r':
 		if (strcmp(arg, "static") != 0 && strcmp(arg, "c10d") != 0)
-			exit(report(XC_USAGE, "unknown rendezvous '%s': expected "
-			    "static or c10d", arg));
+			exit(report(XC_USAGE, "--rdzv: '%s' is not static or "
+			    "c10d", arg));
 		o->rdzv = strcmp(arg, "c10d") == 0 ? RANK_C10D : RANK_STATIC;
 		break;
 	case 'F':
 		if (strcmp(arg, "sh") != 0 && strcmp(arg, "json") != 0)
-			exit(report(XC_USAGE, "unknown format '%s': expected sh "
-			    "or json", arg));
+			exit(report(XC_USAGE, "--format: '%s' is not sh or "
+			    "json", arg));
 		o->json = strcmp(arg, "json") == 0;
 		break;
 	}
-	if (rc == -1)
-		exit(report_cause(XC_USAGE, cause));
+	if (rc == -1) {
+		report(XC_USAGE, "%s: %s", optname(c), cause);
+		free(cause);
+		exit(XC_USAGE);
+	}
 }
 
 static void
@@ -300,16 +304,14 @@ parse_iface(struct options *o)
 }
 
 static void __attribute__((noreturn))
-parse_bad(int c, const char *arg)
+parse_bad(int c, char **argv)
 {
-	char	opt[3] = { '-', (char)optopt, '\0' };
+	char	*msg = util_opterr(c, argv, longopts);
 
-	/* getopt_long leaves optopt 0 for an unknown long option. */
-	if (c == '?' && optopt != 0)
-		misuse("unknown option '%s'", opt);
-	if (c == '?')
-		misuse("unknown option '%s'", arg);
-	misuse("option '%s' needs a value", arg);
+	util_warn("%s", msg);
+	free(msg);
+	usage(stderr);
+	exit(XC_USAGE);
 }
 
 static void
@@ -321,7 +323,7 @@ parse_args(struct options *o, int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, optstr, longopts, NULL)) != -1) {
 		if (c == '?' || c == ':')
-			parse_bad(c, argv[optind - 1]);
+			parse_bad(c, argv);
 		if (strchr("hV", c) == NULL && strchr(cmds[o->cmd].opts,
 		    c) == NULL)
 			misuse("%s: %s does not apply", cmds[o->cmd].name,
