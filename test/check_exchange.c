@@ -583,10 +583,11 @@ START_TEST(test_dir_not_first)
 	expect_ok(&w, 1, 3, "10.0.0.1");
 	ck_assert_ptr_null(w.r.warning);
 	ck_assert(fc.t >= 2.0 && fc.t < 3.0);
-	/* The base directory is shared by every user's jobs. */
+	/* A base ddprank makes is private: a base that users share is made
+	 * by root, mode 1777. */
 	snprintf(path, sizeof path, "%s/x", base);
 	ck_assert_int_eq(stat(path, &st), 0);
-	ck_assert_int_eq(st.st_mode & 07777, 01777);
+	ck_assert_int_eq(st.st_mode & 07777, 0700);
 	/* Not node 0: the entries stay, with this node's read marker. */
 	ck_assert(exists("x/77-r0/entry.t2"));
 	ck_assert(exists("x/77-r0/read.t2"));
@@ -845,56 +846,73 @@ START_TEST(test_dir_retry_crashed_reader)
 }
 END_TEST
 
+/* Files nobody should have put there are ignored with a warning, not an
+ * error: one planted file must not stop the job. */
 START_TEST(test_dir_bad_entries)
 {
-	struct run	w;
-	struct buf	b;
-	char		path[512];
+	static const char *const why[] = {
+		"entry.t3 (line 1: not a ddprank exchange entry)",
+		"entry.t4 (larger than 1024 bytes)",
+		"entry.t5 (not a regular file)",
+		"entry.t6 (a symbolic link)",
+		"entry.t7 (its name does not match its contents (t3))",
+		"entry.t8 (owned by uid 12345, not by you)"
+	};
+	struct run	 w;
+	struct buf	 b;
+	char		 path[512];
+	size_t		 i, n = sizeof why / sizeof why[0];
 
 	make_dir("x");
 	make_dir("x/77-r0");
-	write_file("x/77-r0/entry.t2", "GET / HTTP/1.0\r\n");
-	run_init(&w, 1, "node1", 2);
-	expect_dir_error(&w, "exchange entry @/x/77-r0/entry.t2: line 1: "
-	    "not a ddprank exchange entry");
-
+	write_file("x/77-r0/entry.t3", "GET / HTTP/1.0\r\n");
 	buf_init(&b);
 	while (b.len < 100000)
 		buf_adds(&b, "0123456789abcdef");
-	write_file("x/77-r0/entry.t2", b.s);
+	write_file("x/77-r0/entry.t4", b.s);
 	buf_free(&b);
-	run_init(&w, 1, "node1", 2);
-	expect_dir_error(&w, "exchange entry @/x/77-r0/entry.t2: larger than "
-	    "1024 bytes");
-
-	write_file("x/77-r0/entry.t2", ENTRY("3", "node3", "10.0.0.3"));
-	run_init(&w, 1, "node1", 2);
-	expect_dir_error(&w, "exchange entry @/x/77-r0/entry.t2: its name "
-	    "does not match its contents (t3)");
-
-	/* Neither a FIFO nor a symbolic link is read. */
-	snprintf(path, sizeof path, "%s/x/77-r0/entry.t2", base);
-	ck_assert_int_eq(unlink(path), 0);
+	snprintf(path, sizeof path, "%s/x/77-r0/entry.t5", base);
 	ck_assert_int_eq(mkfifo(path, 0644), 0);
-	run_init(&w, 1, "node1", 2);
-	expect_dir_error(&w, "exchange entry @/x/77-r0/entry.t2: not a "
-	    "regular file");
-	ck_assert_int_eq(unlink(path), 0);
+	snprintf(path, sizeof path, "%s/x/77-r0/entry.t6", base);
 	ck_assert_int_eq(symlink("/dev/zero", path), 0);
-	run_init(&w, 1, "node1", 2);
-	expect_dir_error(&w, "exchange entry @/x/77-r0/entry.t2: not a "
-	    "regular file");
-	ck_assert_int_eq(unlink(path), 0);
-
+	write_file("x/77-r0/entry.t7", ENTRY("3", "node3", "10.0.0.3"));
+	write_file("x/77-r0/entry.t8", ENTRY("8", "node8", "10.6.6.6"));
+	snprintf(path, sizeof path, "%s/x/77-r0/entry.t8", base);
+	if (geteuid() != 0 || chown(path, 12345, 12345) == -1)
+		n--;
 	/* Temporary files of a writer and foreign names are not entries. */
-	write_file("x/77-r0/entry.t2", ENTRY("2", "node2", "10.0.0.2"));
 	write_file("x/77-r0/entry.t3.Xy12Ab", "partial");
 	write_file("x/77-r0/notes.txt", "hello");
+	write_file("x/77-r0/entry.t2", ENTRY("2", "node2", "10.0.0.2"));
 	write_file("x/77-r0/read.t2", NULL);
 	run_init(&w, 1, "node1", 2);
 	run_go(&w);
 	expect_ok(&w, 0, 2, "10.0.0.1");
-	ck_assert(!exists("x/77-r0"));
+	ck_assert_ptr_nonnull(w.r.warning);
+	ck_assert_msg(strstr(w.r.warning, "ignored") != NULL, "%s",
+	    w.r.warning);
+	for (i = 0; i < n; i++)
+		ck_assert_msg(strstr(w.r.warning, why[i]) != NULL,
+		    "no '%s' in '%s'", why[i], w.r.warning);
+	/* Only what ddprank writes, and owns, is removed. */
+	ck_assert(!exists("x/77-r0/entry.t2"));
+	ck_assert(!exists("x/77-r0/read.t1"));
+	ck_assert(exists("x/77-r0/notes.txt"));
+	if (n == sizeof why / sizeof why[0])
+		ck_assert(exists("x/77-r0/entry.t8"));
+	ck_assert_msg(strstr(w.r.warning, "cannot remove") != NULL, "%s",
+	    w.r.warning);
+	run_done(&w);
+
+	/* Not enough entries that count: the timeout says what was
+	 * ignored. */
+	write_file("x/77-r0/entry.t2", "junk\n");
+	run_init(&w, 1, "node1", 2);
+	w.o.timeout = 1;
+	run_go(&w);
+	ck_assert_int_eq(w.xc, XC_EXCHANGE);
+	ck_assert_msg(strstr(w.cause, "entry.t2 (line 1: not a ddprank "
+	    "exchange entry)") != NULL, "%s", w.cause);
 	run_done(&w);
 }
 END_TEST
