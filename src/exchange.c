@@ -620,6 +620,19 @@ exchange_fs_noowners(const struct exchange_dir_ctx *c, int fd)
 	    (unsigned long)sf.f_type == EXCHANGE_SMB_MAGIC;
 }
 
+/* Why dir, name could not be opened as a directory with O_NOFOLLOW. */
+static const char *
+exchange_why(int dir, const char *name, int saved)
+{
+	struct stat	st;
+
+	if ((saved == ELOOP || saved == ENOTDIR) &&
+	    fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return S_ISLNK(st.st_mode) ? "a symbolic link" :
+		    "not a directory";
+	return strerror(saved);
+}
+
 /* The base directory, as OpenSSH's StrictModes would accept it: not a
  * link, owned by this user or root, and sticky if others may write to
  * it, so that no one else can rename or remove what is in it. A missing
@@ -656,7 +669,7 @@ exchange_open_base(struct exchange_dir_ctx *c, char **cause)
 	return 0;
 fail:
 	return util_fail(cause, "exchange directory %s: %s", dir,
-	    errno == ELOOP ? "a symbolic link" : strerror(errno));
+	    exchange_why(AT_FDCWD, dir, errno));
 }
 
 /* The run directory: made by this node, or by another node of this job
@@ -686,8 +699,7 @@ exchange_open_run(struct exchange_dir_ctx *c, char **cause)
 	return 0;
 fail:
 	return util_fail(cause, "exchange directory %s: %s", c->run,
-	    errno == ELOOP || errno == ENOTDIR ? "not a directory (a "
-	    "symbolic link?)" : strerror(errno));
+	    exchange_why(c->base, c->name, errno));
 }
 
 /* Writes name in the run directory whole or not at all: a temporary
