@@ -1238,9 +1238,13 @@ exchange_rm_run(struct exchange_dir_ctx *c, const char *name)
 	if ((fd = openat(c->base, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 	    O_CLOEXEC)) == -1)
 		return errno == ENOENT ? 0 : -1;
-	if (fstat(fd, &st) == -1 || !exchange_mine(c, &st) ||
-	    (dp = exchange_opendir(fd)) == NULL) {
-		saved = st.st_uid != c->uid ? EPERM : errno;
+	if (fstat(fd, &st) == -1)
+		saved = errno;
+	else if (!exchange_mine(c, &st))
+		saved = EPERM;
+	else if ((dp = exchange_opendir(fd)) == NULL)
+		saved = errno;
+	if (saved != 0) {
 		close(fd);
 		errno = saved;
 		return -1;
