@@ -5,7 +5,7 @@
 #                      PyTorch, mandoc, shellcheck, ...)
 set -eu
 
-build="gcc make pkg-config libconfuse-dev libpcre2-dev check"
+build="gcc make pkg-config libconfuse-dev libpcre2-dev check libssl-dev"
 test="$build mandoc shellcheck python3 python3-torch slurm-wlm slurm-client
 munge iproute2 libxml2-utils util-linux procps valgrind libopenmpi-dev
 openmpi-bin time clang libclang-rt-14-dev bash-completion zsh fish tmux

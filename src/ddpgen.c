@@ -504,6 +504,11 @@ generate(const struct opts *o, struct profile *p, int argc, char **argv,
 	buf_init(&b);
 	if (script_render(&job, tpath, &b, &cause) == -1)
 		die(XC_CONFIG, "%s", cause);
+	if (p->rdzv == PROFILE_C10D)
+		util_warn("warning: rdzv c10d: torch's store has no "
+		    "authentication and c10d unpickles what it holds: anyone "
+		    "who reaches its port can run code in the job; use c10d only "
+		    "on a network other users cannot reach, else static");
 	emit(o->output, &b);
 	buf_free(&b);
 	free(tpath);

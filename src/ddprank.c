@@ -6,12 +6,14 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "exchange.h"
 #include "exitcode.h"
 #include "hostlist.h"
@@ -51,6 +53,7 @@ struct options {
 	struct rank_opts	 ro;
 	struct rx		 rx;
 	struct exchange_opts	 xo;
+	struct auth		 auth;
 	int			 timeout_set;
 	int			 family;
 	enum rank_rdzv		 rdzv;
@@ -336,6 +339,34 @@ parse_args(struct options *o, int argc, char **argv)
 	parse_iface(o);
 }
 
+/* The job's secret: DDPRANK_SECRET, which the Slurm script sets and
+ * srun carries to every task; else, for a directory exchange, the key
+ * file under the home directory, which every node must hold alike. The
+ * key file is not read otherwise: on nodes whose home directories
+ * differ, the port would differ. */
+static int
+load_secret(struct options *o)
+{
+	struct passwd	*pw;
+	const char	*s, *home;
+	char		*cause;
+
+	if ((s = nodes_var(&nodes_env_real, AUTH_ENV)) != NULL) {
+		if (auth_parse(&o->auth, s, AUTH_ENV, &cause) == -1)
+			return report_cause(XC_USAGE, cause);
+	} else if (o->xo.method == EXCHANGE_DIR) {
+		if ((home = nodes_var(&nodes_env_real, "HOME")) == NULL &&
+		    (pw = getpwuid(geteuid())) != NULL)
+			home = pw->pw_dir;
+		if (home != NULL && auth_load_file(&o->auth, home, geteuid(),
+		    &cause) == -1)
+			return report_cause(XC_EXCHANGE, cause);
+	}
+	o->ro.auth = &o->auth;
+	o->xo.auth = &o->auth;
+	return XC_OK;
+}
+
 /* Fills vs; *duplicate says another process of this node (--exchange
  * mpi) runs the command. */
 static int
@@ -346,6 +377,8 @@ cmd_rank(struct options *o, struct rank_vars *vs, int exec, int *duplicate)
 	int		 xc;
 
 	o->ro.check_port = 1;
+	if ((xc = load_secret(o)) != XC_OK)
+		return xc;
 	xc = rank_compute(&r, &o->ro, &nodes_env_real, &netif_sys_real,
 	    &cause);
 	if (r.warning != NULL)
@@ -409,6 +442,8 @@ cmd_exec(struct options *o)
 			    strerror(errno));
 	}
 	rank_vars_free(&vs);
+	/* The command has no use for the secret: one copy fewer to leak. */
+	(void)unsetenv(AUTH_ENV);
 	execvp(o->argv[0], o->argv);
 	saved = errno;
 	xc = saved == ENOENT || saved == ENOTDIR ? XC_NOTFOUND : XC_NOEXEC;
@@ -474,6 +509,8 @@ cmd_port(struct options *o)
 	char	*cause;
 	int	 port, xc;
 
+	if ((xc = load_secret(o)) != XC_OK)
+		return xc;
 	if ((xc = rank_port(&port, &o->ro, &nodes_env_real, &cause)) != XC_OK)
 		return report_cause(xc, cause);
 	printf("%d\n", port);
@@ -514,5 +551,6 @@ main(int argc, char **argv)
 	if (o.ro.rx != NULL)
 		rx_free(&o.rx);
 	exchange_opts_free(&o.xo);
+	explicit_bzero(&o.auth, sizeof o.auth);
 	return xc;
 }

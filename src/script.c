@@ -247,6 +247,10 @@ script_vars(const struct job *job)
 	tmpl_set(v, "description", job->prof->description);
 	tmpl_set_list(v, "command", job->argv, job->argc);
 	script_set_int(v, "nodes", job->nodes);
+	/* Other users' jobs on the nodes could bind the port first, or
+	 * reach the unauthenticated store from next door. */
+	tmpl_set(v, "sbatch_exclusive", job->prof->exclusive &&
+	    job->nodes > 1 ? "1" : "");
 	tmpl_set(v, "ddprank", job->ddprank);
 	tmpl_set(v, "script", job->script);
 	tmpl_set_list(v, "args", job->args, job->nargs);

@@ -1364,7 +1364,7 @@ START_TEST(test_shipped_facts)
 	profile_free(p);
 	p = load_ok("hpcpack", &dirs);
 	ck_assert_int_eq(p->scheduler, PROFILE_HPCPACK);
-	ck_assert_int_eq(p->rdzv, PROFILE_C10D);
+	ck_assert_int_eq(p->rdzv, PROFILE_STATIC);
 	ck_assert_str_eq(p->shared_dir, "/app");
 	ck_assert_int_eq(p->task_shell, PROFILE_SHELL_LOGIN);
 	ck_assert_str_eq(p->template, "hpcpack.xml");
