@@ -5,7 +5,8 @@ against the tree, parsing them (Python's ast) without Spack or EasyBuild.
 usage: recipes.py SRCDIR CONFIGURE-HELP-FILE
 
 Each libraries configure requires (its `need MODULE PACKAGE` lines) and
-Open MPI (--with-mpi) must be a dependency of each recipe; the version
+Open MPI (--with-mpi) must be a dependency of each recipe, and each
+library's Debian package a Build-Depends of debian/control; the version
 must be VERSION's, the checksum a placeholder of the right shape, and
 every configure flag a recipe passes one that `configure --help` lists.
 Prints one line per failed check and exits 1 if there was one."""
@@ -21,6 +22,7 @@ NAMES = {
     "libconfuse": ("libconfuse", "libconfuse"),
     "libpcre2-8": ("pcre2", "PCRE2"),
     "check": ("check", "Check"),
+    "libcrypto": ("openssl", "OpenSSL"),
     "ompi-c": ("openmpi", "OpenMPI"),
 }
 # EasyBuild toolchains that bring Open MPI.
@@ -39,6 +41,23 @@ def configure_needs(srcdir):
     with open(os.path.join(srcdir, "configure")) as f:
         text = f.read()
     return re.findall(r"^need (\S+) \S+$", text, re.M)
+
+
+def configure_packages(srcdir):
+    """Debian packages configure names for its libraries."""
+    with open(os.path.join(srcdir, "configure")) as f:
+        return re.findall(r"^need \S+ (\S+)$", f.read(), re.M)
+
+
+def check_debian(path, packages):
+    """Every library configure needs is a Build-Depends of the package."""
+    with open(path) as f:
+        text = f.read()
+    m = re.search(r"^Build-Depends:(.*?)^\S", text, re.M | re.S)
+    deps = set(re.findall(r"([a-z0-9][a-z0-9+.-]+)", m.group(1))) if m else set()
+    for pkg in packages:
+        if pkg not in deps:
+            fail(f"{path}: configure needs {pkg}, not a Build-Depends")
 
 
 def help_flags(path):
@@ -139,6 +158,11 @@ def check_easyconfig(path, version, needs, known):
         fail(f"{path}: easyblock is not ConfigureMake")
     names = {d[0] for d in (v.get("dependencies") or []) +
              (v.get("builddependencies") or [])}
+    # OpenSSL comes from the system (osdependencies: one name per OS family).
+    osdeps = [n for d in (v.get("osdependencies") or []) for n in
+              (d if isinstance(d, tuple) else (d,))]
+    if "libssl-dev" in osdeps:
+        names.add("OpenSSL")
     mpi = "--with-mpi" in (v.get("configopts") or "").split()
     if mpi and tc.get("name") not in MPI_TOOLCHAINS:
         fail(f"{path}: --with-mpi without an MPI toolchain")
@@ -166,6 +190,8 @@ def main():
         fail(f"cannot read configure --help: {sorted(known)}")
     check_spack(os.path.join(srcdir, "contrib/spack/ddpgen/package.py"),
                 version, needs, known)
+    check_debian(os.path.join(srcdir, "debian/control"),
+                 configure_packages(srcdir))
     ecs = sorted(glob.glob(os.path.join(srcdir, "contrib/easybuild/*.eb")))
     mpis = [check_easyconfig(p, version, needs, known) for p in ecs]
     if sorted(mpis) != [False, True]:

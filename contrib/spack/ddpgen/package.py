@@ -25,6 +25,7 @@ class Ddpgen(MakefilePackage):
     depends_on("pkgconfig", type="build")
     depends_on("libconfuse")
     depends_on("pcre2")
+    depends_on("openssl")
     # configure requires Check, which only the test suites link.
     depends_on("check", type="build")
     depends_on("openmpi", when="+mpi")
