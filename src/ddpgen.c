@@ -454,9 +454,13 @@ generate(const struct opts *o, struct profile *p, int argc, char **argv,
 	ddprank = find_ddprank(p->ddprank, exedir);
 	job.ddprank = ddprank;
 	tpath = find_template(p, o->template != NULL, exedir);
+	if (script_check_hpcpack(&job, tpath, &cause) == -1)
+		die(XC_USAGE, "%s", cause);
 	buf_init(&b);
 	if (script_render(&job, tpath, &b, &cause) == -1)
 		die(XC_CONFIG, "%s", cause);
+	if (script_check_output(tpath, &b, &cause) == -1)
+		die(XC_USAGE, "%s", cause);
 	emit(o->output, &b);
 	buf_free(&b);
 	free(tpath);

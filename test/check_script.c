@@ -138,6 +138,70 @@ START_TEST(test_vars_runtime)
 }
 END_TEST
 
+#define HPC "description = \"d\"\nscheduler = hpcpack\n"
+
+/* The run time for job new and New-HpcJob: D:HH:MM, seconds rounded up
+ * to a minute, computed here rather than by the script. */
+START_TEST(test_vars_hpcpack_runtime)
+{
+	char	*s;
+
+	s = render(HPC "time = \"1-00:00:30\"\n", "{{runtime}}", 1);
+	ck_assert_str_eq(s, "01:00:01");
+	free(s);
+	s = render(HPC "time = \"59\"\n", "{{runtime}}", 1);
+	ck_assert_str_eq(s, "00:00:59");
+	free(s);
+	s = render(HPC "time = \"0:0:59\"\n", "{{runtime}}", 1);
+	ck_assert_str_eq(s, "00:00:01");
+	free(s);
+	s = render(HPC "time = \"24855-3:14:07\"\n", "{{runtime}}", 1);
+	ck_assert_str_eq(s, "24855:03:15");
+	free(s);
+	s = render(HPC, "[{{runtime}}]", 1);
+	ck_assert_str_eq(s, "['']");
+	free(s);
+}
+END_TEST
+
+/* The task's CommandLine evaluates DDPGEN_TASK in the task shell; the
+ * interactive ones drop bash's job-control notice. */
+START_TEST(test_vars_hpcpack_command_line)
+{
+	char	*s;
+
+	s = render(HPC "task_shell = login\n", "{{task_command_line|raw}}", 1);
+	ck_assert_str_eq(s, "bash -lc 'eval \"$DDPGEN_TASK\"'");
+	free(s);
+	s = render(HPC "task_shell = plain\npath = \"/bin\"\n",
+	    "{{task_command_line|raw}}", 1);
+	ck_assert_str_eq(s, "bash -c 'eval \"$DDPGEN_TASK\"'");
+	free(s);
+	s = render(HPC, "{{task_shell}} {{task_command_line|raw}}", 1);
+	ck_assert_str_eq(s, "login-interactive bash -lic 'exec 2>&3 3>&- && "
+	    "eval \"$DDPGEN_TASK\"' 3>&2 2> >(grep -vx -e 'bash: cannot set "
+	    "terminal process group ([-0-9]*): Inappropriate ioctl for "
+	    "device' -e 'bash: no job control in this shell' >&2)");
+	free(s);
+}
+END_TEST
+
+/* DDPGEN_TASK: setup lines through eval, no ';' and no newline. */
+START_TEST(test_vars_hpcpack_task_command)
+{
+	char	*s;
+
+	s = render(HPC "setup = {\"a; b\", \"c\"}\n",
+	    "{{task_command|raw}}", 2);
+	ck_assert_str_eq(s, "eval $'a\\x3b b\\nc\\n' || : && /opt/bin/ddprank "
+	    "exec --exchange dir:/app/.ddprank --exchange-timeout 300 "
+	    "--nnodes 2 --port auto --port-range 20000-29999 --rdzv static "
+	    "-- torchrun --nproc_per_node=1 t.py --lr 0.1 'it'\\''s' "
+	    "|| exit \"$(($? == 253 ? 1 : $?))\"");
+	free(s);
+}
+END_TEST
+
 START_TEST(test_vars_env_records)
 {
 	char	*s;
@@ -255,6 +319,9 @@ script_suite(void)
 	tcase_add_test(tc, test_vars_nproc_default);
 	tcase_add_test(tc, test_vars_runtime);
 	tcase_add_test(tc, test_vars_env_records);
+	tcase_add_test(tc, test_vars_hpcpack_runtime);
+	tcase_add_test(tc, test_vars_hpcpack_command_line);
+	tcase_add_test(tc, test_vars_hpcpack_task_command);
 	tcase_add_test(tc, test_vars_requests);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("templates");
