@@ -156,7 +156,9 @@ script_task_argv(const struct job *job, struct strlist *argv)
  * /jobenv takes ';' between variables. "|| :" keeps a failed setup line
  * from stopping the task, as it would not in a script. The HPC Pack
  * agent reruns a task that exits 253 without telling anyone, so that
- * status becomes 1. */
+ * status becomes 1: the last command's status is the shell's, and exit
+ * runs in a subshell, since an interactive login shell's own exit prints
+ * "logout". */
 static char *
 script_task_command(const struct job *job)
 {
@@ -185,7 +187,7 @@ script_task_command(const struct job *job)
 		quote_sh_line(&b, argv.v[i]);
 	}
 	strlist_free(&argv);
-	buf_adds(&b, " || exit \"$(($? == 253 ? 1 : $?))\"");
+	buf_adds(&b, " || (exit \"$(($? == 253 ? 1 : $?))\")");
 	return buf_take(&b);
 }
 

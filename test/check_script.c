@@ -197,7 +197,7 @@ START_TEST(test_vars_hpcpack_task_command)
 	    "exec --exchange dir:/app/.ddprank --exchange-timeout 300 "
 	    "--nnodes 2 --port auto --port-range 20000-29999 --rdzv static "
 	    "-- torchrun --nproc_per_node=1 t.py --lr 0.1 'it'\\''s' "
-	    "|| exit \"$(($? == 253 ? 1 : $?))\"");
+	    "|| (exit \"$(($? == 253 ? 1 : $?))\")");
 	free(s);
 }
 END_TEST
