@@ -407,12 +407,11 @@ script_check_hpcpack(const struct job *job, const char *tpath, char **cause)
 		    SCRIPT_MAX_COMMAND_LINE);
 	n = script_env_len(job, &task, &command);
 	if (n > SCRIPT_MAX_ENV)
-		return util_fail(cause, "the job's environment variables "
-		    "have %zu characters (DDPGEN_TASK, the task's command, "
-		    "%zu; DDPGEN_COMMAND %zu; path and env %zu); HPC Pack "
-		    "takes at most %d: shorten the arguments, setup lines or "
-		    "env values", n, task, command, n - task - command,
-		    SCRIPT_MAX_ENV);
+		return util_fail(cause, "job variables: %zu characters "
+		    "(DDPGEN_TASK, the task's command, %zu; DDPGEN_COMMAND "
+		    "%zu; path and env %zu); HPC Pack takes at most %d: "
+		    "shorten the arguments, setup lines or env values", n,
+		    task, command, n - task - command, SCRIPT_MAX_ENV);
 	if (script_has_ext(tpath, ".cmd"))
 		return script_check_jobenv(p, cause);
 	return 0;
@@ -434,11 +433,11 @@ script_check_output(const char *tpath, const struct buf *out, char **cause)
 		n = script_u16len(copy);
 		free(copy);
 		if (n + SCRIPT_CMD_EXPAND > SCRIPT_MAX_CMD_LINE)
-			return util_fail(cause, "line %zu of the batch file has "
-			    "%zu characters; cmd.exe reads at most %d, less %d "
-			    "kept for the file name %%DDPGEN_OUT%% expands to "
-			    "(use --format xml or ps)", lineno, n,
-			    SCRIPT_MAX_CMD_LINE, SCRIPT_CMD_EXPAND);
+			return util_fail(cause, "cmd.exe: line %zu of the "
+			    "batch file has %zu characters; cmd.exe reads at "
+			    "most %d, less %d kept for the file name "
+			    "%%DDPGEN_OUT%% expands to (use --format xml or ps)",
+			    lineno, n, SCRIPT_MAX_CMD_LINE, SCRIPT_CMD_EXPAND);
 		if (*end == '\0')
 			break;
 	}

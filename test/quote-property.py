@@ -241,7 +241,7 @@ class Checker:
             return v, run(v.argv(ddpgen, standin, xml), cwd=d)
 
         jobs = []
-        refused = 0
+        refused = too_long = 0
         t0 = time.time()
         for v, p in self.map(one, vectors):
             want = v.refusal(xml)
@@ -257,10 +257,11 @@ class Checker:
             if want is None and xml and v.may_be_too_long() and \
                     p.returncode == 2 and p.stdout == b"" and \
                     err.count(b"\n") == 1 and re.match(
-                        rb"ddpgen: the job's environment variables have "
-                        rb"(\d+) characters .*HPC Pack takes at most 2048:",
-                        err) and int(err.split()[6]) > 2048:
+                        rb"ddpgen: job variables: (\d+) characters "
+                        rb".*HPC Pack takes at most 2048:",
+                        err) and int(err.split()[3]) > 2048:
                 refused += 1    # over HPC Pack's 2,048 characters
+                too_long += 1
                 self.checks += 1
                 continue
             if want is None:
@@ -288,9 +289,10 @@ class Checker:
                        re.search(want[1], err) is not None),
                        "%s: want a refusal (exit %d, /%r/), got exit %d: %r"
                        % (what, want[0], want[1], p.returncode, err[:300]))
-        print("%s: %d jobs generated, %d refused as they must be (%.0f s)" %
-              ("xml" if xml else "sh", len(jobs), refused, time.time() - t0),
-              flush=True)
+        print("%s: %d jobs generated, %d refused as they must be (%d over "
+              "HPC Pack's 2,048 characters; %.0f s)" %
+              ("xml" if xml else "sh", len(jobs), refused, too_long,
+               time.time() - t0), flush=True)
         return jobs, d
 
     # --- Slurm ----------------------------------------------------------

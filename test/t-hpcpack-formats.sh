@@ -141,6 +141,12 @@ compare() {
 	expect_eq "$name: nodes" "$(grep '^job.nodes=' "$T/$name.xml.dump")" \
 	    "job.nodes=$nodes-$nodes"
 	same_format "$T/$name.xml.dump" >"$T/$name.want"
+	task=$(xp "string($V[*[local-name()='Name']='DDPGEN_TASK']/\
+*[local-name()='Value'])" "$T/$name.xml")
+	bash -n -c "$task" 2>"$T/$name.bash-n"
+	expect_eq "$name: DDPGEN_TASK passes bash -n" "$?" 0
+	expect_eq "$name: DDPGEN_TASK on one line without ';'" \
+	    "$(printf '%s' "$task" | tr -d -c ';\n' | wc -c)" 0
 	for fmt in cmd ps; do
 		python3 "$DECODE" "$fmt" "$T/$name.$fmt" >"$T/$name.$fmt.dump"
 		expect_eq "$name: decode $fmt" "$?" 0
