@@ -429,7 +429,9 @@ script_check_output(const char *tpath, const struct buf *out, char **cause)
 	for (line = out->s; *line != '\0'; line = end + 1, lineno++) {
 		if ((end = strchr(line, '\n')) == NULL)
 			end = line + strlen(line);
-		copy = xstrndup(line, (size_t)(end - line));
+		/* The CR of a CRLF ends the line, as the LF does. */
+		copy = xstrndup(line, (size_t)(end - line -
+		    (end > line && end[-1] == '\r')));
 		n = script_u16len(copy);
 		free(copy);
 		if (n + SCRIPT_CMD_EXPAND > SCRIPT_MAX_CMD_LINE)

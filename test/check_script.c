@@ -202,6 +202,68 @@ START_TEST(test_vars_hpcpack_task_command)
 }
 END_TEST
 
+/* HPC Pack's limits, checked before anything is written. */
+START_TEST(test_check_hpcpack_limits)
+{
+	static char	 v0[] = "ddpgen", v1[] = "t.py";
+	static char	*argv[] = { v0, v1, NULL };
+	struct profile	*p;
+	struct job	 job;
+	struct buf	 out;
+	char		*args[1], *cause = NULL, *big;
+
+	p = load(HPC "env = {\"A=x;y\"}\n");
+	memset(&job, 0, sizeof job);
+	job.prof = p;
+	job.nodes = 1;
+	job.script = "t.py";
+	job.argv = argv;
+	job.argc = 2;
+	job.ddprank = "/opt/bin/ddprank";
+	ck_assert_int_eq(script_check_hpcpack(&job, "hpcpack.xml", &cause), 0);
+	ck_assert_int_eq(script_check_hpcpack(&job, "t/hpcpack.cmd", &cause),
+	    -1);
+	ck_assert_str_eq(cause, "env: A: ';' cannot be written in a cmd.exe "
+	    "job: job new's /jobenv would start another variable there "
+	    "(use --format xml or ps)");
+	free(cause);
+	/* The argument is in DDPGEN_TASK only here (argv does not hold it):
+	 * 1,900 characters and the rest pass 2,048. */
+	big = xmalloc(1901);
+	memset(big, 'a', 1900);
+	big[1900] = '\0';
+	args[0] = big;
+	job.args = args;
+	job.nargs = 1;
+	ck_assert_int_eq(script_check_hpcpack(&job, "hpcpack.xml", &cause),
+	    -1);
+	ck_assert_msg(strncmp(cause, "job variables: ", 15) == 0 &&
+	    strstr(cause, "HPC Pack takes at most 2048") != NULL, "%s", cause);
+	free(cause);
+	big[1500] = '\0';
+	ck_assert_int_eq(script_check_hpcpack(&job, "hpcpack.xml", &cause), 0);
+	free(big);
+	profile_free(p);
+
+	buf_init(&out);
+	buf_adds(&out, "short\r\n");
+	for (int i = 0; i < 8191 - 260; i++)
+		buf_addc(&out, 'x');
+	buf_adds(&out, "\r\n");
+	ck_assert_int_eq(script_check_output("a.cmd", &out, &cause), 0);
+	ck_assert_int_eq(script_check_output("a.xml", &out, &cause), 0);
+	buf_addc(&out, 'y');
+	for (int i = 0; i < 8191 - 260; i++)
+		buf_addc(&out, 'x');
+	ck_assert_int_eq(script_check_output("a.cmd", &out, &cause), -1);
+	ck_assert_str_eq(cause, "cmd.exe: line 3 of the batch file has 7932 "
+	    "characters; cmd.exe reads at most 8191, less 260 kept for the "
+	    "file name %DDPGEN_OUT% expands to (use --format xml or ps)");
+	free(cause);
+	buf_free(&out);
+}
+END_TEST
+
 START_TEST(test_vars_env_records)
 {
 	char	*s;
@@ -322,6 +384,7 @@ script_suite(void)
 	tcase_add_test(tc, test_vars_hpcpack_runtime);
 	tcase_add_test(tc, test_vars_hpcpack_command_line);
 	tcase_add_test(tc, test_vars_hpcpack_task_command);
+	tcase_add_test(tc, test_check_hpcpack_limits);
 	tcase_add_test(tc, test_vars_requests);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("templates");
