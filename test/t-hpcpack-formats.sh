@@ -202,9 +202,9 @@ refused() {
 	    fail "$name: --format $fmt exit $rc, stderr [$(cat "$T/r.err")]"
 }
 refused newline xml "" -e "NL=a${nl}b" /x.py
-refused newline cmd "variable 'value': control byte 0x0a at offset 1 \
+refused newline cmd "control byte 0x0a at offset 1 \
 cannot be written in a cmd.exe batch file" -e "NL=a${nl}b" /x.py
-refused newline ps "variable 'value': control byte 0x0a at offset 1 \
+refused newline ps "control byte 0x0a at offset 1 \
 cannot be written in a PowerShell string" -e "NL=a${nl}b" /x.py
 # job new's /jobenv takes ';' between variables and documents no escape
 # for it: the cmd format refuses it in a value, the others keep it; the
