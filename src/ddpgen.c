@@ -501,9 +501,13 @@ generate(const struct opts *o, struct profile *p, int argc, char **argv,
 	ddprank = find_ddprank(p->ddprank, exedir);
 	job.ddprank = ddprank;
 	tpath = find_template(p, exedir);
+	if (script_check_hpcpack(&job, tpath, &cause) == -1)
+		die(XC_USAGE, "%s", cause);
 	buf_init(&b);
 	if (script_render(&job, tpath, &b, &cause) == -1)
 		die(XC_CONFIG, "%s", cause);
+	if (script_check_output(tpath, &b, &cause) == -1)
+		die(XC_USAGE, "%s", cause);
 	if (p->rdzv == PROFILE_C10D)
 		util_warn("warning: rdzv c10d: torch's store has no "
 		    "authentication and c10d unpickles what it holds: anyone "

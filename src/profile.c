@@ -69,7 +69,8 @@ const char *const profile_rdzv_names[] = {
 const char *const profile_shell_names[] = {
 	[PROFILE_SHELL_LOGIN] = "login",
 	[PROFILE_SHELL_INTERACTIVE] = "interactive",
-	[PROFILE_SHELL_PLAIN] = "plain", NULL
+	[PROFILE_SHELL_PLAIN] = "plain",
+	[PROFILE_SHELL_LOGIN_INTERACTIVE] = "login-interactive", NULL
 };
 
 /* Enums are stored through int pointers by the generic code below. */
@@ -1382,7 +1383,7 @@ profile_defaults(struct profile *p)
 	p->port_min = 20000;
 	p->port_max = 29999;
 	p->rdzv = PROFILE_STATIC;
-	p->task_shell = PROFILE_SHELL_LOGIN;
+	p->task_shell = PROFILE_SHELL_LOGIN_INTERACTIVE;
 	p->exclusive = 1;
 	p->fail_on_task_failure = 1;
 	p->exchange_timeout = 300;

@@ -24,7 +24,8 @@ enum profile_rdzv {
 enum profile_shell {		/* how an HPC Pack task runs its command */
 	PROFILE_SHELL_LOGIN,	/* bash -lc */
 	PROFILE_SHELL_INTERACTIVE, /* bash -ic */
-	PROFILE_SHELL_PLAIN	/* bash -c, with path set explicitly */
+	PROFILE_SHELL_PLAIN,	/* bash -c, with path set explicitly */
+	PROFILE_SHELL_LOGIN_INTERACTIVE /* bash -lic, the default */
 };
 
 /* Each enum's words, as profiles and options spell them, indexed by the

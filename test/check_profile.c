@@ -168,7 +168,7 @@ START_TEST(test_defaults)
 	ck_assert_str_eq(p->ddprank, "");
 	ck_assert_str_eq(p->node_group, "");
 	ck_assert_str_eq(p->shared_dir, "/app");
-	ck_assert_int_eq(p->task_shell, PROFILE_SHELL_LOGIN);
+	ck_assert_int_eq(p->task_shell, PROFILE_SHELL_LOGIN_INTERACTIVE);
 	ck_assert_str_eq(p->path_env, "");
 	ck_assert_int_eq(p->exclusive, 1);
 	ck_assert_int_eq(p->fail_on_task_failure, 1);
@@ -294,6 +294,7 @@ static const struct {
 	{ "task_shell", "login", PROFILE_SHELL_LOGIN },
 	{ "task_shell", "interactive", PROFILE_SHELL_INTERACTIVE },
 	{ "task_shell", "plain", PROFILE_SHELL_PLAIN },
+	{ "task_shell", "login-interactive", PROFILE_SHELL_LOGIN_INTERACTIVE },
 };
 
 START_TEST(test_enums)
@@ -391,7 +392,7 @@ static const struct {
 	{ "rdzv = etcd\n",
 	    "t.conf:3: rdzv: bad value 'etcd' (static or c10d)" },
 	{ "task_shell = zsh\n", "t.conf:3: task_shell: bad value 'zsh' "
-	    "(login, interactive or plain)" },
+	    "(login, interactive, plain or login-interactive)" },
 	{ "discovery = Iface\niface = e\n",
 	    "t.conf:3: discovery: bad value 'Iface' (hostname or iface)" },
 	{ "iface = \"^eth[\"\n", "t.conf:3: iface: bad pattern '^eth[': "
@@ -612,7 +613,7 @@ START_TEST(test_many_errors)
 	    "t.conf:10: job_name: control character in 'a\\x01'\n"
 	    "t.conf:11: qos: expected one value, got a list of 2\n"
 	    "t.conf:12: task_shell: bad value 'fish' "
-	    "(login, interactive or plain)\n"
+	    "(login, interactive, plain or login-interactive)\n"
 	    "t.conf:13: unexpected token '='");
 }
 END_TEST
@@ -1220,7 +1221,7 @@ START_TEST(test_dump_format)
 	    "ddprank = \"\"\n"
 	    "node_group = \"\"\n"
 	    "shared_dir = \"/app\"\n"
-	    "task_shell = \"login\"\n"
+	    "task_shell = \"login-interactive\"\n"
 	    "path = \"\"\n"
 	    "exclusive = true\n"
 	    "fail_on_task_failure = true\n"
@@ -1366,7 +1367,7 @@ START_TEST(test_shipped_facts)
 	ck_assert_int_eq(p->scheduler, PROFILE_HPCPACK);
 	ck_assert_int_eq(p->rdzv, PROFILE_STATIC);
 	ck_assert_str_eq(p->shared_dir, "/app");
-	ck_assert_int_eq(p->task_shell, PROFILE_SHELL_LOGIN);
+	ck_assert_int_eq(p->task_shell, PROFILE_SHELL_LOGIN_INTERACTIVE);
 	ck_assert_str_eq(p->template, "hpcpack.xml");
 	profile_free(p);
 	p = load_ok("slurm", &dirs);
