@@ -425,8 +425,8 @@ START_TEST(test_errors)
 	free(cause);
 	expect_error(ENV("CCP_NODES="), XC_NODES,
 	    "no node list: none of SLURM_STEP_NODELIST, SLURM_JOB_NODELIST, "
-	    "CCP_NODES, PBS_NODEFILE, LSB_MCPU_HOSTS is set and no --hostfile "
-	    "was given");
+	    "SLURM_NODELIST, CCP_NODES, PBS_NODEFILE, LSB_MCPU_HOSTS is set "
+	    "and no --hostfile was given");
 }
 END_TEST
 
