@@ -84,12 +84,12 @@ unset MASTER_ADDR
 
 # One task per node; each runs ddprank, which execs the launcher with its
 # node rank, node count, master address and port set. A node where
-# ddprank is missing says so; a failing node ends the whole step. -N and
-# -n on the command line beat a task count sbatch was given (its
+# ddprank is missing says so; a failing node ends the whole step. The
+# node and task counts on the command line beat what sbatch was given (its
 # SLURM_NTASKS, SLURM_NTASKS_PER_NODE); --export=ALL passes what this
 # script exported even when the job was submitted with --export=NONE.
 # shellcheck disable=SC2016
-srun -N "$SLURM_NNODES" -n "$SLURM_NNODES" --ntasks-per-node=1 \
+srun --nodes="$SLURM_NNODES" --ntasks="$SLURM_NNODES" --ntasks-per-node=1 \
 	--kill-on-bad-exit=1 --export=ALL{{?label_output}} --label{{/label_output}} \
 	/bin/bash -c 'if [ ! -x "$1" ]; then echo "ddpgen job: ddprank not found at $1 on $(hostname)" >&2; exit 127; fi; exec "$@"' ddprank \
 	"$DDPRANK" exec{{?iface}} --iface {{iface}}{{/iface}} --port {{port}} --port-range {{port_range}} --rdzv {{rdzv}} -- \

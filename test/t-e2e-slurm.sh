@@ -92,7 +92,7 @@ fi
 if gen fail-node -s e2e-cori -N 3 -t 3 -e DDPTEST_FAIL_NODE=1 "$script" &&
     submit fail-node 120; then
 	expect_failed fail-node \
-	    '^train\.py: rank [0-9]+ on node 1: failing on request' \
+	    '^([0-9]+: )?train\.py: rank [0-9]+ on node 1: failing on request' \
 	    "that the training failed on node rank 1"
 	expect_report_names fail-node node2
 fi

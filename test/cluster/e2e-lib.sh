@@ -223,7 +223,9 @@ expect_output() {
 # output names HOST, with the exit status 3 of train.py's failure.
 expect_report_names() {
 	checks=$((checks + 1))
-	if ! awk -v h="$2" '$1 == "host" && $3 == h { at = NR }
+	# Each line may start with srun --label's "TASK: ".
+	if ! awk -v h="$2" '{ sub(/^[0-9]+: /, "") }
+	    $1 == "host" && $3 == h { at = NR }
 	    $1 == "exitcode" && $3 == 3 && NR == at + 2 { f = 1 }
 	    END { exit !f }' "$OUT"; then
 		fail "$1: torchrun's report does not name $2 with exit status 3"
