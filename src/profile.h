@@ -133,6 +133,11 @@ int		 profile_word(const char *const *names, const char *s);
 int		 profile_check_env(const char *, char **cause);
 int		 profile_parse_port(const char *, int *out, char **cause);
 
+/* Sets NAME=VALUE in env: an entry of the same name keeps its place and
+ * takes the new value, else it is appended. So env holds one entry per
+ * name, in the order names first appear. */
+void		 profile_env_set(struct strlist *env, const char *item);
+
 /* Appends the resolved profile in profile syntax (for --show-site). */
 void		 profile_dump(const struct profile *, struct buf *);
 

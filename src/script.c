@@ -48,12 +48,13 @@ script_set_list(struct tmpl_vars *v, const char *name,
 static void
 script_set_env(struct tmpl_vars *v, const struct strlist *env)
 {
+	static const char *const fields[] = { "name", "value", NULL };
 	struct tmpl_vars	*rec;
 	const char		*eq;
 	char			*name;
 	size_t			 i;
 
-	tmpl_set_empty_list(v, "env");
+	tmpl_set_fields(v, "env", fields);
 	for (i = 0; i < env->n; i++) {
 		eq = strchr(env->v[i], '=');
 		name = xstrndup(env->v[i], eq == NULL ? strlen(env->v[i]) :
@@ -182,13 +183,15 @@ script_task_command(const struct job *job)
 static void
 script_set_tasks(struct tmpl_vars *v, const struct job *job)
 {
+	static const char *const fields[] = { "task_id", "stdout", "stderr",
+					       NULL };
 	struct tmpl_vars	*rec;
 	char			*s;
 	int			 i;
 
 	/* One record per node costs memory in proportion to the nodes, so
 	 * only the HPC Pack templates, which need them, get them. */
-	tmpl_set_empty_list(v, "tasks");
+	tmpl_set_fields(v, "tasks", fields);
 	if (job->prof->scheduler != PROFILE_HPCPACK)
 		return;
 	for (i = 1; i <= job->nodes; i++) {
@@ -245,6 +248,10 @@ script_vars(const struct job *job)
 	tmpl_set(v, "description", job->prof->description);
 	tmpl_set_list(v, "command", job->argv, job->argc);
 	script_set_int(v, "nodes", job->nodes);
+	/* Other users' jobs on the nodes could bind the port first, or
+	 * reach the unauthenticated store from next door. */
+	tmpl_set(v, "sbatch_exclusive", job->prof->exclusive &&
+	    job->nodes > 1 ? "1" : "");
 	tmpl_set(v, "ddprank", job->ddprank);
 	tmpl_set(v, "script", job->script);
 	tmpl_set_list(v, "args", job->args, job->nargs);

@@ -138,6 +138,23 @@ START_TEST(test_vars_runtime)
 }
 END_TEST
 
+/* --exclusive for jobs of several nodes, unless the profile says not. */
+START_TEST(test_vars_exclusive)
+{
+	char	*s;
+
+	s = render(BASE, "[{{sbatch_exclusive}}]", 2);
+	ck_assert_str_eq(s, "[1]");
+	free(s);
+	s = render(BASE, "[{{sbatch_exclusive}}]", 1);
+	ck_assert_str_eq(s, "['']");
+	free(s);
+	s = render(BASE "exclusive = false\n", "[{{sbatch_exclusive}}]", 2);
+	ck_assert_str_eq(s, "['']");
+	free(s);
+}
+END_TEST
+
 START_TEST(test_vars_env_records)
 {
 	char	*s;
@@ -254,6 +271,7 @@ script_suite(void)
 	tcase_add_test(tc, test_vars_basic);
 	tcase_add_test(tc, test_vars_nproc_default);
 	tcase_add_test(tc, test_vars_runtime);
+	tcase_add_test(tc, test_vars_exclusive);
 	tcase_add_test(tc, test_vars_env_records);
 	tcase_add_test(tc, test_vars_requests);
 	suite_add_tcase(s, tc);

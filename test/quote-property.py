@@ -174,8 +174,11 @@ class Vector:
             return None
         values = [self.script] + self.args + [self.iface or b""]
         values += [v for o, v in self.opts.items() if o == "job-name"]
-        if not all(xml_ok(v, text=True) for v in values) or (
-                self.env is not None and not xml_ok(self.env)):
+        # An -e value the format cannot carry is a usage error, found
+        # before the template renders the rest.
+        if self.env is not None and not xml_ok(self.env):
+            return (2, rb"^ddpgen: --env: .*(not valid UTF-8|control byte 0x)")
+        if not all(xml_ok(v, text=True) for v in values):
             return (3, rb"^ddpgen: .*(not valid UTF-8|control byte 0x)")
         return None
 

@@ -9,7 +9,9 @@
 # sees: the shared directory), stdout and stderr to the task's files,
 # with HPC Pack's CCP_* variables and the lower-case Linux host name
 # where CCP_NODES has NetBIOS upper case. The ddprank exchange in the
-# shared directory gives torchrun its c10d endpoint; test/train.py
+# shared directory, authenticated with a key file in the tasks' home
+# (ddprank(1), SECURITY), gives torchrun its static rendezvous master
+# and the port derived from the key; test/train.py
 # trains over gloo with hostile arguments and check_job.py checks the
 # result. Then a 3-node job whose third node never starts (exit 7 at the
 # timeout, naming it), and its rerun (CCP_RETRY_COUNT=1) next to what
@@ -65,8 +67,14 @@ fi
 addr1=$("$cluster" addr node1 eth0)
 
 # The shared directory: the namespaces share this machine's file system.
+# Its exchange base is made by an administrator: root's, mode 1777.
 share=$T/share
-mkdir -p "$share"
+mkdir -p "$share/.ddprank"
+chmod 1777 "$share/.ddprank"
+# The user's key, 0600 in a 0700 directory of the home every node sees.
+mkdir -m 0700 "$T/home/.ddprank"
+(umask 077 && od -An -tx1 -N32 /dev/urandom | tr -d ' \n' \
+    >"$T/home/.ddprank/key")
 cp "$srcdir/test/train.py" "$share/train.py"
 
 # Test profiles: the shipped hpcpack one with this shared directory, and
@@ -144,18 +152,20 @@ show() {
 }
 
 # check_run NAME NODES NPROC JOBID: every task succeeded, the training
-# is whole, with task 1's node (node1) as the c10d endpoint on the port
-# derived from the job id, and the exchange directory is gone.
+# is whole, with task 1's node (node1) as the static rendezvous master on
+# the port derived from the key and the job id, and the exchange
+# directory is gone.
 check_run() {
 	expect_eq "$1: task exit statuses" "$rcs" \
 	    "$(seq -s ' ' "$2" | sed 's/[0-9]*/0/g')"
 	checks=$((checks + 1))
-	port=$((20000 + $4 % 10000))
+	port=$(env -i DDPRANK_SECRET="$(cat "$T/home/.ddprank/key")" \
+	    CCP_JOBID="$4" "$DDPRANK" port)
 	python3 "$check_job" --nodes "$2" --procs-per-node "$3" \
 	    --argv-file "$T/argv" --expect-env GLOO_SOCKET_IFNAME=eth0 \
-	    --expect-env TORCHELASTIC_RUN_ID="$4" --expect-env PET_NNODES="$2" \
+	    --expect-env PET_NNODES="$2" \
 	    --expect-env PET_MASTER_ADDR="$addr1" \
-	    --expect-env PET_RDZV_ENDPOINT="$addr1:$port" \
+	    --expect-env PET_MASTER_PORT="$port" \
 	    "$share"/ddp.[0-9]*.out ||
 	    { fail "$1: check_job.py"; show "$share"/ddp.*; }
 	expect_eq "$1: exchange directory removed" \
@@ -194,17 +204,24 @@ wait_tasks 2
 t3=$(date +%s)
 expect_eq "missing node: exit statuses" "$rcs" "7 7"
 addr2=$("$cluster" addr node2 eth0)
+# The run directory's name: the job id, the run, and 32 hex digits of
+# the key's HMAC, which no one else can know in advance.
+run=$(ls "$share/.ddprank")
+case $run in
+"$jobid-r0-"????????????????????????????????) ok ;;
+*) fail "missing node: run directory name '$run'" ;;
+esac
 for i in 1 2; do
 	expect_eq "missing node: message on node $i" \
 	    "$(cat "$share/ddp.$i.err")" \
-	    "ddprank: exchange in $share/.ddprank/$jobid-r0 timed out after 3 s: 2 of 3 nodes arrived; missing task ids 3; arrived: task 1 node1 ($addr1), task 2 node2 ($addr2)"
+	    "ddprank: exchange in $share/.ddprank/$run timed out after 3 s: 2 of 3 nodes arrived; missing task ids 3; arrived: task 1 node1 ($addr1), task 2 node2 ($addr2)"
 	expect_eq "missing node: node $i did not start torchrun" \
 	    "$(cat "$share/ddp.$i.out")" ""
 done
 checks=$((checks + 1))
 [ $((t3 - t2)) -le 10 ] || fail "missing node: took $((t3 - t2)) s"
 expect_eq "missing node: the directory stays" \
-    "$(ls "$share/.ddprank/$jobid-r0" | tr '\n' ' ')" "entry.t1 entry.t2 "
+    "$(ls "$share/.ddprank/$run" | tr '\n' ' ')" "entry.t1 entry.t2 "
 rm -f "$share"/ddp.*
 
 # --- its rerun: 3 nodes, each task seeing only its own node ------------------------

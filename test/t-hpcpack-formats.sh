@@ -196,9 +196,9 @@ refused() {
 	    fail "$name: --format $fmt exit $rc, stderr [$(cat "$T/r.err")]"
 }
 refused newline xml "" -e "NL=a${nl}b" /x.py
-refused newline cmd "variable 'value': control byte 0x0a at offset 1 \
+refused newline cmd "control byte 0x0a at offset 1 \
 cannot be written in a cmd.exe batch file" -e "NL=a${nl}b" /x.py
-refused newline ps "variable 'value': control byte 0x0a at offset 1 \
+refused newline ps "control byte 0x0a at offset 1 \
 cannot be written in a PowerShell string" -e "NL=a${nl}b" /x.py
 refused tab xml "" -e "TAB=a${tab}b" /x.py
 refused tab ps "" -e "TAB=a${tab}b" /x.py

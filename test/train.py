@@ -45,7 +45,9 @@ ENV_KEYS = ("MASTER_PORT", "LOCAL_WORLD_SIZE", "GLOO_SOCKET_IFNAME",
             "PET_RDZV_BACKEND", "PET_RDZV_ENDPOINT", "PET_RDZV_ID",
             # What the job script sets for the training: threads, and a
             # variable of the test's own (t-e2e-field.sh).
-            "OMP_NUM_THREADS", "DDPTEST_VAR")
+            "OMP_NUM_THREADS", "DDPTEST_VAR",
+            # Present only if ddprank exec failed to drop the secret.
+            "DDPRANK_SECRET")
 
 
 def build_model():
