@@ -377,12 +377,16 @@ cmd_rank(struct options *o, struct rank_vars *vs, int exec, int *duplicate)
 	int		 xc;
 
 	o->ro.check_port = 1;
+	/* env takes --rdzv and ignores it: it starts no torchrun. */
+	o->ro.rdzv = exec ? o->rdzv : RANK_STATIC;
 	if ((xc = load_secret(o)) != XC_OK)
 		return xc;
 	xc = rank_compute(&r, &o->ro, &nodes_env_real, &netif_sys_real,
 	    &cause);
 	if (r.warning != NULL)
 		report(XC_OK, "warning: %s", r.warning);
+	if (r.note != NULL)
+		report(XC_OK, "%s", r.note);
 	if (xc != XC_OK) {
 		rank_free(&r);
 		return report_cause(xc, cause);
@@ -474,9 +478,11 @@ cmd_hosts(struct options *o)
 	char		*cause;
 	int		 xc;
 
+	/* A malformed operand is a bad operand, as for every subcommand;
+	 * a malformed list from the environment is a node list error. */
 	if (o->argc == 1) {
 		if ((hl = hostlist_parse(o->argv[0], &cause)) == NULL)
-			return report_cause(XC_NODES, cause);
+			return report_cause(XC_USAGE, cause);
 		xc = print_hosts(hl);
 		hostlist_free(hl);
 		return xc;

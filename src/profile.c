@@ -111,6 +111,7 @@ static const struct key keys[] = {
 	  .check = check_time },
 	{ .name = "cpus_per_task", .type = K_INT, .off = OFF(cpus_per_task),
 	  .min = 0, .max = 16384 },
+	{ .name = "label_output", .type = K_BOOL, .off = OFF(label_output) },
 	{ .name = "sbatch_extra", .type = K_LIST, .off = OFF(sbatch_extra),
 	  .flags = KF_LINE, .check = check_sbatch },
 	{ .name = "env", .type = K_LIST, .off = OFF(env), .check = profile_check_env },
@@ -1384,6 +1385,7 @@ profile_defaults(struct profile *p)
 	p->port_max = 29999;
 	p->rdzv = PROFILE_STATIC;
 	p->task_shell = PROFILE_SHELL_LOGIN_INTERACTIVE;
+	p->label_output = 1;
 	p->exclusive = 1;
 	p->fail_on_task_failure = 1;
 	p->exchange_timeout = 300;

@@ -58,6 +58,7 @@ struct profile {
 	char		*time;		/* Slurm time format, "" = unset */
 	int		 cpus_per_task;	/* 0: unset */
 	struct strlist	 sbatch_extra;	/* one sbatch option per item */
+	int		 label_output;	/* Slurm: srun --label */
 
 	struct strlist	 env;		/* NAME=VALUE, exported */
 	struct strlist	 setup;		/* shell lines, code by design */

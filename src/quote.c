@@ -317,3 +317,12 @@ quote_cmd(struct buf *b, const char *s, char **cause)
 	buf_free(&arg);
 	return 0;
 }
+
+void
+quote_sh_eval(struct buf *b, const char *s)
+{
+	if (*s == '=')
+		quote_sh_single(b, s);
+	else
+		quote_sh_posix(b, s);
+}

@@ -29,6 +29,11 @@ void	quote_sh_posix(struct buf *, const char *s);
  * separates variables there with ';'). */
 void	quote_sh_line(struct buf *, const char *s);
 
+/* As quote_sh_posix, and zsh reads the word back too: a word beginning
+ * with = (zsh's EQUALS expansion) is quoted, even in an assignment. For
+ * ddprank env's output. */
+void	quote_sh_eval(struct buf *, const char *s);
+
 /* Appends s escaped for XML 1.0 attribute values and text alike
  * (& < > " ' as entities; tab, newline and CR as character references).
  * s must be UTF-8, as the generated documents are. Returns -1 (and sets

@@ -99,6 +99,7 @@ script_set_runtime(struct tmpl_vars *v, const struct profile *p)
 	tmpl_set(v, "port_range", range);
 	tmpl_set(v, "rdzv", profile_rdzv_names[p->rdzv]);
 	tmpl_set(v, "rdzv_c10d", p->rdzv == PROFILE_C10D ? "1" : "");
+	tmpl_set(v, "label_output", p->label_output ? "1" : "");
 	script_set_list(v, "launcher", &p->launcher);
 	script_set_list(v, "launcher_args", &p->launcher_args);
 	script_set_list(v, "setup", &p->setup);

@@ -38,6 +38,13 @@
 {{/sbatch_extra}}
 set -euo pipefail
 
+# A heterogeneous job (sbatch ... : ...) would give srun the nodes of its
+# first component only, and train on part of the job: refuse it.
+if [ -n "${SLURM_HET_SIZE:-}${SLURM_PACK_SIZE:-}" ]; then
+	echo "ddpgen job: a heterogeneous job (${SLURM_HET_SIZE:-${SLURM_PACK_SIZE:-}} components) is not supported; submit it without ':'" >&2
+	exit 2
+fi
+
 # ddprank computes each node's rank, the master address and the port at
 # run time; it must exist at this path on every node.
 DDPRANK={{ddprank}}
@@ -58,6 +65,15 @@ export {{name}}={{value}}
 {{/env}}
 {{/env}}
 
+# torchrun sets OMP_NUM_THREADS=1 when it is unset: give each process its
+# share of the CPUs of the task instead, as Slurm counts them at run time
+# (-c given to sbatch included).
+if [ -z "${OMP_NUM_THREADS:-}" ] && [ "${SLURM_CPUS_PER_TASK:-0}" -gt 0 ] 2>/dev/null; then
+	OMP_NUM_THREADS=$((SLURM_CPUS_PER_TASK / {{nproc_per_node}}))
+	[ "$OMP_NUM_THREADS" -ge 1 ] || OMP_NUM_THREADS=1
+	export OMP_NUM_THREADS
+fi
+
 {{?discovery_iface}}
 # This shell runs on the first node of the allocation: the address of its
 # interface matching the pattern is the master address for every node.
@@ -77,9 +93,13 @@ export DDPRANK_SECRET
 
 # One task per node; each runs ddprank, which execs the launcher with its
 # node rank, node count, master address and port set. A node where
-# ddprank is missing says so; a failing node ends the whole step.
+# ddprank is missing says so; a failing node ends the whole step. The
+# node and task counts on the command line beat what sbatch was given (its
+# SLURM_NTASKS, SLURM_NTASKS_PER_NODE); --export=ALL passes what this
+# script exported even when the job was submitted with --export=NONE.
 # shellcheck disable=SC2016
-srun --ntasks-per-node=1 --kill-on-bad-exit=1 \
+srun --nodes="$SLURM_NNODES" --ntasks="$SLURM_NNODES" --ntasks-per-node=1 \
+	--kill-on-bad-exit=1 --export=ALL{{?label_output}} --label{{/label_output}} \
 	/bin/bash -c 'if [ ! -x "$1" ]; then echo "ddpgen job: ddprank not found at $1 on $(hostname)" >&2; exit 127; fi; exec "$@"' ddprank \
 	"$DDPRANK" exec{{?iface}} --iface {{iface}}{{/iface}} --port {{port}} --port-range {{port_range}} --rdzv {{rdzv}} -- \
 	{{launcher}} --nproc_per_node={{nproc_per_node}}{{#launcher_args}} {{.}}{{/launcher_args}} \

@@ -1209,6 +1209,7 @@ START_TEST(test_dump_format)
 	    "constraint = \"\"\n"
 	    "time = \"\"\n"
 	    "cpus_per_task = 0\n"
+	    "label_output = true\n"
 	    "sbatch_extra = {}\n"
 	    "env = {}\n"
 	    "setup = {\"say \\\"hi\\\"\", \"a\\\\b\"}\n"

@@ -617,8 +617,9 @@ done
         for i in range(n):
             names = set()
             while len(names) < rng.randint(1, 6):
+                # Blanks, # and : (MPICH's host:N) are hostfile syntax.
                 h = bytes(c for c in rand_bytes(rng, 40, 1)
-                          if c not in b" \t\r\n#")
+                          if c not in b" \t\r\n#:")
                 if h and h.split(b".")[0] != short:
                     names.add(h)
             names = sorted(names)

@@ -61,7 +61,8 @@ grep -q '^export DATA=.*/d/.*SLURM_JOB_ID' "$T/job.sh" ||
     fail "env value rewritten: $(grep DATA= "$T/job.sh")"
 REC=$T/rec
 export REC
-(cd "$T" && PATH="$T/bin:$PATH" SLURM_JOB_ID=4242 bash ./job.sh) >"$T/out" 2>&1
+(cd "$T" && PATH="$T/bin:$PATH" SLURM_JOB_ID=4242 SLURM_NNODES=1 \
+    bash ./job.sh) >"$T/out" 2>&1
 expect_eq "no expansion: job status" "$?" 0
 expect_eq "no expansion: job-time values" "$(cat "$T/rec" 2>/dev/null)" \
     "/scratch/4242

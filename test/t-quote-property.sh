@@ -81,7 +81,10 @@ EOF
 	skip "cannot compile the ddprank stand-in with $cc"
 
 # For the jobs run for real: srun drops its options and runs the task;
-# module is the profiles' setup line.
+# module is the profiles' setup line; SLURM_NNODES is the job's node
+# count, which srun's options take from Slurm.
+SLURM_NNODES=2
+export SLURM_NNODES
 mkdir -p "$T/work/bin"
 cat >"$T/work/bin/srun" <<'EOF'
 #!/bin/sh

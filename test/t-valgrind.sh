@@ -177,7 +177,7 @@ vg 4 PBS_NODEFILE="$T/missing" "$DDPRANK" env
 vg 4 LSB_MCPU_HOSTS="a" "$DDPRANK" env
 printf 'a\na\n' >dup
 vg 4 "$DDPRANK" env --hostfile dup
-vg 4 "$DDPRANK" hosts 'n[1-2'
+vg 2 "$DDPRANK" hosts 'n[1-2'
 vg 5 "$DDPRANK" ip --iface '^no-such-interface$'
 vg 6 SLURM_JOB_NODELIST="$me" "$DDPRANK" env --iface '^lo$'
 vg 6 "$DDPRANK" port
