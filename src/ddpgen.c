@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "exitcode.h"
@@ -100,6 +101,19 @@ die(int status, const char *fmt, ...)
 	util_vwarn(fmt, ap);
 	va_end(ap);
 	exit(status);
+}
+
+/* Everything printed reached standard output: XC_OK, or one line on
+ * standard error and XC_FAIL (a full disk, /dev/full, a closed pipe). */
+static int
+stdout_done(void)
+{
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		util_warn("standard output: %s", errno != 0 ?
+		    strerror(errno) : "write error");
+		return XC_FAIL;
+	}
+	return XC_OK;
 }
 
 /* The directory holding this executable, so the build tree's profiles/
@@ -287,8 +301,8 @@ parse_opt(struct opts *o, int ch)
 	case OPT_DDPRANK: o->ddprank = optarg; break;
 	case OPT_LIST_SITES: o->list_sites = 1; break;
 	case OPT_SHOW_SITE: o->show_site = optarg; break;
-	case 'h': usage(stdout); exit(XC_OK);
-	case 'V': printf("ddpgen %s\n", DDPGEN_VERSION); exit(XC_OK);
+	case 'h': usage(stdout); exit(stdout_done());
+	case 'V': printf("ddpgen %s\n", DDPGEN_VERSION); exit(stdout_done());
 	default: usage(stderr); exit(XC_USAGE);
 	}
 }
@@ -336,7 +350,7 @@ list_sites(const struct strlist *dirs)
 		printf("%-12s %s (%s)\n", sites[i].name,
 		    sites[i].description, sites[i].path);
 	profile_sites_free(sites, n);
-	return XC_OK;
+	return stdout_done();
 }
 
 static int
@@ -351,7 +365,7 @@ show_site(const char *site, const struct strlist *dirs)
 	fputs(b.s, stdout);
 	buf_free(&b);
 	profile_free(p);
-	return XC_OK;
+	return stdout_done();
 }
 
 /* Where ddprank lives on the nodes: the profile or --ddprank, else the
@@ -417,18 +431,32 @@ find_template(const struct profile *p, int from_cli, const char *exedir)
 	return path;
 }
 
+/* The mode of a new script: executable, as far as the umask allows. */
+static unsigned int
+output_mode(void)
+{
+	mode_t	mask;
+
+	mask = umask(0);
+	umask(mask);
+	return 0777 & ~(unsigned int)mask;
+}
+
+/* -o - and no -o both mean standard output. */
 static void
 emit(const char *output, const struct buf *b)
 {
 	char	*cause;
 
-	if (output != NULL) {
-		if (util_writefile(output, b->s, b->len, 0755, &cause) == -1)
+	if (output != NULL && strcmp(output, "-") != 0) {
+		if (util_writeout(output, b->s, b->len, output_mode(),
+		    &cause) == -1)
 			die(XC_FAIL, "%s", cause);
 		return;
 	}
-	if (fwrite(b->s, 1, b->len, stdout) != b->len || fflush(stdout) != 0)
-		die(XC_FAIL, "standard output: %s", strerror(errno));
+	fwrite(b->s, 1, b->len, stdout);
+	if (stdout_done() != XC_OK)
+		exit(XC_FAIL);
 }
 
 static int

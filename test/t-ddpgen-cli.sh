@@ -48,7 +48,7 @@ checks=$((checks + 1))
 [ -z "$(ls "$T" | grep '^job')" ] || fail "template error left $(ls "$T")"
 run_err 1 "^ddpgen: $T/nodir/job.sh" -o "$T/nodir/job.sh" train.py
 
-"$DDPGEN" --ddprank /opt/ddpgen/bin/ddprank -o "$T/job.sh" train.py
+(umask 022; "$DDPGEN" --ddprank /opt/ddpgen/bin/ddprank -o "$T/job.sh" train.py)
 expect_eq "-o status" "$?" 0
 expect_eq "-o mode" "$(stat -c %a "$T/job.sh")" 755
 expect_eq "-o leftovers" "$(ls "$T" | grep -c '^job.sh.')" 0
