@@ -32,7 +32,8 @@ struct opts {
 	const char	*constraint;
 	const char	*job_name;
 	const char	*output;
-	struct strlist	 env;
+	struct strlist	 env;		/* NAME=VALUE or NAME, in order */
+	size_t		*env_at;	/* the argv index of each */
 	struct strlist	 setup;
 	const char	*port;
 	const char	*rdzv;
@@ -84,7 +85,7 @@ usage(FILE *f)
 "usage: ddpgen [-s site] [-N nodes] [-G gpus-per-node] [-n nproc-per-node]\n"
 "              [-t time] [-p partition] [-A account] [-q qos]\n"
 "              [-C constraint] [-J job-name] [-o file] [-f format]\n"
-"              [-e name=value] [-S command] [-P port|auto]\n"
+"              [-e name[=value]] [-S command] [-P port|auto]\n"
 "              [-r static|c10d] [-i regex] [-T template] [--ddprank path]\n"
 "              script [argument ...]\n"
 "       ddpgen --list-sites\n"
@@ -139,6 +140,24 @@ num_arg(const char *opt, const char *s, int min, int max)
 		die(XC_USAGE, "--%s: '%s' is not a number from %d to %d",
 		    opt, s, min, max);
 	return (int)v;
+}
+
+/* Removes NAME=... from env, if there. */
+static void
+env_remove(struct strlist *env, const char *name)
+{
+	size_t	i, len = strlen(name);
+
+	for (i = 0; i < env->n; i++) {
+		if (strncmp(env->v[i], name, len) == 0 &&
+		    env->v[i][len] == '=') {
+			free(env->v[i]);
+			memmove(&env->v[i], &env->v[i + 1],
+			    (env->n - i) * sizeof env->v[0]);
+			env->n--;
+			return;
+		}
+	}
 }
 
 /* Replaces or appends NAME=VALUE so a command-line --env overrides a
@@ -235,8 +254,6 @@ apply_format(struct profile *p, const char *format)
 static void
 apply_opts(struct profile *p, const struct opts *o)
 {
-	size_t	i;
-
 	if (o->gpus != -1)
 		p->gpus_per_node = o->gpus;
 	if (o->nproc != -1)
@@ -256,17 +273,97 @@ apply_opts(struct profile *p, const struct opts *o)
 	apply_format(p, o->format);
 	apply_port(p, o->port);
 	apply_rdzv(p, o->rdzv);
-	for (i = 0; i < o->env.n; i++)
-		env_override(&p->env, o->env.v[i]);
 	strlist_copy(&p->setup, &o->setup);
 }
 
+/* Applies each --env in order, the last for a name winning: NAME=VALUE
+ * replaces the profile's NAME; a bare NAME is passed from the submitting
+ * shell at run time instead (into pass), so its value is never written. */
+static void
+apply_env(struct profile *p, const struct opts *o, struct strlist *pass)
+{
+	size_t	i, k;
+	char	*name;
+
+	for (i = 0; i < o->env.n; i++) {
+		name = xstrndup(o->env.v[i], strcspn(o->env.v[i], "="));
+		for (k = 0; k < pass->n; k++)
+			if (strcmp(pass->v[k], name) == 0)
+				break;
+		if (k < pass->n) {
+			free(pass->v[k]);
+			memmove(&pass->v[k], &pass->v[k + 1],
+			    (pass->n - k) * sizeof pass->v[0]);
+			pass->n--;
+		}
+		if (strchr(o->env.v[i], '=') != NULL)
+			env_override(&p->env, o->env.v[i]);
+		else {
+			env_remove(&p->env, name);
+			strlist_add(pass, name);
+		}
+		free(name);
+	}
+	if (pass->n > 0 && p->scheduler != PROFILE_SLURM)
+		die(XC_USAGE, "--env: '%s': passing a variable from the "
+		    "submitting shell works on Slurm sites only; give %s=VALUE",
+		    pass->v[0], pass->v[0]);
+}
+
+/* ddpgen's command line for the job's "Regenerate with" comment, with
+ * each --env value replaced by a placeholder: a secret given there is
+ * not written a second time. */
+static void
+redact_argv(struct strlist *out, const struct opts *o, int argc,
+    char **argv)
+{
+	const char	*eq;
+	char		*s;
+	size_t		 i, k;
+
+	for (i = 0; i < (size_t)argc; i++) {
+		s = xstrdup(argv[i]);
+		for (k = 0; k < o->env.n; k++) {
+			if (o->env_at[k] != i)
+				continue;
+			/* The value is the end of argv[i]: "-eN=V" too. */
+			eq = argv[i] + strlen(argv[i]) - strlen(o->env.v[k]);
+			if ((eq = strchr(eq, '=')) == NULL)
+				continue;
+			free(s);
+			xasprintf(&s, "%.*s=<value>", (int)(eq - argv[i]),
+			    argv[i]);
+		}
+		strlist_addown(out, s);
+	}
+}
+
+/* NAME=VALUE, or a bare NAME to pass from the submitting shell. */
 static void
 check_env_arg(const char *s)
 {
-	if (profile_check_env(s, NULL) == -1)
-		die(XC_USAGE, "--env: '%s' is not NAME=VALUE with NAME a "
-		    "shell variable name", s);
+	char	*item;
+	int	 rc;
+
+	if (strchr(s, '=') == NULL)
+		xasprintf(&item, "%s=", s);
+	else
+		item = xstrdup(s);
+	rc = profile_check_env(item, NULL);
+	free(item);
+	if (rc == -1)
+		die(XC_USAGE, "--env: '%s' is not NAME=VALUE or NAME with NAME "
+		    "a shell variable name", s);
+}
+
+static void
+add_env(struct opts *o, const char *arg)
+{
+	check_env_arg(arg);
+	strlist_add(&o->env, arg);
+	o->env_at = xreallocarray(o->env_at, o->env.n, sizeof *o->env_at);
+	/* optarg ends argv[optind - 1]: "-e N=V", "-eN=V", "--env=N=V". */
+	o->env_at[o->env.n - 1] = (size_t)optind - 1;
 }
 
 static void
@@ -292,7 +389,7 @@ parse_opt(struct opts *o, int ch)
 	case 'J': o->job_name = optarg; break;
 	case 'o': o->output = optarg; break;
 	case 'f': o->format = optarg; break;
-	case 'e': check_env_arg(optarg); strlist_add(&o->env, optarg); break;
+	case 'e': add_env(o, optarg); break;
 	case 'S': strlist_add(&o->setup, optarg); break;
 	case 'P': o->port = optarg; break;
 	case 'r': o->rdzv = optarg; break;
@@ -464,10 +561,13 @@ generate(const struct opts *o, struct profile *p, int argc, char **argv,
     const char *exedir)
 {
 	struct job	 job;
+	struct strlist	 pass, cmd;
 	struct buf	 b;
 	char		*cause, *tpath, *ddprank;
 
 	apply_opts(p, o);
+	strlist_init(&pass);
+	apply_env(p, o, &pass);
 	if (profile_validate(p, &cause) == -1)
 		die(XC_USAGE, "%s", cause);
 	memset(&job, 0, sizeof job);
@@ -477,8 +577,11 @@ generate(const struct opts *o, struct profile *p, int argc, char **argv,
 	job.script = argv[optind];
 	job.args = argv + optind + 1;
 	job.nargs = (size_t)(argc - optind - 1);
-	job.argc = (size_t)argc;
-	job.argv = argv;
+	strlist_init(&cmd);
+	redact_argv(&cmd, o, argc, argv);
+	job.argc = cmd.n;
+	job.argv = cmd.v;
+	job.env_pass = &pass;
 	ddprank = find_ddprank(p->ddprank, exedir);
 	job.ddprank = ddprank;
 	tpath = find_template(p, o->template != NULL, exedir);
@@ -487,6 +590,8 @@ generate(const struct opts *o, struct profile *p, int argc, char **argv,
 		die(XC_CONFIG, "%s", cause);
 	emit(o->output, &b);
 	buf_free(&b);
+	strlist_free(&cmd);
+	strlist_free(&pass);
 	free(tpath);
 	free(ddprank);
 	return XC_OK;
@@ -535,6 +640,7 @@ main(int argc, char **argv)
 	rc = dispatch(&o, &dirs, argc, argv, exedir);
 	strlist_free(&dirs);
 	strlist_free(&o.env);
+	free(o.env_at);
 	strlist_free(&o.setup);
 	free(exedir);
 	return rc;

@@ -247,6 +247,10 @@ script_vars(const struct job *job)
 	tmpl_set(v, "ddprank", job->ddprank);
 	tmpl_set(v, "script", job->script);
 	tmpl_set_list(v, "args", job->args, job->nargs);
+	if (job->env_pass != NULL)
+		script_set_list(v, "env_pass", job->env_pass);
+	else
+		tmpl_set_empty_list(v, "env_pass");
 	script_set_requests(v, job->prof);
 	script_set_runtime(v, job->prof);
 	script_set_hpcpack(v, job);

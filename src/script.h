@@ -18,6 +18,9 @@ struct job {
 	char *const		 *argv;		/* ddpgen's own command line */
 	size_t			  argc;
 	const char		 *ddprank;	/* absolute path on the nodes */
+	const struct strlist	 *env_pass;	/* names passed from the
+						   submitting shell; may be
+						   NULL */
 };
 
 /* The template variables of a job (caller frees with tmpl_vars_free). */
