@@ -556,6 +556,55 @@ emit(const char *output, const struct buf *b)
 		exit(XC_FAIL);
 }
 
+/* Setup lines are shell code: bash -n checks them as a block, and a
+ * failure names the first line bash refuses on its own (or all of them,
+ * when only together they fail, as an unclosed if). nprof of them come
+ * from the profile, the rest from -S. */
+static void
+check_setup(const struct strlist *setup, size_t nprof)
+{
+	struct buf	 b;
+	char		*cause, *why;
+	size_t		 i;
+	int		 rc;
+
+	if (setup->n == 0)
+		return;
+	buf_init(&b);
+	for (i = 0; i < setup->n; i++)
+		buf_addf(&b, "%s\n", setup->v[i]);
+	rc = script_check_syntax(b.s, 0, &cause);
+	buf_free(&b);
+	if (rc != -1)
+		return;
+	for (i = 0; i < setup->n; i++) {
+		if (script_check_syntax(setup->v[i], 1, &why) != -1)
+			continue;
+		free(cause);
+		if (i < nprof)
+			die(XC_CONFIG, "setup: '%s' is not valid shell: %s",
+			    setup->v[i], why);
+		die(XC_USAGE, "--setup: '%s' is not valid shell: %s",
+		    setup->v[i], why);
+	}
+	die(nprof == setup->n ? XC_CONFIG : XC_USAGE, "setup lines are not "
+	    "valid shell together: %s", cause);
+}
+
+/* A shell script that bash refuses is never written. */
+static void
+check_script(const char *tpath, const struct buf *b)
+{
+	const char	*dot = strrchr(tpath, '.');
+	char		*cause;
+
+	if (dot == NULL || strcmp(dot, ".sh") != 0)
+		return;
+	if (script_check_syntax(b->s, 0, &cause) == -1)
+		die(XC_CONFIG, "%s: the generated script is not valid shell: "
+		    "%s", tpath, cause);
+}
+
 static int
 generate(const struct opts *o, struct profile *p, int argc, char **argv,
     const char *exedir)
@@ -564,12 +613,14 @@ generate(const struct opts *o, struct profile *p, int argc, char **argv,
 	struct strlist	 pass, cmd;
 	struct buf	 b;
 	char		*cause, *tpath, *ddprank;
+	size_t		 nprof = p->setup.n;
 
 	apply_opts(p, o);
 	strlist_init(&pass);
 	apply_env(p, o, &pass);
 	if (profile_validate(p, &cause) == -1)
 		die(XC_USAGE, "%s", cause);
+	check_setup(&p->setup, nprof);
 	memset(&job, 0, sizeof job);
 	job.prof = p;
 	job.site = o->site;
@@ -588,6 +639,7 @@ generate(const struct opts *o, struct profile *p, int argc, char **argv,
 	buf_init(&b);
 	if (script_render(&job, tpath, &b, &cause) == -1)
 		die(XC_CONFIG, "%s", cause);
+	check_script(tpath, &b);
 	emit(o->output, &b);
 	buf_free(&b);
 	strlist_free(&cmd);

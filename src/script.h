@@ -42,4 +42,11 @@ void		 script_template_path(struct strlist *dirs,
 int		 script_render(const struct job *, const char *path,
 		    struct buf *out, char **cause);
 
+/* Checks code with "bash -n" when bash is in PATH. Returns 0 when bash
+ * accepts it, 1 when there is no bash to ask, -1 with *cause (bash's
+ * first complaint, warnings included, without its "bash: " and, when
+ * strip_line, "line N: " prefix) otherwise. */
+int		 script_check_syntax(const char *code, int strip_line,
+		    char **cause);
+
 #endif

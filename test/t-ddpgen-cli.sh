@@ -127,4 +127,23 @@ expect_eq "--env NAME after NAME=VALUE" "$(grep -c -e 'SECRET_KEY=a' -e '^ddpgen
 "$DDPGEN" --ddprank /x/ddprank --env SECRET_KEY -e SECRET_KEY=a -o "$T/last.sh" train.py
 expect_eq "NAME=VALUE after --env NAME" "$(grep -c -e '^	export SECRET_KEY=a$' -e 'ddpgen_pass SECRET_KEY$' "$T/last.sh")" 1
 
+# Setup lines bash refuses: an error naming the line, no file written;
+# lines that are valid only together pass; no bash, no check.
+run_err 2 "^ddpgen: --setup: 'if true' is not valid shell: syntax error: unexpected end of file$" -S 'if true' -o "$T/setup.sh" train.py
+checks=$((checks + 1))
+[ ! -e "$T/setup.sh" ] || fail "a setup line bash refuses left $T/setup.sh"
+run_err 2 "^ddpgen: --setup: 'fi' is not valid shell: syntax error near unexpected token" -S 'module load x' -S fi train.py
+run_err 2 "^ddpgen: --setup: 'cat <<EOF' is not valid shell: warning: here-document" -S 'cat <<EOF' train.py
+run_err 2 "^ddpgen: --setup: 'if true' is not valid shell" -s hpcpack -S 'if true' train.py
+"$DDPGEN" --ddprank /x/ddprank -S 'for x in a b; do' -S 'echo "$x"' -S done train.py >"$T/multi.sh"
+expect_eq "setup lines valid together" "$?" 0
+printf 'extends = "slurm"\nsetup = {"if true"}\n' >"$T/badsetup.conf"
+run_err 3 "^ddpgen: setup: 'if true' is not valid shell" -s "$T/badsetup.conf" train.py
+cp "$srcdir/templates/slurm.sh" "$T/broken.sh"
+printf 'if true\n' >>"$T/broken.sh"
+run_err 3 "^ddpgen: $T/broken.sh: the generated script is not valid shell: line [0-9]*: syntax error" -T "$T/broken.sh" train.py
+mkdir -p "$T/nobash"
+PATH=$T/nobash "$DDPGEN" --ddprank /x/ddprank -S 'if true' train.py >"$T/nobash.sh"
+expect_eq "no bash in PATH: no check" "$?" 0
+
 finish
