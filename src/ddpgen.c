@@ -319,21 +319,22 @@ redact_argv(struct strlist *out, const struct opts *o, int argc,
 {
 	const char	*eq;
 	char		*s;
-	size_t		 i, k;
+	size_t		 i, k = 0;
 
+	/* env_at ascends: the options were parsed in order. */
 	for (i = 0; i < (size_t)argc; i++) {
-		s = xstrdup(argv[i]);
-		for (k = 0; k < o->env.n; k++) {
-			if (o->env_at[k] != i)
-				continue;
-			/* The value is the end of argv[i]: "-eN=V" too. */
-			eq = argv[i] + strlen(argv[i]) - strlen(o->env.v[k]);
-			if ((eq = strchr(eq, '=')) == NULL)
-				continue;
-			free(s);
+		while (k < o->env.n && o->env_at[k] < i)
+			k++;
+		/* The value ends argv[i], in "-eN=V" too. */
+		eq = NULL;
+		if (k < o->env.n && o->env_at[k] == i)
+			eq = strchr(argv[i] + strlen(argv[i]) -
+			    strlen(o->env.v[k]), '=');
+		if (eq != NULL)
 			xasprintf(&s, "%.*s=<value>", (int)(eq - argv[i]),
 			    argv[i]);
-		}
+		else
+			s = xstrdup(argv[i]);
 		strlist_addown(out, s);
 	}
 }

@@ -58,7 +58,7 @@ set -euo pipefail
 # shellcheck disable=SC2016
 {
 {{#env}}
-	export {{name}}={{value|shvars|raw}}
+export {{name}}={{value|shvars|raw}}
 {{/env}}
 }
 {{/env}}

@@ -115,7 +115,7 @@ expect_eq "--env NAME: passed at run time" "$(grep -c '^ddpgen_pass SECRET_KEY$'
     --env K4=s3cr3t4 -o "$T/given.sh" train.py
 for k in 1 2 3 4; do
 	expect_eq "-e K$k=VALUE: written once" "$(grep -c "s3cr3t$k" "$T/given.sh")" 1
-	expect_eq "-e K$k=VALUE: exported" "$(grep -c "^	export K$k=s3cr3t$k\$" "$T/given.sh")" 1
+	expect_eq "-e K$k=VALUE: exported" "$(grep -c "^export K$k=s3cr3t$k\$" "$T/given.sh")" 1
 done
 expect_eq "-e: the placeholders" "$(sed -n 3p "$T/given.sh")" \
     "#   ddpgen --ddprank /x/ddprank -e 'K1=<value>' '-eK2=<value>' '--env=K3=<value>' --env 'K4=<value>' -o $T/given.sh train.py"
@@ -125,7 +125,7 @@ expect_eq "-e K1=VALUE in XML: written once" "$(grep -c s3cr3t1 "$T/given.xml")"
 SECRET_KEY=x "$DDPGEN" --ddprank /x/ddprank -e SECRET_KEY=a --env SECRET_KEY -o "$T/last.sh" train.py
 expect_eq "--env NAME after NAME=VALUE" "$(grep -c -e 'SECRET_KEY=a' -e '^ddpgen_pass SECRET_KEY$' "$T/last.sh")" 1
 "$DDPGEN" --ddprank /x/ddprank --env SECRET_KEY -e SECRET_KEY=a -o "$T/last.sh" train.py
-expect_eq "NAME=VALUE after --env NAME" "$(grep -c -e '^	export SECRET_KEY=a$' -e 'ddpgen_pass SECRET_KEY$' "$T/last.sh")" 1
+expect_eq "NAME=VALUE after --env NAME" "$(grep -c -e '^export SECRET_KEY=a$' -e 'ddpgen_pass SECRET_KEY$' "$T/last.sh")" 1
 
 # Setup lines bash refuses: an error naming the line, no file written;
 # lines that are valid only together pass; no bash, no check.
