@@ -441,6 +441,7 @@ START_TEST(test_sh_vars_bash_property)
 	buf_init(&out);
 	ck_assert_int_eq(t_capture(cmd, &out), 0);
 	compare_printed(&out, &want, 0, want.n, "bash");
+	free(path);
 	xasprintf(&path, "%s/pwned", dir);
 	ck_assert_int_eq(access(path, F_OK), -1);
 	buf_free(&out);
