@@ -14,6 +14,7 @@
 
 #include "exitcode.h"
 #include "profile.h"
+#include "quote.h"
 #include "rx.h"
 #include "script.h"
 #include "util.h"
@@ -43,6 +44,7 @@ struct opts {
 	const char	*format;
 	const char	*show_site;
 	int		 list_sites;
+	int		 job_opt;	/* the first option of a job, or 0 */
 };
 
 enum {
@@ -158,25 +160,6 @@ env_remove(struct strlist *env, const char *name)
 			return;
 		}
 	}
-}
-
-/* Replaces or appends NAME=VALUE so a command-line --env overrides a
- * profile variable of the same name instead of exporting it twice. */
-static void
-env_override(struct strlist *env, const char *item)
-{
-	size_t	i, len;
-
-	len = strcspn(item, "=");
-	for (i = 0; i < env->n; i++) {
-		if (strncmp(env->v[i], item, len) == 0 &&
-		    env->v[i][len] == '=') {
-			free(env->v[i]);
-			env->v[i] = xstrdup(item);
-			return;
-		}
-	}
-	strlist_add(env, item);
 }
 
 static void
@@ -297,7 +280,7 @@ apply_env(struct profile *p, const struct opts *o, struct strlist *pass)
 			pass->n--;
 		}
 		if (strchr(o->env.v[i], '=') != NULL)
-			env_override(&p->env, o->env.v[i]);
+			profile_env_set(&p->env, o->env.v[i]);
 		else {
 			env_remove(&p->env, name);
 			strlist_add(pass, name);
@@ -367,9 +350,24 @@ add_env(struct opts *o, const char *arg)
 	o->env_at[o->env.n - 1] = (size_t)optind - 1;
 }
 
+/* "--nodes" for 'N': options are named by their long name in messages. */
+static const char *
+optname(int ch)
+{
+	size_t	i;
+
+	for (i = 0; longopts[i].name != NULL; i++)
+		if (longopts[i].val == ch)
+			return longopts[i].name;
+	return "?";
+}
+
 static void
 parse_opt(struct opts *o, int ch)
 {
+	if (o->job_opt == 0 && strchr("hV", ch) == NULL &&
+	    ch != OPT_LIST_SITES && ch != OPT_SHOW_SITE)
+		o->job_opt = ch;
 	switch (ch) {
 	case 's': o->site = optarg; break;
 	case 'N': o->nodes = num_arg("nodes", optarg, 1, 1000000); break;
@@ -401,8 +399,19 @@ parse_opt(struct opts *o, int ch)
 	case OPT_SHOW_SITE: o->show_site = optarg; break;
 	case 'h': usage(stdout); exit(stdout_done());
 	case 'V': printf("ddpgen %s\n", DDPGEN_VERSION); exit(stdout_done());
-	default: usage(stderr); exit(XC_USAGE);
 	}
+}
+
+/* getopt's own messages would name argv[0], a full path. */
+static void __attribute__((noreturn))
+bad_opt(int ch, char **argv)
+{
+	char	*msg = util_opterr(ch, argv, longopts);
+
+	util_warn("%s", msg);
+	free(msg);
+	usage(stderr);
+	exit(XC_USAGE);
 }
 
 static void
@@ -415,9 +424,14 @@ parse_opts(struct opts *o, int argc, char **argv)
 	o->gpus = o->nproc = -1;
 	strlist_init(&o->env);
 	strlist_init(&o->setup);
+	opterr = 0;
 	while ((ch = getopt_long(argc, argv,
-	    "+s:N:G:n:t:p:A:q:C:J:o:f:e:S:P:r:i:T:hV", longopts, NULL)) != -1)
+	    "+:s:N:G:n:t:p:A:q:C:J:o:f:e:S:P:r:i:T:hV", longopts,
+	    NULL)) != -1) {
+		if (ch == '?' || ch == ':')
+			bad_opt(ch, argv);
 		parse_opt(o, ch);
+	}
 }
 
 static struct profile *
@@ -504,26 +518,19 @@ find_ddprank(const char *given, const char *exedir)
 	return found;
 }
 
-/* A template named with a '/' in a profile is relative to the profile
- * file's directory; elsewhere it is looked up in the template path. */
+/* The profile's template path is already absolute when it has a slash
+ * (see profile.c); -T's is relative to the current directory. A name
+ * without a slash is looked up in the template path. */
 static char *
-find_template(const struct profile *p, int from_cli, const char *exedir)
+find_template(const struct profile *p, const char *exedir)
 {
 	struct strlist	 dirs;
-	char		*path, *cause, *copy, *rel;
+	char		*path, *cause;
 
-	if (!from_cli && strchr(p->template, '/') != NULL &&
-	    p->template[0] != '/') {
-		copy = xstrdup(p->path);
-		xasprintf(&rel, "%s/%s", dirname(copy), p->template);
-		free(copy);
-	} else
-		rel = xstrdup(p->template);
 	strlist_init(&dirs);
 	script_template_path(&dirs, NULL, exedir);
-	path = script_find_template(rel, &dirs, &cause);
+	path = script_find_template(p->template, &dirs, &cause);
 	strlist_free(&dirs);
-	free(rel);
 	if (path == NULL)
 		die(XC_CONFIG, "%s", cause);
 	return path;
@@ -606,6 +613,47 @@ check_script(const char *tpath, const struct buf *b)
 		    "%s", tpath, cause);
 }
 
+typedef int	quote_fn(struct buf *, const char *, char **);
+
+/* The quoting an HPC Pack format's template applies to env values, by
+ * the template's extension; NULL for a shell script, where every value
+ * can be written. */
+static quote_fn *
+format_quote(const char *template)
+{
+	const char	*dot = strrchr(template, '.');
+
+	if (dot == NULL || strchr(dot, '/') != NULL)
+		return NULL;
+	if (strcmp(dot, ".cmd") == 0)
+		return quote_cmd;
+	if (strcmp(dot, ".ps1") == 0)
+		return quote_ps;
+	if (strcmp(dot, ".xml") == 0)
+		return quote_xml;
+	return NULL;
+}
+
+/* An -e value the format cannot carry is a usage error, before the
+ * template would report it as its own (a profile error). */
+static void
+check_env_values(const struct opts *o, const struct profile *p)
+{
+	quote_fn	*fn = format_quote(p->template);
+	struct buf	 b;
+	char		*cause;
+	size_t		 i;
+
+	for (i = 0; fn != NULL && i < o->env.n; i++) {
+		if (strchr(o->env.v[i], '=') == NULL)
+			continue;	/* passed at run time */
+		buf_init(&b);
+		if (fn(&b, strchr(o->env.v[i], '=') + 1, &cause) == -1)
+			die(XC_USAGE, "--env: '%s': %s", o->env.v[i], cause);
+		buf_free(&b);
+	}
+}
+
 static int
 generate(const struct opts *o, struct profile *p, int argc, char **argv,
     const char *exedir)
@@ -622,6 +670,7 @@ generate(const struct opts *o, struct profile *p, int argc, char **argv,
 	if (profile_validate(p, &cause) == -1)
 		die(XC_USAGE, "%s", cause);
 	check_setup(&p->setup, nprof);
+	check_env_values(o, p);
 	memset(&job, 0, sizeof job);
 	job.prof = p;
 	job.site = o->site;
@@ -636,11 +685,20 @@ generate(const struct opts *o, struct profile *p, int argc, char **argv,
 	job.env_pass = &pass;
 	ddprank = find_ddprank(p->ddprank, exedir);
 	job.ddprank = ddprank;
-	tpath = find_template(p, o->template != NULL, exedir);
+	tpath = find_template(p, exedir);
+	if (script_check_hpcpack(&job, tpath, &cause) == -1)
+		die(XC_USAGE, "%s", cause);
 	buf_init(&b);
 	if (script_render(&job, tpath, &b, &cause) == -1)
 		die(XC_CONFIG, "%s", cause);
 	check_script(tpath, &b);
+	if (script_check_output(tpath, &b, &cause) == -1)
+		die(XC_USAGE, "%s", cause);
+	if (p->rdzv == PROFILE_C10D)
+		util_warn("warning: rdzv c10d: torch's store has no "
+		    "authentication and c10d unpickles what it holds: anyone "
+		    "who reaches its port can run code in the job; use c10d only "
+		    "on a network other users cannot reach, else static");
 	emit(o->output, &b);
 	buf_free(&b);
 	strlist_free(&cmd);
@@ -648,6 +706,27 @@ generate(const struct opts *o, struct profile *p, int argc, char **argv,
 	free(tpath);
 	free(ddprank);
 	return XC_OK;
+}
+
+/* --list-sites and --show-site take no operand and no option of a job:
+ * nothing given is silently ignored. */
+static int
+dispatch_sites(const struct opts *o, const struct strlist *dirs, int argc,
+    char **argv)
+{
+	const char	*mode = o->list_sites ? "list-sites" : "show-site";
+
+	if (o->list_sites && o->show_site != NULL)
+		die(XC_USAGE, "--list-sites: --show-site does not apply");
+	if (o->job_opt != 0)
+		die(XC_USAGE, "--%s: --%s does not apply", mode,
+		    optname(o->job_opt));
+	if (optind < argc)
+		die(XC_USAGE, "--%s: unexpected argument '%s'", mode,
+		    argv[optind]);
+	if (o->list_sites)
+		return list_sites(dirs);
+	return show_site(o->show_site, dirs);
 }
 
 /* Runs what the options ask for; everything it is given, the caller frees. */
@@ -658,10 +737,8 @@ dispatch(struct opts *o, const struct strlist *dirs, int argc, char **argv,
 	struct profile	*p;
 	int		 rc;
 
-	if (o->list_sites)
-		return list_sites(dirs);
-	if (o->show_site != NULL)
-		return show_site(o->show_site, dirs);
+	if (o->list_sites || o->show_site != NULL)
+		return dispatch_sites(o, dirs, argc, argv);
 	if (optind >= argc) {
 		fprintf(stderr, "%s: no training script given\n",
 		    util_progname);

@@ -141,6 +141,28 @@ quote_sh_vars(struct buf *b, const char *s)
 	buf_free(&lit);
 }
 
+void
+quote_sh_line(struct buf *b, const char *s)
+{
+	const char	*p;
+
+	if (strchr(s, ';') == NULL) {
+		quote_sh(b, s);
+		return;
+	}
+	buf_adds(b, "$'");
+	for (p = s; *p != '\0'; p++) {
+		if (*p == ';')
+			buf_adds(b, "\\x3b");
+		else if (*p == '\\' || *p == '\'') {
+			buf_addc(b, '\\');
+			buf_addc(b, *p);
+		} else
+			util_addvis(b, p, 1);
+	}
+	buf_addc(b, '\'');
+}
+
 /* Length of the UTF-8 sequence at s if it encodes an XML 1.0 Char
  * (no overlong forms, surrogates, U+FFFE, U+FFFF or beyond U+10FFFF);
  * 0 otherwise. Only called for lead bytes >= 0x80. */

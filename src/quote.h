@@ -33,6 +33,13 @@ void	quote_sh_posix(struct buf *, const char *s);
  * environment values (-e, a profile's env). */
 void	quote_sh_vars(struct buf *, const char *s);
 
+/* Appends s as quote_sh does, except that the text appended never holds
+ * a ';' or a control byte: a word with either is written in bash's
+ * $'...' with ';' as \x3b. For shell code that must stay one line
+ * without ';', as a value of HPC Pack's /jobenv list must (job new
+ * separates variables there with ';'). */
+void	quote_sh_line(struct buf *, const char *s);
+
 /* Appends s escaped for XML 1.0 attribute values and text alike
  * (& < > " ' as entities; tab, newline and CR as character references).
  * s must be UTF-8, as the generated documents are. Returns -1 (and sets

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "auth.h"
 #include "exchange.h"
 #include "exitcode.h"
 #include "hostlist.h"
@@ -75,7 +76,12 @@ rank_port_of(int *port, const struct rank_opts *o, enum nodes_sched s,
 		    "set; choose a port with --port N", rank_job_vars(s));
 		return XC_PORT;
 	}
-	*port = port_auto(job->id, job->task, job->step, o->lo, o->hi);
+	if (o->auth != NULL && o->auth->len > 0)
+		*port = port_auto_secret(o->auth, job->id, job->task,
+		    job->step, o->lo, o->hi);
+	else
+		*port = port_auto(job->id, job->task, job->step, o->lo,
+		    o->hi);
 	return XC_OK;
 }
 

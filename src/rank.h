@@ -11,6 +11,7 @@
 #include "nodes.h"
 #include "util.h"
 
+struct auth;
 struct exchange_opts;
 struct netif_sys;
 struct rx;
@@ -36,6 +37,9 @@ struct rank_opts {
 	/* --exchange: the nodes learn each other from the exchange, not
 	 * from a node list; NULL or EXCHANGE_NONE for none. */
 	const struct exchange_opts *exchange;
+	/* The job's secret: the automatic port derives from it when it has
+	 * one (len > 0). NULL for none. */
+	const struct auth	*auth;
 };
 
 struct rank {

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -473,4 +474,56 @@ util_writeout(const char *path, const char *data, size_t len,
 		return rc;
 	}
 	return util_writethrough(path, data, len, mode, cause);
+}
+
+/* The long option the argument arg ("--name" or "--name=value") names
+ * with the value val, or NULL. */
+static const struct option *
+opt_long(const struct option *longopts, const char *arg, int val)
+{
+	size_t	i, len;
+
+	if (strncmp(arg, "--", 2) != 0)
+		return NULL;
+	arg += 2;
+	len = strcspn(arg, "=");
+	for (i = 0; longopts[i].name != NULL; i++)
+		if (longopts[i].val == val &&
+		    strncmp(longopts[i].name, arg, len) == 0)
+			return &longopts[i];
+	return NULL;
+}
+
+/* How many long options start with the name in arg ("--na=x"). */
+static size_t
+opt_prefixes(const struct option *longopts, const char *arg)
+{
+	size_t	i, n = 0, len = strcspn(arg, "=");
+
+	for (i = 0; longopts[i].name != NULL; i++)
+		n += strncmp(longopts[i].name, arg, len) == 0;
+	return n;
+}
+
+char *
+util_opterr(int ch, char *const *argv, const struct option *longopts)
+{
+	const struct option	*lo;
+	const char		*arg = argv[optind - 1];
+	char			*msg;
+
+	lo = optopt != 0 ? opt_long(longopts, arg, optopt) : NULL;
+	if (ch == ':' && lo != NULL)
+		xasprintf(&msg, "--%s: needs a value", lo->name);
+	else if (ch == ':')
+		xasprintf(&msg, "-%c: needs a value", optopt);
+	else if (lo != NULL)
+		xasprintf(&msg, "--%s: takes no value", lo->name);
+	else if (optopt != 0)
+		xasprintf(&msg, "-%c: unknown option", optopt);
+	else
+		xasprintf(&msg, "%.*s: %s option", (int)strcspn(arg, "="), arg,
+		    opt_prefixes(longopts, arg + 2) > 1 ? "ambiguous" :
+		    "unknown");
+	return msg;
 }

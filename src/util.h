@@ -53,6 +53,14 @@ void	 util_vwarn(const char *, va_list)
 void	 util_warn(const char *, ...)
 	    __attribute__((format(printf, 1, 2)));
 
+/* The message for getopt_long's '?' or ':' (ch), called with opterr 0
+ * and an optstring starting "+:": "-x: unknown option", "--name:
+ * ambiguous option", "--name: needs a value", "--name: takes no value".
+ * The option is named as typed for an unknown long option, else by its
+ * long name when it was given by it. The caller frees it. */
+struct option;
+char	*util_opterr(int ch, char *const *argv, const struct option *);
+
 /* Appends s[0, n) with its control bytes written as \n, \t, \r or
  * \xHH, so that a message stays one line whatever a value in it holds. */
 void	 util_addvis(struct buf *, const char *, size_t);

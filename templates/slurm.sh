@@ -6,6 +6,9 @@
 #SBATCH --job-name={{job_name}}
 #SBATCH --nodes={{nodes}}
 #SBATCH --ntasks-per-node=1
+{{?sbatch_exclusive}}
+#SBATCH --exclusive
+{{/sbatch_exclusive}}
 {{?gpus_per_node}}
 #SBATCH --gpus-per-node={{gpus_per_node}}
 {{/gpus_per_node}}
@@ -88,6 +91,12 @@ export MASTER_ADDR
 # Hostname discovery: each node resolves the first node's name itself.
 unset MASTER_ADDR
 {{/discovery_iface}}
+
+# A secret for this job alone: srun carries it to every task, whose
+# environment only this user can read, and the automatic port derives
+# from it (ddprank(1), SECURITY).
+DDPRANK_SECRET=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
+export DDPRANK_SECRET
 
 # One task per node; each runs ddprank, which execs the launcher with its
 # node rank, node count, master address and port set. A node where

@@ -140,8 +140,8 @@ compare_printed(const struct buf *out, const struct strlist *words,
 }
 
 static void
-bash_batch(const char *dir, const struct strlist *words, size_t from,
-    size_t to, const char *locale)
+bash_batch_with(const char *dir, const struct strlist *words, size_t from,
+    size_t to, const char *locale, void (*quote)(struct buf *, const char *))
 {
 	struct buf	 script, out;
 	char		*path, *cmd;
@@ -150,7 +150,7 @@ bash_batch(const char *dir, const struct strlist *words, size_t from,
 	buf_init(&script);
 	for (i = from; i < to; i++) {
 		buf_adds(&script, "printf '%s\\0' ");
-		quote_sh(&script, words->v[i]);
+		quote(&script, words->v[i]);
 		buf_addc(&script, '\n');
 	}
 	xasprintf(&path, "%s/words.sh", dir);
@@ -163,6 +163,13 @@ bash_batch(const char *dir, const struct strlist *words, size_t from,
 	buf_free(&script);
 	free(cmd);
 	free(path);
+}
+
+static void
+bash_batch(const char *dir, const struct strlist *words, size_t from,
+    size_t to, const char *locale)
+{
+	bash_batch_with(dir, words, from, to, locale, quote_sh);
 }
 
 START_TEST(test_sh_bare)
@@ -269,6 +276,52 @@ START_TEST(test_sh_bash_property)
 			to = i + BATCH < words.n ? i + BATCH : words.n;
 			bash_batch(dir, &words, i, to, locales[l]);
 		}
+	}
+	strlist_free(&words);
+	t_rmtree(dir);
+}
+END_TEST
+
+/* quote_sh_line: never a ';' or a control byte, and bash reads back the
+ * bytes quoted. */
+START_TEST(test_sh_line_units)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	quote_sh_line(&b, "a;b");
+	buf_addc(&b, ' ');
+	quote_sh_line(&b, "it's; \\x\n");
+	buf_addc(&b, ' ');
+	quote_sh_line(&b, "plain words");
+	buf_addc(&b, ' ');
+	quote_sh_line(&b, ";3b");
+	ck_assert_str_eq(b.s, "$'a\\x3bb' $'it\\'s\\x3b \\\\x\\n' 'plain words' "
+	    "$'\\x3b3b'");
+	buf_free(&b);
+}
+END_TEST
+
+START_TEST(test_sh_line_property)
+{
+	struct strlist	 words = { NULL, 0, 0 };
+	struct buf	 b;
+	char		*dir = t_tmpdir("check_quote");
+	size_t		 i, to;
+
+	random_words(&words, 0x5eed0003);
+	strlist_add(&words, ";");
+	strlist_add(&words, "a;\n;b;;\x01");
+	for (i = 0; i < words.n; i++) {
+		buf_init(&b);
+		quote_sh_line(&b, words.v[i]);
+		ck_assert_msg(strchr(b.s, ';') == NULL, "';' in %s", b.s);
+		ck_assert_msg(!util_has_cntrl(b.s), "control byte in %s", b.s);
+		buf_free(&b);
+	}
+	for (i = 0; i < words.n; i += BATCH) {
+		to = i + BATCH < words.n ? i + BATCH : words.n;
+		bash_batch_with(dir, &words, i, to, "C.UTF-8", quote_sh_line);
 	}
 	strlist_free(&words);
 	t_rmtree(dir);
@@ -1379,6 +1432,8 @@ quote_suite(void)
 	tcase_add_test(tc, test_sh_bare);
 	tcase_add_test(tc, test_sh_empty);
 	tcase_add_test(tc, test_sh_posix_units);
+	tcase_add_test(tc, test_sh_line_units);
+	tcase_add_test(tc, test_sh_line_property);
 	tcase_add_test(tc, test_sh_posix_property);
 	tcase_add_test(tc, test_sh_single);
 	tcase_add_test(tc, test_sh_ansic);

@@ -203,6 +203,17 @@ class Vector:
             a += [b"--iface", self.iface]
         return a + [b"--", self.script] + self.args
 
+    def may_be_too_long(self):
+        """Whether the HPC Pack job's variables may pass 2,048 characters:
+        each argument is in both DDPGEN_COMMAND and DDPGEN_TASK, at most
+        4 characters a byte and 3 more a word when quoted, with less
+        than 700 characters of the rest."""
+        words = [self.script] + self.args + [self.iface or b""] + [
+            v for o, v in self.opts.items() if o == "job-name"]
+        most = sum(2 * (4 * len(w) + 3) for w in words)
+        most += 2 * (4 * len(self.env or b"") + 20)
+        return most + 700 > 2048
+
     def refusal(self, xml):
         """The error ddpgen must give, as (status, regex), or None."""
         line = [SBATCH_KEYS[o] for o, v in self.opts.items()
@@ -216,10 +227,18 @@ class Vector:
             return None
         values = [self.script] + self.args + [self.iface or b""]
         values += [v for o, v in self.opts.items() if o == "job-name"]
-        if not all(xml_ok(v, text=True) for v in values) or (
-                self.env is not None and not xml_ok(self.env)):
+        # An -e value the format cannot carry is a usage error, found
+        # before the template renders the rest.
+        if self.env is not None and not xml_ok(self.env):
+            return (2, rb"^ddpgen: --env: .*(not valid UTF-8|control byte 0x)")
+        if not all(xml_ok(v, text=True) for v in values):
             return (3, rb"^ddpgen: .*(not valid UTF-8|control byte 0x)")
         return None
+
+
+def u16len(s):
+    """Characters as Windows counts them (UTF-16 code units)."""
+    return len(s.encode("utf-16-le")) // 2
 
 
 def run(cmd, **kw):
@@ -269,7 +288,7 @@ class Checker:
             return v, run(v.argv(ddpgen, standin, xml), cwd=d)
 
         jobs = []
-        refused = 0
+        refused = too_long = 0
         t0 = time.time()
         for v, p in self.map(one, vectors):
             want = v.refusal(xml)
@@ -280,6 +299,16 @@ class Checker:
                     err.count(b"\n") == 1 and \
                     err.startswith(b"ddpgen: iface: bad pattern '"):
                 refused += 1    # PCRE2 does not compile it
+                self.checks += 1
+                continue
+            if want is None and xml and v.may_be_too_long() and \
+                    p.returncode == 2 and p.stdout == b"" and \
+                    err.count(b"\n") == 1 and re.match(
+                        rb"ddpgen: job variables: (\d+) characters "
+                        rb".*HPC Pack takes at most 2048:",
+                        err) and int(err.split()[3]) > 2048:
+                refused += 1    # over HPC Pack's 2,048 characters
+                too_long += 1
                 self.checks += 1
                 continue
             if want is None:
@@ -307,9 +336,10 @@ class Checker:
                        re.search(want[1], err) is not None),
                        "%s: want a refusal (exit %d, /%r/), got exit %d: %r"
                        % (what, want[0], want[1], p.returncode, err[:300]))
-        print("%s: %d jobs generated, %d refused as they must be (%.0f s)" %
-              ("xml" if xml else "sh", len(jobs), refused, time.time() - t0),
-              flush=True)
+        print("%s: %d jobs generated, %d refused as they must be (%d over "
+              "HPC Pack's 2,048 characters; %.0f s)" %
+              ("xml" if xml else "sh", len(jobs), refused, too_long,
+               time.time() - t0), flush=True)
         return jobs, d
 
     # --- Slurm ----------------------------------------------------------
@@ -560,15 +590,18 @@ done
         for v, c in zip(jobs, cmds):
             with open(os.path.join(d, "cmd.%d" % v.i), "wb") as f:
                 f.write(c)
-            self.xml_values(v, d)
+            task = self.xml_values(v, d)
+            with open(os.path.join(d, "task.%d" % v.i), "wb") as f:
+                f.write(task)
         driver = os.path.join(d, "driver.sh")
         with open(driver, "w") as f:
             f.write(r'''
 d=$1; shift
-# The agent runs CommandLine, "bash -lc CODE": CODE evaluated in a
-# subshell, as a fresh bash would.
+# The agent runs CommandLine, "bash -lic CODE ..." with the job's
+# variables: CODE (which evaluates DDPGEN_TASK) evaluated in a subshell,
+# as a fresh bash would.
 bash() {
-	if [ "$1" = -lc ]; then
+	if [ "$1" = -lic ]; then
 		(eval "$2")
 	else
 		command bash "$@"
@@ -576,7 +609,8 @@ bash() {
 }
 for i; do
 	REC=$d/rec.$i
-	export REC
+	DDPGEN_TASK=$(cat "$d/task.$i")
+	export REC DDPGEN_TASK
 	(eval "$(cat "$d/cmd.$i")") </dev/null >"$d/log.$i" 2>&1
 	echo "$i $?"
 done
@@ -588,6 +622,8 @@ done
         def real(v):
             env = dict(os.environ, HOME=home,
                        REC=os.path.join(d, "real.%d" % v.i))
+            env["DDPGEN_TASK"] = os.fsdecode(
+                read(os.path.join(d, "task.%d" % v.i)))
             cmd = read(os.path.join(d, "cmd.%d" % v.i))
             return v, run([b"bash", b"-c", cmd], cwd=d, env=env,
                           stdin=subprocess.DEVNULL)
@@ -602,9 +638,18 @@ done
             self.compare(v, d, xml=True)
 
     def xml_values(self, v, d):
-        """The job name and HOSTILE_ENV as an XML parser reads them."""
+        """Checks the job name and HOSTILE_ENV as an XML parser reads
+        them, and the variables' length against HPC Pack's 2,048
+        characters; returns DDPGEN_TASK."""
         root = ET.parse(os.path.join(d, "job.%d.xml" % v.i)).getroot()
         ns = {"h": "http://schemas.microsoft.com/HPCS2008R2/scheduler/"}
+        env = {var.find("h:Name", ns).text: var.find("h:Value", ns).text
+               or "" for var in root.iterfind(".//h:Variable", ns)}
+        total = sum(u16len(n + "=" + x) for n, x in env.items())
+        self.check(total <= 2048, "xml vector %d: variables of %d "
+                   "characters" % (v.i, total))
+        self.check(";" not in env.get("DDPGEN_TASK", ";"),
+                   "xml vector %d: DDPGEN_TASK missing or with ';'" % v.i)
         if "job-name" in v.opts:
             self.check(root.get("Name").encode() == v.opts["job-name"],
                        "xml vector %d: Name %r, want %r" %
@@ -616,6 +661,7 @@ done
         self.check([x.encode() for x in vals] == want,
                    "xml vector %d: HOSTILE_ENV %r, want %r" %
                    (v.i, vals, want))
+        return env.get("DDPGEN_TASK", "").encode()
 
     # --- ddprank env ------------------------------------------------------
 

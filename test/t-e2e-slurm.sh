@@ -172,9 +172,21 @@ resolved() {
 	    "$CLUSTER_DIR/etc/hosts"
 }
 
-# auto_port JOBID: the port ddprank(1) documents for --port auto in the
-# job's first step (the srun), with the default range 20000-29999.
-auto_port() { echo $((20000 + ($1 * 1009 + 0) % 10000)); }
+# auto_port NAME: the port of job NAME. ddprank(1) derives it from the
+# job's secret, which only the job knows (the batch shell makes it and
+# ddprank exec drops it): it is the one rank 0 saw, which check_job.py
+# then expects of every rank, and it must be in the default range
+# 20000-29999.
+auto_port() {
+	python3 -c '
+import json, sys
+for path in sys.argv[1:]:
+    for line in open(path, encoding="utf-8", errors="replace"):
+        at = line.find("DDPTEST ")
+        if at >= 0:
+            print(json.loads(line[at + 8:])["env"].get("PET_MASTER_PORT", ""))
+            sys.exit(0)' "$T/$1"/ranks/* 2>/dev/null
+}
 
 # expect_job NAME NODES PPN DISCOVERY RDZV JOBNAME ARGV-FILE: the job
 # ran to completion on NODES nodes with PPN processes each, and every
@@ -194,7 +206,11 @@ expect_job() {
 		set -- --expect-env "GLOO_SOCKET_IFNAME=$disc" \
 		    --expect-env "NCCL_SOCKET_IFNAME==$disc"
 	fi
-	port=$(auto_port "$JOBID")
+	port=$(auto_port "$name")
+	case $port in
+	2[0-9][0-9][0-9][0-9]) ok ;;
+	*) fail "$name: port '$port' not in 20000-29999" ;;
+	esac
 	if [ "$rdzv" = c10d ]; then
 		# torchrun hands its workers the host name of the agent
 		# with group rank 0 and a port of its own; the endpoint
@@ -218,6 +234,7 @@ expect_job() {
 	    --expect-env "PET_MASTER_ADDR=$addr" \
 	    --expect-env "PET_MASTER_PORT=$port" \
 	    --expect-env "PET_NNODES=$nodes" \
+	    --expect-unset DDPRANK_SECRET \
 	    --expect-env "SLURM_JOB_NAME=$jname" "$@" "$T/$name"/ranks/*; then
 		fail "$name: check_job.py"
 		show_logs "$name"
