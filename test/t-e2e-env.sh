@@ -9,7 +9,8 @@
 # - --env API_KEY passing the submitting shell's value, which is never
 #   written to job.sh: by default, with "sbatch --export=API_KEY" under
 #   SBATCH_EXPORT=NONE, and a clear failure when the job does not get it;
-# - setup lines run without -u (source /etc/bash.bashrc reads PS1).
+# - setup lines run without -u (source /etc/bash.bashrc reads PS1);
+# - a profile's ${SLURM_JOB_ID} in env and setup meaning the job's.
 
 mkdir -p "${BUILDDIR:-$(dirname "$0")/..}/test/tmp"
 . "$(dirname "$0")/lib.sh"
@@ -52,12 +53,20 @@ eval "$("$cluster" env)"
 secret='s3cr3t $(touch pwned) `touch pwned` '\''q'\'' "dq" *'
 envdump=$srcdir/test/e2e/envdump.py
 
+# A profile whose values use the job's variables, as a centre writes
+# them: expanded when the job runs, never when ddpgen loads the profile.
+cat >"$T/envtest.conf" <<'EOF'
+extends = "e2e-slurm"
+env = {"PROFILE_DIR=/scratch/${SLURM_JOB_ID}/p", "PROFILE_OLD=\${SLURM_JOB_ID}"}
+setup = {"export PROFILE_SETUP=/scratch/${SLURM_JOB_ID}"}
+EOF
+
 # gen NAME DDPGEN-ARGS...: $T/NAME/job.sh, recording into $T/NAME/rec.
 gen() {
 	name=$1
 	shift
 	mkdir -p "$T/$name/rec"
-	if ! "$DDPGEN" -s e2e-slurm -N 2 -n 1 -t 2 "$@" "$envdump" \
+	if ! "$DDPGEN" -s "$T/envtest.conf" -N 2 -n 1 -t 2 "$@" "$envdump" \
 	    "$T/$name/rec" >"$T/$name/job.sh" 2>"$T/$name/ddpgen.err"; then
 		fail "$name: ddpgen: $(cat "$T/$name/ddpgen.err")"
 		return 1
@@ -113,6 +122,9 @@ if gen vars -e 'PATH=/opt/venv/bin:$PATH' \
 		expect_eq "$n: EMPTY" "$(value "$f" EMPTY)" ""
 		expect_eq "$n: API_KEY" "$(value "$f" API_KEY)" "$secret"
 		expect_eq "$n: FROM_SETUP" "$(value "$f" FROM_SETUP)" "$JOBID "
+		expect_eq "$n: PROFILE_DIR" "$(value "$f" PROFILE_DIR)" "/scratch/$JOBID/p"
+		expect_eq "$n: PROFILE_OLD" "$(value "$f" PROFILE_OLD)" "$JOBID"
+		expect_eq "$n: PROFILE_SETUP" "$(value "$f" PROFILE_SETUP)" "/scratch/$JOBID"
 	done
 	[ "$RC" = 0 ] || show vars
 	checks=$((checks + 1))
