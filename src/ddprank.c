@@ -119,6 +119,17 @@ report_cause(int xc, char *cause)
 	return xc;
 }
 
+/* Everything printed reached standard output: XC_OK, or one line on
+ * standard error and XC_FAIL (a full disk, /dev/full, a closed pipe). */
+static int
+flush_stdout(void)
+{
+	if (fflush(stdout) == EOF || ferror(stdout))
+		return report(XC_FAIL, "standard output: %s", errno != 0 ?
+		    strerror(errno) : "write error");
+	return XC_OK;
+}
+
 /* Prints "ddprank: message" and the usage; exits 2. */
 static void __attribute__((noreturn, format(printf, 1, 2)))
 misuse(const char *fmt, ...)
@@ -244,10 +255,10 @@ parse_option(struct options *o, int c, const char *arg)
 		break;
 	case 'h':
 		usage(stdout);
-		exit(XC_OK);
+		exit(flush_stdout());
 	case 'V':
 		printf("ddprank %s\n", DDPGEN_VERSION);
-		exit(XC_OK);
+		exit(flush_stdout());
 	default:
 		parse_value(o, c, arg);
 		break;
@@ -397,13 +408,6 @@ cmd_rank(struct options *o, struct rank_vars *vs, int exec, int *duplicate)
 	return XC_OK;
 }
 
-static int
-flush_stdout(void)
-{
-	if (fflush(stdout) == EOF || ferror(stdout))
-		return report(XC_FAIL, "stdout: %s", strerror(errno));
-	return XC_OK;
-}
 
 static int
 cmd_env(struct options *o)

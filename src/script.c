@@ -1,6 +1,10 @@
 /* script.c: the template variables of a job, and rendering its script. */
 #include "config.h"
 
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -468,6 +472,10 @@ script_vars(const struct job *job)
 	tmpl_set(v, "ddprank", job->ddprank);
 	tmpl_set(v, "script", job->script);
 	tmpl_set_list(v, "args", job->args, job->nargs);
+	if (job->env_pass != NULL)
+		script_set_list(v, "env_pass", job->env_pass);
+	else
+		tmpl_set_empty_list(v, "env_pass");
 	script_set_requests(v, job->prof);
 	script_set_runtime(v, job->prof);
 	script_set_hpcpack(v, job);
@@ -521,4 +529,99 @@ script_render(const struct job *job, const char *path, struct buf *out,
 	tmpl_vars_free(v);
 	tmpl_free(t);
 	return rc;
+}
+
+/* Runs "bash -n" on the code in fd, its standard error into err.
+ * Returns bash's wait status, or -1 with errno set. */
+static int
+script_run_bash_n(int fd, struct buf *err)
+{
+	char	chunk[4096];
+	pid_t	pid;
+	ssize_t	n;
+	int	pfd[2], status;
+
+	if (pipe(pfd) == -1)
+		return -1;
+	if ((pid = fork()) == -1) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		if (dup2(fd, 0) == -1 || dup2(pfd[1], 1) == -1 ||
+		    dup2(pfd[1], 2) == -1)
+			_exit(127);
+		close(pfd[0]);
+		close(pfd[1]);
+		execlp("bash", "bash", "-n", (char *)NULL);
+		_exit(127);
+	}
+	close(pfd[1]);
+	while ((n = read(pfd[0], chunk, sizeof chunk)) != 0) {
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1)
+			break;
+		buf_addn(err, chunk, (size_t)n);
+	}
+	close(pfd[0]);
+	while (waitpid(pid, &status, 0) == -1)
+		if (errno != EINTR)
+			return -1;
+	return status;
+}
+
+/* bash's first line of complaint, without its "bash: " (and, when
+ * strip_line, "line N: ") prefix. */
+static char *
+script_bash_message(const char *err, int strip_line)
+{
+	const char	*s = err, *p;
+
+	if (strncmp(s, "bash: ", 6) == 0)
+		s += 6;
+	if (strip_line && strncmp(s, "line ", 5) == 0 &&
+	    (p = strstr(s, ": ")) != NULL)
+		s = p + 2;
+	return xstrndup(s, strcspn(s, "\n"));
+}
+
+int
+script_check_syntax(const char *code, int strip_line, char **cause)
+{
+	struct buf	 err;
+	FILE		*f;
+	int		 status;
+
+	if ((f = tmpfile()) == NULL)
+		return util_fail(cause, "bash -n: temporary file: %s",
+		    strerror(errno));
+	if (fputs(code, f) == EOF || fflush(f) == EOF ||
+	    lseek(fileno(f), 0, SEEK_SET) == -1) {
+		fclose(f);
+		return util_fail(cause, "bash -n: temporary file: %s",
+		    strerror(errno));
+	}
+	buf_init(&err);
+	status = script_run_bash_n(fileno(f), &err);
+	fclose(f);
+	if (status == -1) {
+		buf_free(&err);
+		return util_fail(cause, "bash -n: %s", strerror(errno));
+	}
+	/* No bash to ask: exec failed and it said nothing. */
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && err.len == 0) {
+		buf_free(&err);
+		return 1;
+	}
+	/* A warning (a here-document that runs to the end) fails too. */
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || err.len > 0) {
+		*cause = script_bash_message(err.len > 0 ? err.s :
+		    "bash -n failed", strip_line);
+		buf_free(&err);
+		return -1;
+	}
+	buf_free(&err);
+	return 0;
 }

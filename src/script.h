@@ -18,6 +18,9 @@ struct job {
 	char *const		 *argv;		/* ddpgen's own command line */
 	size_t			  argc;
 	const char		 *ddprank;	/* absolute path on the nodes */
+	const struct strlist	 *env_pass;	/* names passed from the
+						   submitting shell; may be
+						   NULL */
 };
 
 /* HPC Pack's limits (Microsoft's API pages, HPC Pack 2008 R2 and
@@ -49,6 +52,13 @@ void		 script_template_path(struct strlist *dirs,
  * ("FILE:LINE: message" for template errors). */
 int		 script_render(const struct job *, const char *path,
 		    struct buf *out, char **cause);
+
+/* Checks code with "bash -n" when bash is in PATH. Returns 0 when bash
+ * accepts it, 1 when there is no bash to ask, -1 with *cause (bash's
+ * first complaint, warnings included, without its "bash: " and, when
+ * strip_line, "line N: " prefix) otherwise. */
+int		 script_check_syntax(const char *code, int strip_line,
+		    char **cause);
 
 /* Checks an HPC Pack job against HPC Pack's limits (a no-op for other
  * schedulers), and, for a template ending in .cmd, that no env value

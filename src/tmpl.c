@@ -50,6 +50,7 @@ enum tmpl_kind {
 
 enum tmpl_filter {
 	TMPL_F_SH,
+	TMPL_F_SHVARS,
 	TMPL_F_XML,
 	TMPL_F_CMD,
 	TMPL_F_PS
@@ -530,6 +531,8 @@ tmpl_add_filter(struct tmpl_parser *ps, struct tmpl_node *n,
 
 	if (len == 2 && memcmp(s, "sh", 2) == 0)
 		f = TMPL_F_SH;
+	else if (len == 6 && memcmp(s, "shvars", 6) == 0)
+		f = TMPL_F_SHVARS;
 	else if (len == 3 && memcmp(s, "xml", 3) == 0)
 		f = TMPL_F_XML;
 	else if (len == 3 && memcmp(s, "cmd", 3) == 0)
@@ -805,6 +808,14 @@ tmpl_quote_sh(struct buf *b, const char *s, char **cause)
 	return 0;
 }
 
+static int
+tmpl_quote_shvars(struct buf *b, const char *s, char **cause)
+{
+	(void)cause;
+	quote_sh_vars(b, s);
+	return 0;
+}
+
 static tmpl_quote_fn
 tmpl_ctx_quote(enum tmpl_ctx ctx)
 {
@@ -882,6 +893,8 @@ tmpl_filter(const struct tmpl *t, const struct tmpl_node *n,
 	switch (f) {
 	case TMPL_F_SH:
 		return tmpl_filter_words(t, n, l, tmpl_quote_sh, cause);
+	case TMPL_F_SHVARS:
+		return tmpl_filter_words(t, n, l, tmpl_quote_shvars, cause);
 	case TMPL_F_CMD:
 		return tmpl_filter_words(t, n, l, quote_cmd, cause);
 	case TMPL_F_PS:

@@ -4,9 +4,11 @@
  *   {{name}}            the variable, escaped for the template's context
  *   {{name|f1|f2}}      filters applied left to right, then the context
  *                       escape; filters: sh (one shell word; a list becomes
- *                       its words joined by spaces), cmd and ps (likewise,
- *                       with quote_cmd and quote_ps), xml, raw (no context
- *                       escape at the end: must be asked for explicitly)
+ *                       its words joined by spaces), shvars (as sh, but
+ *                       $NAME and ${NAME} expand: quote_sh_vars), cmd and
+ *                       ps (likewise, with quote_cmd and quote_ps), xml,
+ *                       raw (no context escape at the end: must be asked
+ *                       for explicitly)
  *   {{#list}}..{{/list}} repeated per item; {{.}} is a string item, the
  *                       fields of a record item are visible by name
  *   {{?name}}..{{/name}} rendered when name is a non-empty string or list

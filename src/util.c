@@ -425,6 +425,57 @@ fail:
 	return -1;
 }
 
+/* Opens path, following links, and writes data to what it names: a
+ * device or a FIFO is written in place, as a shell's > would. */
+static int
+util_writethrough(const char *path, const char *data, size_t len,
+    unsigned int mode, char **cause)
+{
+	int	fd, saved;
+
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    (mode_t)mode)) == -1)
+		return util_fail(cause, "%s: %s", path, strerror(errno));
+	if (util_writeall(fd, data, len) == -1) {
+		saved = errno;
+		close(fd);
+		return util_fail(cause, "%s: %s", path, strerror(saved));
+	}
+	if (close(fd) == -1)
+		return util_fail(cause, "%s: %s", path, strerror(errno));
+	return 0;
+}
+
+int
+util_writeout(const char *path, const char *data, size_t len,
+    unsigned int mode, char **cause)
+{
+	struct stat	 st;
+	char		*real;
+	int		 rc;
+
+	if (lstat(path, &st) == -1) {
+		if (errno != ENOENT)
+			return util_fail(cause, "%s: %s", path,
+			    strerror(errno));
+		return util_writefile(path, data, len, mode, cause);
+	}
+	if (S_ISREG(st.st_mode))
+		return util_writefile(path, data, len, mode, cause);
+	/* A link to a regular file replaces that file; a dangling link,
+	 * or one realpath cannot follow (/dev/stdout to "pipe:[N]"), is
+	 * written through. */
+	if (S_ISLNK(st.st_mode) && (real = realpath(path, NULL)) != NULL) {
+		if (stat(real, &st) == 0 && S_ISREG(st.st_mode))
+			rc = util_writefile(real, data, len, mode, cause);
+		else
+			rc = util_writethrough(real, data, len, mode, cause);
+		free(real);
+		return rc;
+	}
+	return util_writethrough(path, data, len, mode, cause);
+}
+
 /* The long option the argument arg ("--name" or "--name=value") names
  * with the value val, or NULL. */
 static const struct option *

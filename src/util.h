@@ -113,4 +113,13 @@ char	*util_readfile(const char *path, size_t *len, char **cause);
 int	 util_writefile(const char *path, const char *data, size_t len,
 	    unsigned int mode, char **cause);
 
+/* Writes data where a user's -o FILE points: a path that does not exist
+ * or names a regular file is replaced atomically as util_writefile
+ * does; a symbolic link is followed and its target handled the same
+ * way; anything else that exists (a device, a FIFO, a dangling link) is
+ * opened and written through, never replaced. mode is the final mode of
+ * a new file. -1 + *cause, naming the path and the error, on failure. */
+int	 util_writeout(const char *path, const char *data, size_t len,
+	    unsigned int mode, char **cause);
+
 #endif

@@ -54,16 +54,39 @@ if [ ! -x "$DDPRANK" ]; then
 fi
 {{?setup}}
 
+# Setup lines run as the user's own shell runs them, without -u, which
+# /etc/bash.bashrc, conda activate and module scripts trip over.
+set +u
 {{#setup}}
 {{.|raw}}
 {{/setup}}
+set -euo pipefail
 {{/setup}}
 {{?env}}
 
+# $NAME and ${NAME} expand when the job runs; nothing else does.
+# shellcheck disable=SC2016
+{
 {{#env}}
-export {{name}}={{value}}
+export {{name}}={{value|shvars|raw}}
 {{/env}}
+}
 {{/env}}
+{{?env_pass}}
+
+# Passed from the environment sbatch was run in (ddpgen --env NAME), so
+# that no value is written here.
+ddpgen_pass() {
+	if [ -z "${!1+set}" ]; then
+		echo "ddpgen job: $1 is not in the job's environment: export it before sbatch, or with SBATCH_EXPORT=NONE submit with sbatch --export=$1" >&2
+		exit 1
+	fi
+	export "${1?}"
+}
+{{#env_pass}}
+ddpgen_pass {{.}}
+{{/env_pass}}
+{{/env_pass}}
 
 # torchrun sets OMP_NUM_THREADS=1 when it is unset: give each process its
 # share of the CPUs of the task instead, as Slurm counts them at run time

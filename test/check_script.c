@@ -309,6 +309,33 @@ START_TEST(test_vars_requests)
 }
 END_TEST
 
+/* bash -n: valid code passes, a complaint comes back on one line
+ * without bash's prefixes, a warning counts, and without bash in PATH
+ * nothing is checked. */
+START_TEST(test_check_syntax)
+{
+	char	*cause = NULL, *path;
+
+	ck_assert_int_eq(script_check_syntax("for x in a; do\necho \"$x\"\n"
+	    "done\n", 1, &cause), 0);
+	ck_assert_int_eq(script_check_syntax("if true", 1, &cause), -1);
+	ck_assert_str_eq(cause, "syntax error: unexpected end of file");
+	free(cause);
+	ck_assert_int_eq(script_check_syntax("true\nfi\n", 0, &cause), -1);
+	ck_assert_str_eq(cause, "line 2: syntax error near unexpected token "
+	    "`fi'");
+	free(cause);
+	ck_assert_int_eq(script_check_syntax("cat <<EOF\n", 1, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "here-document"));
+	free(cause);
+	path = xstrdup(getenv("PATH"));
+	ck_assert_int_eq(setenv("PATH", "/nonexistent", 1), 0);
+	ck_assert_int_eq(script_check_syntax("if true", 1, &cause), 1);
+	ck_assert_int_eq(setenv("PATH", path, 1), 0);
+	free(path);
+}
+END_TEST
+
 START_TEST(test_template_path)
 {
 	struct strlist	 dirs;
@@ -406,6 +433,7 @@ script_suite(void)
 	tcase_add_test(tc, test_vars_requests);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("templates");
+	tcase_add_test(tc, test_check_syntax);
 	tcase_add_test(tc, test_template_path);
 	tcase_add_test(tc, test_template_exedir);
 	tcase_add_test(tc, test_find_template);

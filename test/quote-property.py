@@ -5,9 +5,11 @@ Random argument vectors (bytes 1-255, 0-64 bytes long, up to 8 of them)
 and random values for every option that reaches a generated job go
 through ddpgen; each job is executed with a ddprank stand-in that records
 the argv and environment it gets, and what it records must equal what was
-given, byte for byte. Values ddpgen refuses by design (control bytes in
-an #SBATCH value or an interface pattern, text XML cannot carry) must be
-refused with one clear error line. Then random host names and MASTER_ADDR
+given, byte for byte; an --env value in a Slurm job as the job-time rule
+of ddpgen(1) expands it ($NAME and ${NAME} only, \\$ a literal $),
+checked against a model of that rule. Values ddpgen refuses by design
+(control bytes in an #SBATCH value or an interface pattern, text XML
+cannot carry) must be refused with one clear error line. Then random host names and MASTER_ADDR
 values go through ddprank env and back through eval in bash and sh.
 
 Executions are batched: one bash process runs many jobs, each in a
@@ -43,7 +45,9 @@ HOSTILE = [b"$(touch pwned)", b"`touch pwned`", b"';touch pwned;'",
            b"~", b"\n", b"\t", b"\r", b"\x01", b"\x7f", b"\x1b[31m", b" ",
            b"caf\xc3\xa9", b"\xe2\x80\x98", b"\xe2\x80\x99", b"\xef\xbb\xbf",
            b"\xef\xbf\xbe", b"\xed\xa0\x80", b"\xc0\xaf", b"\xff", b"'", b'"',
-           b"&amp;", b"]]>", b"=", b"a=b", b"packjob", b"hetjob", b"%j"]
+           b"&amp;", b"]]>", b"=", b"a=b", b"packjob", b"hetjob", b"%j",
+           b"${HOME}", b"\\$HOME", b"$1", b"$$", b"${X:-y}", b"$QP_UNSET",
+           b"${QP_UNSET}", b"${", b"$_"]
 # MASTER_ADDR values that ran code through sh's eval of $'...' words.
 EXPLOITS = [b"\x01';touch pwned;#", b"\x01';touch pwned;'"]
 SAFE = b"abcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-"
@@ -87,6 +91,44 @@ def utf8(b):
     """b less what is not UTF-8 or not an XML character."""
     s = b.decode("utf-8", "ignore").replace("\ufffe", "").replace("\uffff", "")
     return s.encode()
+
+
+NAME = rb"[A-Za-z_][A-Za-z0-9_]*"
+ENV_REF = re.compile(rb"\\\$|\$\{(" + NAME + rb")\}|\$(" + NAME + rb")")
+# What the shell running a job sets besides the environment: bash's own
+# variables, the driver's d, i and REC, the script's DDPRANK. A value
+# that names one of these (PATH too, which the real runs change) is not
+# predicted, and its expansion goes unchecked.
+BASH_VARS = set(subprocess.run(["env", "-i", "bash", "-c", "compgen -v"],
+                               stdout=subprocess.PIPE).stdout.split())
+UNPREDICTABLE = BASH_VARS | {b"d", b"i", b"REC", b"DDPRANK", b"PATH"}
+
+
+def env_lookup(name):
+    """A variable's value in the jobs, None when it cannot be told."""
+    if name == b"IFS":
+        return b" \t\n"
+    if name in os.environb and name not in UNPREDICTABLE:
+        return os.environb[name]
+    return None if name in UNPREDICTABLE else b""
+
+
+def expand_env(value):
+    """The job-time rule for env values (ddpgen(1)): $NAME and ${NAME}
+    expand, an unset one to nothing; \\$ is a literal $; nothing else is
+    special. None when a name's value cannot be told."""
+    out, pos = b"", 0
+    for m in ENV_REF.finditer(value):
+        out += value[pos:m.start()]
+        if m.group(0) == b"\\$":
+            out += b"$"
+        else:
+            v = env_lookup(m.group(1) or m.group(2))
+            if v is None:
+                return None
+            out += v
+        pos = m.end()
+    return out + value[pos:]
 
 
 def has_ctrl(b):
@@ -211,6 +253,8 @@ class Checker:
         self.kinds = {}
         self.checks = 0
         self.work = args.work
+        self.expanded = 0       # env values with a reference expanded
+        self.unpredictable = 0  # and those naming a variable bash sets
         self.pool = concurrent.futures.ThreadPoolExecutor(args.jobs)
 
     def fail(self, msg):
@@ -348,6 +392,9 @@ done
                        % v.i)
         for v in jobs:
             self.compare(v, d, xml=False)
+        print("sh: %d --env values expanded a variable, %d named one bash "
+              "sets (not compared)" % (self.expanded, self.unpredictable),
+              flush=True)
 
     def execute_chunks(self, jobs, d, driver, shell):
         chunks = [jobs[k::self.a.jobs * 4] for k in range(self.a.jobs * 4)]
@@ -387,9 +434,19 @@ done
                    (what, [v.script] + v.args, argv))
         # HPC Pack sets the job's variables, not its command line: the
         # XML check (xml_values) reads those.
-        want_env = b"U" if v.env is None or xml else b"S" + v.env
-        self.check(env == want_env, "%s: HOSTILE_ENV %r, want %r" %
-                   (what, env, want_env))
+        # HPC Pack sets the job's variables as given.
+        if v.env is None or xml:
+            want_env = b"U" if v.env is None or xml else b"S" + v.env
+        else:
+            want_env = expand_env(v.env)
+            if want_env is not None:
+                want_env = b"S" + want_env
+                self.expanded += want_env != b"S" + v.env
+            else:
+                self.unpredictable += 1
+        if want_env is not None:
+            self.check(env == want_env, "%s: HOSTILE_ENV %r from %r, want "
+                       "%r" % (what, env, v.env, want_env))
         want_iface = v.iface
         if want_iface is None and not xml:
             want_iface = {"cori": b"^eth3$", "plmt": b"^nmn0$"}.get(v.site)
