@@ -22,6 +22,7 @@
 #include "hostlist.h"
 #include "netif.h"
 #include "nodes.h"
+#include "port.h"
 #include "rank.h"
 #include "util.h"
 #include "xmalloc.h"
@@ -418,6 +419,26 @@ doctor_hostname(struct doctor_node *self, const struct doctor_sys *sys)
 	self->host = xstrdup(host);
 }
 
+/* An automatic port mixes in the Slurm step, and the doctor runs in
+ * the step before the training's: check the port that step will get. */
+static void
+doctor_next_port(struct rank_opts *ro, const struct nodes_env *env)
+{
+	struct nodes_job	 job;
+	char			*cause;
+
+	if (ro->port != 0)
+		return;
+	if (nodes_job(&job, env, nodes_sched_resolve(env, ro->sched,
+	    ro->hostfile), &cause) == -1) {
+		free(cause);	/* rank_compute says it again */
+		return;
+	}
+	if (job.set && job.step >= 0)
+		ro->port = port_auto(job.id, job.task, job.step + 1, ro->lo,
+		    ro->hi);
+}
+
 void
 doctor_run(struct doctor_report *r, int *sent, const struct doctor_opts *o,
     const struct doctor_sys *sys)
@@ -432,6 +453,7 @@ doctor_run(struct doctor_report *r, int *sent, const struct doctor_opts *o,
 	*sent = 0;
 	doctor_node_init(&self);
 	doctor_local(&self, o, sys);
+	doctor_next_port(&ro, sys->env);
 	/* Without the interface the node can still say who it is. */
 	if (self.f[DOCTOR_IFACE].level == DOCTOR_FAIL)
 		ro.rx = NULL;

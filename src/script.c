@@ -99,7 +99,9 @@ script_set_runtime(struct tmpl_vars *v, const struct profile *p)
 	tmpl_set(v, "rdzv", profile_rdzv_names[p->rdzv]);
 	tmpl_set(v, "rdzv_c10d", p->rdzv == PROFILE_C10D ? "1" : "");
 	script_set_list(v, "launcher", &p->launcher);
+	tmpl_set(v, "launcher_program", p->launcher.v[0]);
 	script_set_list(v, "launcher_args", &p->launcher_args);
+	tmpl_set(v, "preflight", p->preflight ? "1" : "");
 	script_set_list(v, "setup", &p->setup);
 	script_set_env(v, &p->env);
 }
