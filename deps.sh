@@ -8,7 +8,7 @@ set -eu
 build="gcc make pkg-config libconfuse-dev libpcre2-dev check"
 test="$build mandoc shellcheck python3 python3-torch slurm-wlm slurm-client
 munge iproute2 libxml2-utils util-linux procps valgrind libopenmpi-dev
-openmpi-bin time clang libclang-rt-14-dev"
+openmpi-bin time clang libclang-rt-14-dev nftables"
 
 case ${1:-build} in
 build)	want=$build ;;
