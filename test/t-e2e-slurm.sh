@@ -172,9 +172,11 @@ resolved() {
 	    "$CLUSTER_DIR/etc/hosts"
 }
 
+# The training srun is the job's second step, after the preflight's.
+train_step=1
 # auto_port JOBID: the port ddprank(1) documents for --port auto in the
-# job's first step (the srun), with the default range 20000-29999.
-auto_port() { echo $((20000 + ($1 * 1009 + 0) % 10000)); }
+# training step, with the default range 20000-29999.
+auto_port() { echo $((20000 + ($1 * 1009 + train_step) % 10000)); }
 
 # expect_job NAME NODES PPN DISCOVERY RDZV JOBNAME ARGV-FILE: the job
 # ran to completion on NODES nodes with PPN processes each, and every
@@ -202,8 +204,8 @@ expect_job() {
 		set -- "$@" --master-addr "$FIRST" \
 		    --expect-env PET_RDZV_BACKEND=c10d \
 		    --expect-env "PET_RDZV_ENDPOINT=$addr:$port" \
-		    --expect-env "PET_RDZV_ID=$JOBID.0" \
-		    --expect-env "TORCHELASTIC_RUN_ID=$JOBID.0"
+		    --expect-env "PET_RDZV_ID=$JOBID.$train_step" \
+		    --expect-env "TORCHELASTIC_RUN_ID=$JOBID.$train_step"
 	else
 		set -- "$@" --master-addr "$addr" \
 		    --expect-env "MASTER_PORT=$port" \
