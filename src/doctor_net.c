@@ -101,33 +101,29 @@ struct doctor_conn {
 	struct buf	in;
 };
 
-/* Files what one node sent; a second claim on a rank is named. */
-static void
+/* Files what one node sent; a second claim on a rank is named. Returns
+ * 1 when it is the first report of its rank. */
+static int
 doctor_file(struct doctor_report *r, struct doctor_node *n)
 {
 	struct doctor_node	*slot;
 
 	if (n->rank >= r->n) {
 		doctor_node_free(n);
-		return;
+		return 0;
 	}
 	slot = &r->v[n->rank];
-	if (slot->reported && n->rank != 0) {
+	/* A second node 0 would host the rendezvous too. */
+	if (slot->reported) {
 		doctor_set(slot, DOCTOR_NODES, DOCTOR_FAIL, "%s also claims "
 		    "node rank %llu", n->host, (unsigned long long)n->rank);
 		doctor_node_free(n);
-		return;
-	}
-	if (n->rank == 0) {
-		/* A second node 0: both would host the rendezvous. */
-		doctor_set(slot, DOCTOR_NODES, DOCTOR_FAIL, "%s also claims "
-		    "node rank 0", n->host);
-		doctor_node_free(n);
-		return;
+		return 0;
 	}
 	doctor_node_free(slot);
 	*slot = *n;
 	slot->reported = 1;
+	return 1;
 }
 
 /* Reads what c holds; 1 when it is done (filed or dropped). */
@@ -151,8 +147,7 @@ doctor_read(struct doctor_report *r, struct doctor_conn *c, size_t *got)
 		return 1;
 	}
 	(void)write(c->fd, "ok\n", 3);
-	doctor_file(r, &n);
-	(*got)++;
+	*got += (size_t)doctor_file(r, &n);
 	return 1;
 }
 
