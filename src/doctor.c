@@ -560,6 +560,14 @@ doctor_real_writable(void *arg, const char *dir, char **cause)
 	int		 fd;
 
 	(void)arg;
+	/* ddprank creates the exchange directory itself, in its parent. */
+	if (stat(dir, &st) == -1 && errno == ENOENT &&
+	    strrchr(dir, '/') != NULL && strrchr(dir, '/') != dir) {
+		path = xstrndup(dir, (size_t)(strrchr(dir, '/') - dir));
+		fd = doctor_real_writable(arg, path, cause);
+		free(path);
+		return fd;
+	}
 	if (stat(dir, &st) == -1)
 		return util_fail(cause, "%s: %s", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
@@ -755,10 +763,16 @@ doctor_compare(struct doctor_report *r)
 			continue;	/* not tested */
 		if (!r->v[i].reported) {
 			doctor_set(&r->v[i], DOCTOR_CONNECT, DOCTOR_FAIL,
-			    "no findings reached node 0 within %d s", r->wait);
+			    "no findings reached node 0%s within %d s",
+			    r->dir ? " through the shared directory" : "",
+			    r->wait);
 			continue;
 		}
-		if (i > 0 && r->v[i].f[DOCTOR_CONNECT].detail == NULL)
+		if (i > 0 && r->v[i].f[DOCTOR_CONNECT].detail == NULL &&
+		    r->dir)
+			doctor_set(&r->v[i], DOCTOR_CONNECT, DOCTOR_PASS,
+			    "reached node 0 through the shared directory");
+		else if (i > 0 && r->v[i].f[DOCTOR_CONNECT].detail == NULL)
 			doctor_set(&r->v[i], DOCTOR_CONNECT, DOCTOR_PASS,
 			    "reached node 0 at %s port %d", z->addr, z->port);
 		if (!r->local)
@@ -886,6 +900,11 @@ doctor_format_text(struct buf *b, const struct doctor_report *r)
 	if (r->local)
 		buf_addf(b, "ddprank doctor: %s alone (its findings did not "
 		    "reach node 0)\n", doctor_host(&r->v[0], hb, sizeof hb));
+	else if (r->dir)
+		buf_addf(b, "ddprank doctor: %llu node%s, port %d (the master "
+		    "address comes from the exchange)\n",
+		    (unsigned long long)r->n, r->n == 1 ? "" : "s",
+		    r->v[0].port);
 	else
 		buf_addf(b, "ddprank doctor: %llu node%s, master %s port %d\n",
 		    (unsigned long long)r->n, r->n == 1 ? "" : "s",

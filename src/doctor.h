@@ -131,6 +131,8 @@ struct doctor_report {
 	struct doctor_node	*v;
 	uint64_t		 n;
 	int			 local;	/* this node alone: no node 0 */
+	int			 dir;	/* gathered through the shared
+					   directory, not TCP */
 	int			 wait;
 };
 
@@ -150,5 +152,12 @@ void	doctor_format_json(struct buf *, const struct doctor_report *);
  * doctor_report_free. */
 void	doctor_run(struct doctor_report *r, int *sent,
 	    const struct doctor_opts *, const struct doctor_sys *);
+
+/* doctor_run's HPC Pack half (o->shared set): self, with the local
+ * findings and its host, goes into r or, once written for node 0, is
+ * freed. */
+void	doctor_run_dir(struct doctor_report *r, int *sent,
+	    struct doctor_node *self, const struct doctor_opts *,
+	    const struct doctor_sys *);
 
 #endif

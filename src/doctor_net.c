@@ -448,6 +448,11 @@ doctor_run(struct doctor_report *r, int *sent, const struct doctor_opts *o,
 	*sent = 0;
 	doctor_node_init(&self);
 	doctor_local(&self, o, sys);
+	if (o->shared != NULL) {
+		doctor_hostname(&self, sys);
+		doctor_run_dir(r, sent, &self, o, sys);
+		return;
+	}
 	doctor_next_port(&ro, sys->env);
 	/* Without the interface the node can still say who it is. */
 	if (self.f[DOCTOR_IFACE].level == DOCTOR_FAIL)

@@ -625,6 +625,105 @@ START_TEST(test_no_node0)
 }
 END_TEST
 
+/* --- HPC Pack: through the shared directory ----------------------------------- */
+
+static char	*share;
+static const char *const task1_env[] = { "PATH=/usr/bin", "CCP_JOBID=77",
+	"CCP_TASKID=1", NULL };
+static const char *const task2_env[] = { "PATH=/usr/bin", "CCP_JOBID=77",
+	"CCP_TASKID=2", NULL };
+
+static void
+run_task(int task, struct doctor_report *r, int *sent)
+{
+	static char	base[4096];
+
+	f.hostname = task == 1 ? "IAASCN116" : "IAASCN117";
+	f.exes = ENV("/usr/bin/torchrun");
+	snprintf(base, sizeof base, "%s/.ddprank", share);
+	o.shared = base;
+	ro.port = 29500;
+	ro.nnodes = 2;
+	set_env(task == 1 ? task1_env : task2_env);
+	doctor_run(r, sent, &o, &sys);
+}
+
+START_TEST(test_dir_two_tasks)
+{
+	struct doctor_report	r;
+	struct buf		b;
+	pid_t			pid;
+	int			sent, status;
+
+	share = t_tmpdir("doctor");
+	if ((pid = fork()) == 0) {
+		run_task(2, &r, &sent);
+		_exit(sent ? 0 : 1);
+	}
+	run_task(1, &r, &sent);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+	ck_assert_int_eq(sent, 0);
+	ck_assert_int_eq(r.v[1].reported, 1);
+	ck_assert_str_eq(r.v[1].host, "IAASCN117");
+	buf_init(&b);
+	doctor_format_text(&b, &r);
+	ck_assert_ptr_nonnull(strstr(b.s, "ddprank doctor: 2 nodes, port 29500 "
+	    "(the master address comes from the exchange)\n"));
+	ck_assert_ptr_nonnull(strstr(b.s, "PASS connect: reached node 0 "
+	    "through the shared directory\n"));
+	ck_assert_ptr_nonnull(strstr(b.s, "PASS shared: "));
+	buf_free(&b);
+	doctor_report_free(&r);
+	t_rmtree(share);
+}
+END_TEST
+
+/* A task that cannot write the shared directory says so itself, and
+ * node 0 names it when its findings never come. */
+START_TEST(test_dir_unwritable)
+{
+	struct doctor_report	r;
+	struct buf		b;
+	int			sent;
+
+	share = t_tmpdir("doctor");
+	f.shared_ok = 0;
+	run_task(2, &r, &sent);
+	ck_assert_int_eq(sent, 0);
+	ck_assert_int_eq(r.local, 1);
+	ck_assert_int_eq(r.v[0].f[DOCTOR_SHARED].level, DOCTOR_FAIL);
+	doctor_report_free(&r);
+	f.shared_ok = 1;
+	run_task(1, &r, &sent);
+	buf_init(&b);
+	doctor_format_text(&b, &r);
+	ck_assert_ptr_nonnull(strstr(b.s, "FAIL connect task2: no findings "
+	    "reached node 0 through the shared directory within 1 s\n"));
+	buf_free(&b);
+	doctor_report_free(&r);
+	t_rmtree(share);
+}
+END_TEST
+
+START_TEST(test_dir_no_task)
+{
+	struct doctor_report	r;
+	int			sent;
+
+	share = t_tmpdir("doctor");
+	o.shared = share;
+	ro.nnodes = 2;
+	set_env(ENV("PATH=/usr/bin", "CCP_JOBID=77", "CCP_TASKID=3"));
+	doctor_run(&r, &sent, &o, &sys);
+	ck_assert_int_eq(r.local, 1);
+	ck_assert_str_eq(r.v[0].f[DOCTOR_NODES].detail, "CCP_TASKID 3 is not "
+	    "a task from 1 to --nnodes 2");
+	doctor_report_free(&r);
+	t_rmtree(share);
+}
+END_TEST
+
 static Suite *
 doctor_suite(void)
 {
@@ -665,6 +764,14 @@ doctor_suite(void)
 	tcase_add_test(tc, test_two_nodes);
 	tcase_add_test(tc, test_silent_node);
 	tcase_add_test(tc, test_no_node0);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("dir");
+	tcase_set_timeout(tc, 20);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_dir_two_tasks);
+	tcase_add_test(tc, test_dir_unwritable);
+	tcase_add_test(tc, test_dir_no_task);
 	suite_add_tcase(s, tc);
 	return s;
 }
