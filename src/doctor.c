@@ -643,7 +643,9 @@ doctor_decode_node(struct doctor_node *n, char *line, char **cause)
 	int			port, off = 0;
 	char			addr[NETIF_ADDRSTRLEN], host[HOSTLIST_NAME_MAX + 1];
 
-	if (sscanf(line, "node %llu %llu %d %63s %255s%n", &rank, &nnodes,
+	_Static_assert(NETIF_ADDRSTRLEN == 63 && HOSTLIST_NAME_MAX == 255,
+	    "the widths below");
+	if (sscanf(line, "node %llu %llu %d %62s %255s%n", &rank, &nnodes,
 	    &port, addr, host, &off) != 5 || line[off] != '\0' ||
 	    nnodes == 0 || rank >= nnodes || port < 1 || port > 65535)
 		return util_fail(cause, "bad node line");

@@ -152,9 +152,45 @@ script_task_argv(const struct job *job, struct strlist *argv)
 	strlist_add(argv, job->script);
 }
 
-/* The task's shell code: the setup lines, then the command. The HPC Pack
- * agent reruns a task that exits 253 without telling anyone, so that
- * status becomes 1. */
+/* The preflight of every task: ddprank doctor through the same shared
+ * directory, task 1 gathering the others' findings. */
+static void
+script_task_doctor(const struct job *job, struct buf *b)
+{
+	const struct profile	*p = job->prof;
+	struct strlist		 argv;
+	char			*s;
+	size_t			 i;
+
+	strlist_init(&argv);
+	strlist_add(&argv, job->ddprank);
+	strlist_add(&argv, "doctor");
+	xasprintf(&s, "--exchange=dir:%s/.ddprank", p->shared_dir);
+	strlist_addown(&argv, s);
+	xasprintf(&s, "--nnodes=%d", job->nodes);
+	strlist_addown(&argv, s);
+	if (*p->iface != '\0') {
+		strlist_add(&argv, "--iface");
+		strlist_add(&argv, p->iface);
+	}
+	if (p->port != 0)
+		xasprintf(&s, "--port=%d", p->port);
+	else
+		xasprintf(&s, "--port-range=%d-%d", p->port_min, p->port_max);
+	strlist_addown(&argv, s);
+	strlist_add(&argv, "--launcher");
+	strlist_add(&argv, p->launcher.v[0]);
+	for (i = 0; i < argv.n; i++) {
+		quote_sh(b, argv.v[i]);
+		buf_addc(b, ' ');
+	}
+	buf_adds(b, "|| exit\n");
+	strlist_free(&argv);
+}
+
+/* The task's shell code: the setup lines, the preflight, then the
+ * command. The HPC Pack agent reruns a task that exits 253 without
+ * telling anyone, so that status becomes 1. */
 static char *
 script_task_command(const struct job *job)
 {
@@ -165,6 +201,8 @@ script_task_command(const struct job *job)
 	buf_init(&b);
 	for (i = 0; i < job->prof->setup.n; i++)
 		buf_addf(&b, "%s\n", job->prof->setup.v[i]);
+	if (job->prof->preflight)
+		script_task_doctor(job, &b);
 	strlist_init(&argv);
 	script_task_argv(job, &argv);
 	for (i = 0; i < job->nargs; i++)
