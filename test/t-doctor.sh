@@ -5,7 +5,9 @@
 # to the pair, all at once. In every case the report names the check
 # and the node, the job ends within 15 s of its start (the scheduler's
 # own times) and no training process started. A healthy 3-node job
-# passes the doctor and trains.
+# passes the doctor and trains. Then HPC Pack: the tasks of a generated
+# job file run as its Linux agent would (t-hpcpack-emulate.sh), on two
+# nodes, one of which sees the shared directory read-only.
 
 mkdir -p "${BUILDDIR:-$(dirname "$0")/..}/test/tmp"
 . "$(dirname "$0")/lib.sh"
@@ -15,7 +17,8 @@ cluster=$srcdir/test/cluster/cluster.sh
 # --- what the test needs -------------------------------------------------------
 [ "$(id -u)" = 0 ] || skip "needs root (network namespaces, daemons)"
 for t in ip nsenter unshare setsid setpriv flock ss munged munge slurmctld \
-    slurmd sbatch sinfo scontrol scancel torchrun python3 nft mknod timeout; do
+    slurmd sbatch sinfo scontrol scancel torchrun python3 nft mknod timeout \
+    xmllint; do
 	command -v "$t" >/dev/null 2>&1 || skip "$t not found"
 done
 getent passwd munge >/dev/null || skip "no user munge"
@@ -154,6 +157,37 @@ gen gpus -s e2e-slurm -N 2 -t 2 -G 2 -i '^eth3$' "$script"
 submit gpus node15,node16
 gen healthy -s e2e-slurm -N 3 -t 3 -i '^eth3$' "$script"
 submit healthy node17,node18,node19
+# HPC Pack, node14: the shared directory is read-only in its mount
+# namespace. Each task runs its CommandLine with bash, as the agent does,
+# inside its node's namespaces, with HPC Pack's variables.
+share=$T/share
+mkdir -p "$share" "$T/hpcpack/ranks"
+fault in_node_mnt 14 sh -c 'mount --bind "$1" "$1" &&
+    mount -o remount,bind,ro "$1"' sh "$share"
+printf '%s\n' 'extends = "hpcpack"' "shared_dir = \"$share\"" \
+    'iface = "^eth3$"' 'launcher = {"torchrun"}' >"$T/hp.conf"
+"$DDPGEN" -s "$T/hp.conf" -N 2 --ddprank "$DDPRANK" -o "$T/hpcpack/job.xml" \
+    "$script" || fail "hpcpack: ddpgen"
+hp_task() {
+	i=$1 node=$2
+	xmllint --xpath "string(//*[local-name()='Task'][$i]/@CommandLine)" \
+	    "$T/hpcpack/job.xml" >"$T/hpcpack/task$i.cmd"
+	(
+		s=$(date +%s)
+		nsenter -t "$(slurmd_pid "$node")" -m -n -u \
+		    env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME="$T" \
+		    DDPTEST_DIR="$T/hpcpack/ranks" CCP_JOBID=4242 \
+		    CCP_TASKID="$i" CCP_NODES="1 NODE$node 4" \
+		    CCP_WORKDIR="$share" \
+		    timeout 60 bash "$T/hpcpack/task$i.cmd" \
+		    >"$T/hpcpack/out$i" 2>&1
+		echo "$? $(($(date +%s) - s))" >"$T/hpcpack/rc$i"
+	) &
+	pids="$pids $!"
+}
+hp_task 1 13
+hp_task 2 14
+
 t0=$(date +%s)
 # shellcheck disable=SC2086
 wait $pids
@@ -233,6 +267,30 @@ if job healthy; then
 	n=$(cat "$T/healthy/ranks"/* 2>/dev/null | grep -c "\"MASTER_PORT\": \"$port\"")
 	[ -n "$port" ] && [ "$n" = 6 ] ||
 	    fail "healthy: 6 ranks should use the doctor's port [$port], $n do"
+fi
+
+# HPC Pack: both tasks fail with the doctor's status within 15 s; task
+# 1's report names task 2, whose findings never came; task 2's own names
+# the shared directory and its node; no training process started.
+for i in 1 2; do
+	read -r rc secs <"$T/hpcpack/rc$i"
+	echo "TIME: hpcpack task $i $secs s (exit $rc)"
+	expect_eq "hpcpack: task $i exit status" "$rc" 8
+	checks=$((checks + 1))
+	[ "$secs" -le 15 ] || fail "hpcpack: task $i took $secs s, not at most 15"
+done
+hp_expect() {
+	checks=$((checks + 1))
+	grep -qF -e "$2" "$T/hpcpack/out$1" ||
+	    fail "hpcpack: no '$2' in task $1's output: $(cat "$T/hpcpack/out$1")"
+}
+hp_expect 1 "FAIL connect task2: no findings reached node 0 through the shared directory"
+# The exchange directory, or its parent when task 1 has not made it yet.
+hp_expect 2 "FAIL shared node14: $share"
+hp_expect 2 ": cannot create a file: Read-only file system"
+checks=$((checks + 1))
+if [ -n "$(ls "$T/hpcpack/ranks")" ] || grep -q DDPTEST "$T"/hpcpack/out*; then
+	fail "hpcpack: a training process started"
 fi
 
 kill "$listener" 2>/dev/null
