@@ -41,7 +41,7 @@ static const struct cmdinfo {
 	const char	*name;
 	const char	*opts;
 } cmds[] = {
-	{ "doctor", "sfipPNxT46FGLW" },
+	{ "doctor", "sfipPNxT46FGLWD" },
 	{ "env", "sfipPrFxTN" },
 	{ "exec", "sfipPrxTN" },
 	{ "hosts", "sf" },
@@ -63,8 +63,9 @@ struct options {
 	char			**argv;
 };
 
-static const char optstr[] = "+:46f:F:G:hi:L:N:p:P:r:s:T:VW:x:";
+static const char optstr[] = "+:46Df:F:G:hi:L:N:p:P:r:s:T:VW:x:";
 static const struct option longopts[] = {
+	{ "deep",	no_argument,		NULL, 'D' },
 	{ "hostfile",	required_argument,	NULL, 'f' },
 	{ "format",	required_argument,	NULL, 'F' },
 	{ "gpus",	required_argument,	NULL, 'G' },
@@ -95,7 +96,7 @@ usage(FILE *f)
 "       ddprank doctor [--scheduler S] [--hostfile FILE] [--iface REGEX]\n"
 "               [-4|-6] [--port N|auto] [--port-range LO-HI] [--nnodes N]\n"
 "               [--exchange dir:PATH] [--exchange-timeout SECONDS]\n"
-"               [--launcher NAME] [--gpus N] [--wait SECONDS]\n"
+"               [--launcher NAME] [--deep] [--gpus N] [--wait SECONDS]\n"
 "               [--format text|json]\n"
 "       ddprank exec [--scheduler S] [--hostfile FILE] [--iface REGEX]\n"
 "               [--port N|auto] [--port-range LO-HI] [--rdzv static|c10d]\n"
@@ -274,6 +275,9 @@ parse_option(struct options *o, int c, const char *arg)
 		break;
 	case 'L':
 		o->doc.launcher = arg;
+		break;
+	case 'D':
+		o->doc.deep = 1;
 		break;
 	case 'h':
 		usage(stdout);

@@ -5,14 +5,18 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "doctor.h"
@@ -36,6 +40,7 @@ static const struct {
 	[DOCTOR_PORT] = { "port", 1 },
 	[DOCTOR_CONNECT] = { "connect", 1 },
 	[DOCTOR_LAUNCHER] = { "launcher", 1 },
+	[DOCTOR_TORCH] = { "torch", 1 },
 	[DOCTOR_GPUS] = { "gpus", 1 },
 	[DOCTOR_ENV] = { "env", 0 },
 	[DOCTOR_SHARED] = { "shared", 1 }
@@ -246,6 +251,73 @@ doctor_check_launcher(struct doctor_node *n, const struct doctor_opts *o,
 	}
 	doctor_set(n, DOCTOR_LAUNCHER, DOCTOR_PASS, "'%s' is %s (PATH=%s)",
 	    name, found, path);
+	free(found);
+}
+
+/* The python that runs the launcher: itself when it is one, else the
+ * interpreter of its #! line ("#!/usr/bin/env python3" included).
+ * Caller frees; NULL when there is none. */
+static char *
+doctor_python(const char *launcher, const struct doctor_opts *o,
+    const struct doctor_sys *sys)
+{
+	const char	*base = strrchr(launcher, '/');
+	char		 line[512], *p, *q;
+
+	base = base != NULL ? base + 1 : launcher;
+	if (strncmp(base, "python", 6) == 0)
+		return xstrdup(launcher);
+	(void)o;
+	if (sys->firstline(sys->arg, launcher, line, sizeof line) == -1 ||
+	    strncmp(line, "#!", 2) != 0)
+		return NULL;
+	p = line + 2 + strspn(line + 2, " \t");
+	q = p + strcspn(p, " \t");
+	/* "/usr/bin/env python3": the word after env. */
+	if (*q != '\0' && q - p >= 4 && strncmp(q - 4, "/env", 4) == 0) {
+		p = q + strspn(q, " \t");
+		q = p + strcspn(p, " \t");
+	}
+	*q = '\0';
+	return *p != '\0' ? xstrdup(p) : NULL;
+}
+
+void
+doctor_check_torch(struct doctor_node *n, const struct doctor_opts *o,
+    const struct doctor_sys *sys)
+{
+	const char	*name = o->launcher != NULL ? o->launcher : "torchrun";
+	const char	*path = nodes_var(sys->env, "PATH");
+	char		*found = NULL, *py, *err = NULL;
+	char		*argv[] = { NULL, (char *)"-c", (char *)"import torch",
+			    NULL };
+	int		 ms = 0, rc;
+
+	if (!o->deep)
+		return;
+	if (strchr(name, '/') != NULL)
+		found = xstrdup(name);
+	else if (path != NULL)
+		found = doctor_which(name, path, sys);
+	if (found == NULL || (py = doctor_python(found, o, sys)) == NULL) {
+		doctor_set(n, DOCTOR_TORCH, found == NULL ? DOCTOR_FAIL :
+		    DOCTOR_WARN, "cannot tell which python runs '%s'", name);
+		free(found);
+		return;
+	}
+	argv[0] = py;
+	rc = sys->run(sys->arg, argv, o->wait * 1000, &ms, &err);
+	if (rc == 0)
+		doctor_set(n, DOCTOR_TORCH, DOCTOR_PASS, "%s imports torch in "
+		    "%d.%01d s", py, ms / 1000, ms % 1000 / 100);
+	else if (rc > 0)
+		doctor_set(n, DOCTOR_TORCH, DOCTOR_FAIL, "%s cannot import "
+		    "torch (exit %d): %s", py, rc, err != NULL ? err : "");
+	else
+		doctor_set(n, DOCTOR_TORCH, DOCTOR_FAIL, "%s -c 'import torch': "
+		    "%s", py, err != NULL ? err : "failed");
+	free(err);
+	free(py);
 	free(found);
 }
 
@@ -587,6 +659,115 @@ doctor_real_writable(void *arg, const char *dir, char **cause)
 
 extern char **environ;
 
+static long long
+doctor_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Keeps the last len - 1 bytes read from fd until end of file or the
+ * deadline; returns 0 at end of file, -1 at the deadline. */
+static int
+doctor_drain(int fd, char *buf, size_t len, long long deadline)
+{
+	struct pollfd	p = { fd, POLLIN, 0 };
+	size_t		have = 0;
+	ssize_t		n;
+	long long	left;
+
+	buf[0] = '\0';
+	while ((left = deadline - doctor_ms()) > 0) {
+		if (poll(&p, 1, (int)left) <= 0)
+			continue;
+		if (have == len - 1) {
+			memmove(buf, buf + len / 2, have - len / 2);
+			have -= len / 2;
+		}
+		if ((n = read(fd, buf + have, len - 1 - have)) == 0)
+			return 0;
+		if (n > 0)
+			buf[have += (size_t)n] = '\0';
+	}
+	return -1;
+}
+
+/* The last non-empty line of s, in place. */
+static char *
+doctor_lastline(char *s)
+{
+	char	*nl;
+
+	while ((nl = strrchr(s, '\n')) != NULL && nl[1] == '\0')
+		*nl = '\0';
+	return (nl = strrchr(s, '\n')) != NULL ? nl + 1 : s;
+}
+
+static int
+doctor_real_run(void *arg, char *const *argv, int ms, int *took_ms,
+    char **err)
+{
+	long long	start = doctor_ms(), deadline = start + ms;
+	char		buf[4096];
+	pid_t		pid;
+	int		p[2], status, late, fd;
+
+	(void)arg;
+	*err = NULL;
+	if (pipe2(p, O_CLOEXEC) == -1)
+		return util_fail(err, "pipe: %s", strerror(errno));
+	if ((pid = fork()) == -1) {
+		close(p[0]);
+		close(p[1]);
+		return util_fail(err, "fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		if ((fd = open("/dev/null", O_RDWR)) != -1) {
+			dup2(fd, 0);
+			dup2(fd, 1);
+		}
+		dup2(p[1], 2);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(p[1]);
+	late = doctor_drain(p[0], buf, sizeof buf, deadline);
+	close(p[0]);
+	/* Bounded even when the child closes its standard error early. */
+	while (!late && waitpid(pid, &status, WNOHANG) == 0)
+		late = doctor_ms() >= deadline || poll(NULL, 0, 20) < 0;
+	*took_ms = (int)(doctor_ms() - start);
+	if (late) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		return util_fail(err, "did not finish within %d s", ms / 1000);
+	}
+	if (!WIFEXITED(status))
+		return util_fail(err, "killed by signal %d", WTERMSIG(status));
+	*err = xstrdup(doctor_lastline(buf));
+	return WEXITSTATUS(status);
+}
+
+static int
+doctor_real_firstline(void *arg, const char *path, char *buf, size_t len)
+{
+	ssize_t	n;
+	int	fd;
+
+	(void)arg;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
 static char *const *
 doctor_real_environ(void *arg)
 {
@@ -597,7 +778,7 @@ doctor_real_environ(void *arg)
 const struct doctor_sys doctor_sys_real = {
 	&nodes_env_real, &netif_sys_real, doctor_real_list,
 	doctor_real_executable, doctor_real_writable, doctor_real_environ,
-	NULL
+	doctor_real_run, doctor_real_firstline, NULL
 };
 
 /* --- the wire format ------------------------------------------------------ */

@@ -31,6 +31,7 @@ enum doctor_check {
 	DOCTOR_PORT,
 	DOCTOR_CONNECT,
 	DOCTOR_LAUNCHER,
+	DOCTOR_TORCH,		/* --deep: the launcher's python imports torch */
 	DOCTOR_GPUS,
 	DOCTOR_ENV,
 	DOCTOR_SHARED,
@@ -79,6 +80,14 @@ struct doctor_sys {
 	int	(*writable)(void *arg, const char *dir, char **cause);
 	/* The environment as NAME=VALUE strings, NULL-terminated. */
 	char	*const *(*environ)(void *arg);
+	/* Runs argv for at most ms milliseconds (then kills it); puts the
+	 * time it took in *took_ms and the last line of its standard error
+	 * (caller frees) in *err. Returns its exit status, or -1 and sets
+	 * *err when it could not run or was killed. */
+	int	(*run)(void *arg, char *const *argv, int ms, int *took_ms,
+		    char **err);
+	/* The first line of file path (at most len - 1 bytes); -1 if none. */
+	int	(*firstline)(void *arg, const char *path, char *buf, size_t len);
 	void	*arg;
 };
 
@@ -91,6 +100,7 @@ struct doctor_opts {
 	uint64_t		 gpus;		/* per node; 0: not asked */
 	int			 wait;		/* seconds */
 	const char		*shared;	/* HPC Pack directory, or NULL */
+	int			 deep;		/* --deep: import torch */
 };
 
 /* The local checks, each filling its finding of n. */
@@ -103,6 +113,10 @@ void	doctor_check_launcher(struct doctor_node *,
 void	doctor_check_gpus(struct doctor_node *, const struct doctor_opts *,
 	    const struct doctor_sys *);
 void	doctor_check_env(struct doctor_node *, const struct doctor_sys *);
+/* --deep: the python the launcher runs imports torch within o->wait
+ * seconds; the time it took is reported. */
+void	doctor_check_torch(struct doctor_node *, const struct doctor_opts *,
+	    const struct doctor_sys *);
 void	doctor_check_shared(struct doctor_node *, const struct doctor_opts *,
 	    const struct doctor_sys *);
 /* Node 0: the port can be bound on addr (port.c's check). */

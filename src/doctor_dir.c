@@ -215,7 +215,7 @@ doctor_dir_lead(struct doctor_report *r, struct doctor_node *self,
 		doctor_set(&r->v[0], DOCTOR_SHARED, DOCTOR_FAIL, "%s", cause);
 		free(cause);
 	} else if (r->n > 1) {
-		doctor_dir_gather(r, run, o->wait);
+		doctor_dir_gather(r, run, r->wait);
 		doctor_dir_clean(r, run);
 	}
 	doctor_compare(r);

@@ -249,7 +249,7 @@ doctor_lead(struct doctor_report *r, struct doctor_node *self,
 			    cause);
 			free(cause);
 		} else {
-			doctor_gather(r, lfd, o->wait);
+			doctor_gather(r, lfd, r->wait);
 			close(lfd);
 		}
 	}
@@ -395,6 +395,7 @@ doctor_local(struct doctor_node *self, const struct doctor_opts *o,
 	doctor_check_iface(self, o, sys);
 	doctor_check_resolve(self, o, sys);
 	doctor_check_launcher(self, o, sys);
+	doctor_check_torch(self, o, sys);
 	doctor_check_gpus(self, o, sys);
 	doctor_check_env(self, sys);
 	doctor_check_shared(self, o, sys);
@@ -444,7 +445,8 @@ doctor_run(struct doctor_report *r, int *sent, const struct doctor_opts *o,
 	char			*why;
 
 	memset(r, 0, sizeof *r);
-	r->wait = o->wait;
+	/* --deep: the others may first spend up to o->wait importing. */
+	r->wait = o->deep ? 2 * o->wait : o->wait;
 	*sent = 0;
 	doctor_node_init(&self);
 	doctor_local(&self, o, sys);
@@ -479,7 +481,7 @@ doctor_run(struct doctor_report *r, int *sent, const struct doctor_opts *o,
 		doctor_lead(r, &self, o, sys);
 		return;
 	}
-	if (doctor_send(&self, o->wait, &why) == 0) {
+	if (doctor_send(&self, r->wait, &why) == 0) {
 		*sent = 1;
 		doctor_node_free(&self);
 		return;

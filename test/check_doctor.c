@@ -37,6 +37,10 @@ struct fake {
 	const char *const	*exes;		/* executable paths */
 	const char *const	*env;
 	int			 shared_ok;
+	const char		*shebang;	/* first line of any file */
+	int			 run_rc;	/* what run returns */
+	const char		*run_err;
+	char			*ran;		/* argv[0] it was given */
 };
 
 static struct fake	f;
@@ -115,6 +119,32 @@ fake_writable(void *arg, const char *dir, char **cause)
 	    "denied", dir);
 }
 
+static int
+fake_run(void *arg, char *const *argv, int ms, int *took_ms, char **err)
+{
+	struct fake	*x = arg;
+
+	ck_assert_int_eq(ms, 1000);
+	ck_assert_str_eq(argv[1], "-c");
+	ck_assert_str_eq(argv[2], "import torch");
+	x->ran = xstrdup(argv[0]);
+	*took_ms = 2345;
+	*err = x->run_err != NULL ? xstrdup(x->run_err) : NULL;
+	return x->run_rc;
+}
+
+static int
+fake_firstline(void *arg, const char *path, char *buf, size_t len)
+{
+	struct fake	*x = arg;
+
+	(void)path;
+	if (x->shebang == NULL)
+		return -1;
+	snprintf(buf, len, "%s", x->shebang);
+	return 0;
+}
+
 static char *const *
 fake_environ(void *arg)
 {
@@ -146,7 +176,7 @@ setup(void)
 	net = (struct netif_sys){ fake_ifaddrs, fake_hostname, fake_resolve,
 	    &f };
 	sys = (struct doctor_sys){ &env, &net, fake_list, fake_executable,
-	    fake_writable, fake_environ, &f };
+	    fake_writable, fake_environ, fake_run, fake_firstline, &f };
 	memset(&ro, 0, sizeof ro);
 	memset(&o, 0, sizeof o);
 	o.ro = &ro;
@@ -263,6 +293,63 @@ START_TEST(test_launcher)
 	doctor_check_launcher(&n, &o, &sys);
 	expect(DOCTOR_LAUNCHER, DOCTOR_FAIL, "'torchrun' not found: PATH is "
 	    "not set");
+}
+END_TEST
+
+START_TEST(test_torch)
+{
+	doctor_check_torch(&n, &o, &sys);
+	ck_assert_ptr_null(n.f[DOCTOR_TORCH].detail);	/* no --deep */
+	o.deep = 1;
+	f.exes = ENV("/usr/bin/torchrun");
+	f.shebang = "#!/usr/bin/python3.11";
+	doctor_check_torch(&n, &o, &sys);
+	expect(DOCTOR_TORCH, DOCTOR_PASS, "/usr/bin/python3.11 imports torch "
+	    "in 2.3 s");
+	free(f.ran);
+	f.shebang = "#! /usr/bin/env  python3 -u";
+	f.run_rc = 1;
+	f.run_err = "ModuleNotFoundError: No module named 'torch'";
+	doctor_check_torch(&n, &o, &sys);
+	expect(DOCTOR_TORCH, DOCTOR_FAIL, "python3 cannot import torch (exit "
+	    "1): ModuleNotFoundError: No module named 'torch'");
+	free(f.ran);
+	f.run_rc = -1;
+	f.run_err = "did not finish within 1 s";
+	o.launcher = "/opt/venv/bin/python";
+	doctor_check_torch(&n, &o, &sys);
+	expect(DOCTOR_TORCH, DOCTOR_FAIL, "/opt/venv/bin/python -c 'import "
+	    "torch': did not finish within 1 s");
+	free(f.ran);
+	f.shebang = NULL;
+	o.launcher = NULL;
+	doctor_check_torch(&n, &o, &sys);
+	expect(DOCTOR_TORCH, DOCTOR_WARN, "cannot tell which python runs "
+	    "'torchrun'");
+	f.exes = NULL;
+	doctor_check_torch(&n, &o, &sys);
+	expect(DOCTOR_TORCH, DOCTOR_FAIL, "cannot tell which python runs "
+	    "'torchrun'");
+}
+END_TEST
+
+/* The real runner: the last line of standard error, the exit status,
+ * and a child that outlives its time killed. */
+START_TEST(test_real_run)
+{
+	char *const	 fail[] = { (char *)"sh", (char *)"-c",
+			    (char *)"echo one >&2; echo two >&2; exit 3", NULL };
+	char *const	 slow[] = { (char *)"sh", (char *)"-c",
+			    (char *)"exec 2>&-; sleep 30", NULL };
+	char		*err;
+	int		 ms;
+
+	ck_assert_int_eq(doctor_sys_real.run(NULL, fail, 5000, &ms, &err), 3);
+	ck_assert_str_eq(err, "two");
+	free(err);
+	ck_assert_int_eq(doctor_sys_real.run(NULL, slow, 300, &ms, &err), -1);
+	ck_assert_str_eq(err, "did not finish within 0 s");
+	free(err);
 }
 END_TEST
 
@@ -736,6 +823,8 @@ doctor_suite(void)
 	tcase_add_test(tc, test_iface_family);
 	tcase_add_test(tc, test_resolve);
 	tcase_add_test(tc, test_launcher);
+	tcase_add_test(tc, test_torch);
+	tcase_add_test(tc, test_real_run);
 	tcase_add_test(tc, test_gpus_nvidia);
 	tcase_add_test(tc, test_gpus_rocm);
 	tcase_add_test(tc, test_env);
