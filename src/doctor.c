@@ -91,7 +91,7 @@ doctor_node_free(struct doctor_node *n)
 	doctor_node_init(n);
 }
 
-static void
+static void __attribute__((format(printf, 4, 0)))
 doctor_vset(struct doctor_node *n, enum doctor_check c,
     enum doctor_level l, const char *fmt, va_list ap)
 {
@@ -828,7 +828,8 @@ doctor_decode_node(struct doctor_node *n, char *line, char **cause)
 	    "the widths below");
 	if (sscanf(line, "node %llu %llu %d %62s %255s%n", &rank, &nnodes,
 	    &port, addr, host, &off) != 5 || line[off] != '\0' ||
-	    nnodes == 0 || rank >= nnodes || port < 1 || port > 65535)
+	    nnodes == 0 || rank >= nnodes || port < 1 || port > 65535 ||
+	    util_has_cntrl(addr) || util_has_cntrl(host))
 		return util_fail(cause, "bad node line");
 	n->rank = rank;
 	n->nnodes = nnodes;

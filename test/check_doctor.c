@@ -525,6 +525,8 @@ static const char *const bad_wire[] = {
 	"ddprank-doctor 1\nnode 1 3 29500 a h\niface PASS\nend\n",
 	"ddprank-doctor 1\nnode 1 3 29500 a h\n",
 	"ddprank-doctor 1\nnode 1 3 29500 a h\nend\nmore\n",
+	/* Found by fuzz_doctor: a control byte in a name. */
+	"ddprank-doctor 1\nnode 1 3 29500 a no\0163\nend\n",
 };
 
 START_TEST(test_wire_bad)
