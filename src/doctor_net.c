@@ -113,7 +113,8 @@ doctor_file(struct doctor_report *r, struct doctor_node *n)
 		return 0;
 	}
 	slot = &r->v[n->rank];
-	/* A second node 0 would host the rendezvous too. */
+	/* Two nodes with one rank collide in the rendezvous; a second
+	 * node 0 would even host it. */
 	if (slot->reported) {
 		doctor_set(slot, DOCTOR_NODES, DOCTOR_FAIL, "%s also claims "
 		    "node rank %llu", n->host, (unsigned long long)n->rank);
