@@ -635,18 +635,22 @@ END_TEST
 
 /* --- two nodes over loopback ------------------------------------------------ */
 
+static const char *const two_nodes[] = { "PATH=/usr/bin",
+	"SLURM_JOB_NODELIST=n[1-2]", "SLURM_JOB_ID=7", "MASTER_ADDR=127.0.0.1",
+	NULL };
+static const char *const three_nodes[] = { "PATH=/usr/bin",
+	"SLURM_JOB_NODELIST=n[1-3]", "SLURM_JOB_ID=7", "MASTER_ADDR=127.0.0.1",
+	NULL };
+static int	nodes3;		/* run_as with three_nodes */
+
 static void
 run_as(const char *host, int port, struct doctor_report *r, int *sent)
 {
-	static char	portvar[32];
-
 	f.hostname = host;
 	f.exes = ENV("/usr/bin/torchrun");
-	snprintf(portvar, sizeof portvar, "%d", port);
 	ro.port = port;
 	ro.sched = NODES_SLURM;
-	set_env(ENV("PATH=/usr/bin", "SLURM_JOB_NODELIST=n[1-2]",
-	    "SLURM_JOB_ID=7", "MASTER_ADDR=127.0.0.1"));
+	set_env(nodes3 ? three_nodes : two_nodes);
 	doctor_run(r, sent, &o, &sys);
 }
 
@@ -692,6 +696,38 @@ START_TEST(test_silent_node)
 	ck_assert_ptr_nonnull(strstr(b.s, "\n--exclude=n2\n"));
 	buf_free(&b);
 	doctor_report_free(&r);
+}
+END_TEST
+
+/* Two processes both computing node rank 1 (the unescaped $SLURM_NODEID
+ * of the field notes makes every node compute one rank): named. */
+START_TEST(test_rank_twice)
+{
+	struct doctor_report	r;
+	pid_t			pid[2];
+	int			fd, port, sent, status, i;
+
+	/* n3 never reports, so node 0 waits long enough to read both. */
+	nodes3 = 1;
+	fd = t_listener(&port);
+	close(fd);
+	for (i = 0; i < 2; i++) {
+		if ((pid[i] = fork()) == 0) {
+			run_as("n2", port, &r, &sent);
+			_exit(sent ? 0 : 1);
+		}
+	}
+	run_as("n1", port, &r, &sent);
+	for (i = 0; i < 2; i++) {
+		ck_assert_int_eq(waitpid(pid[i], &status, 0), pid[i]);
+		ck_assert_int_eq(WEXITSTATUS(status), 0);
+	}
+	ck_assert_int_eq(r.v[1].f[DOCTOR_NODES].level, DOCTOR_FAIL);
+	ck_assert_str_eq(r.v[1].f[DOCTOR_NODES].detail, "n2 also claims node "
+	    "rank 1");
+	ck_assert_int_eq(r.v[2].f[DOCTOR_CONNECT].level, DOCTOR_FAIL);
+	doctor_report_free(&r);
+	nodes3 = 0;
 }
 END_TEST
 
@@ -854,6 +890,7 @@ doctor_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_two_nodes);
 	tcase_add_test(tc, test_silent_node);
+	tcase_add_test(tc, test_rank_twice);
 	tcase_add_test(tc, test_no_node0);
 	suite_add_tcase(s, tc);
 
