@@ -258,8 +258,7 @@ doctor_check_launcher(struct doctor_node *n, const struct doctor_opts *o,
  * interpreter of its #! line ("#!/usr/bin/env python3" included).
  * Caller frees; NULL when there is none. */
 static char *
-doctor_python(const char *launcher, const struct doctor_opts *o,
-    const struct doctor_sys *sys)
+doctor_python(const char *launcher, const struct doctor_sys *sys)
 {
 	const char	*base = strrchr(launcher, '/');
 	char		 line[512], *p, *q;
@@ -267,7 +266,6 @@ doctor_python(const char *launcher, const struct doctor_opts *o,
 	base = base != NULL ? base + 1 : launcher;
 	if (strncmp(base, "python", 6) == 0)
 		return xstrdup(launcher);
-	(void)o;
 	if (sys->firstline(sys->arg, launcher, line, sizeof line) == -1 ||
 	    strncmp(line, "#!", 2) != 0)
 		return NULL;
@@ -299,7 +297,7 @@ doctor_check_torch(struct doctor_node *n, const struct doctor_opts *o,
 		found = xstrdup(name);
 	else if (path != NULL)
 		found = doctor_which(name, path, sys);
-	if (found == NULL || (py = doctor_python(found, o, sys)) == NULL) {
+	if (found == NULL || (py = doctor_python(found, sys)) == NULL) {
 		doctor_set(n, DOCTOR_TORCH, found == NULL ? DOCTOR_FAIL :
 		    DOCTOR_WARN, "cannot tell which python runs '%s'", name);
 		free(found);
