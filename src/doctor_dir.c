@@ -47,7 +47,7 @@ doctor_dir_run(const struct doctor_opts *o, const struct doctor_sys *sys,
 		return NULL;
 	}
 	id = nodes_job_string(&job);
-	run = exchange_run_name(id, retry);
+	run = exchange_run_name(o->ro->auth, id, retry);
 	xasprintf(&path, "%s/doctor-%s", o->shared, run);
 	free(run);
 	free(id);
@@ -78,14 +78,13 @@ doctor_dir_self(struct doctor_node *self, const struct doctor_opts *o,
 	return 0;
 }
 
-/* The base directory as the exchange makes it (shared by every user's
- * jobs, sticky), then the run's, this user's only. */
+/* The base directory as the exchange makes a missing one, private,
+ * then the run's, this user's only. */
 static int
 doctor_dir_mkdir(const char *base, const char *run, char **cause)
 {
-	if (mkdir(base, 0777) == 0 && chmod(base, 01777) == -1)
-		return util_fail(cause, "%s: chmod: %s", base,
-		    strerror(errno));
+	if (mkdir(base, 0700) == -1 && errno != EEXIST)
+		return util_fail(cause, "%s: %s", base, strerror(errno));
 	if (mkdir(run, 0700) == -1 && errno != EEXIST)
 		return util_fail(cause, "%s: %s", run, strerror(errno));
 	return 0;

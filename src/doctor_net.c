@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "doctor.h"
 #include "exitcode.h"
 #include "hostlist.h"
@@ -431,7 +432,12 @@ doctor_next_port(struct rank_opts *ro, const struct nodes_env *env)
 		free(cause);	/* rank_compute says it again */
 		return;
 	}
-	if (job.set && job.step >= 0)
+	if (!job.set || job.step < 0)
+		return;
+	if (ro->auth != NULL && ro->auth->len > 0)
+		ro->port = port_auto_secret(ro->auth, job.id, job.task,
+		    job.step + 1, ro->lo, ro->hi);
+	else
 		ro->port = port_auto(job.id, job.task, job.step + 1, ro->lo,
 		    ro->hi);
 }
