@@ -168,6 +168,15 @@ printf '%s\n' 'extends = "hpcpack"' "shared_dir = \"$share\"" \
     'iface = "^eth3$"' 'launcher = {"torchrun"}' >"$T/hp.conf"
 "$DDPGEN" -s "$T/hp.conf" -N 2 --ddprank "$DDPRANK" -o "$T/hpcpack/job.xml" \
     "$script" || fail "hpcpack: ddpgen"
+# The task's code is in the job variable DDPGEN_TASK.
+hp_code=$(xmllint --xpath "string(//*[local-name()='Variable']
+    [*[local-name()='Name']='DDPGEN_TASK']/*[local-name()='Value'])" \
+    "$T/hpcpack/job.xml")
+checks=$((checks + 1))
+case $hp_code in
+*" doctor "*) ;;
+*) fail "hpcpack: no doctor in the task's code: $hp_code" ;;
+esac
 hp_task() {
 	i=$1 node=$2
 	xmllint --xpath "string(//*[local-name()='Task'][$i]/@CommandLine)" \
@@ -176,6 +185,7 @@ hp_task() {
 		s=$(date +%s)
 		nsenter -t "$(slurmd_pid "$node")" -m -n -u \
 		    env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME="$T" \
+		    DDPGEN_TASK="$hp_code" \
 		    DDPTEST_DIR="$T/hpcpack/ranks" CCP_JOBID=4242 \
 		    CCP_TASKID="$i" CCP_NODES="1 NODE$node 4" \
 		    CCP_WORKDIR="$share" \
