@@ -299,6 +299,9 @@ start_case() {
 		echo "shared_dir = \"$share\""
 		echo 'exchange_timeout = 20'
 		echo 'launcher = {"ddp-launcher"}'
+		# The startup files are under test, not the preflight's own
+		# launcher check, which would stop the task first.
+		echo 'preflight = no'
 		[ -z "$2" ] || echo "task_shell = $2"
 		[ "$2" != plain ] || echo "path = \"$TASK_PATH\""
 	} >"$T/$1.conf"
