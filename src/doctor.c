@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "doctor.h"
 #include "hostlist.h"
 #include "netif.h"
@@ -898,6 +899,61 @@ doctor_decode(struct doctor_node *n, const char *buf, size_t len,
 	free(copy);
 	if (rc == -1)
 		doctor_node_free(n);
+	return rc;
+}
+
+#define DOCTOR_MAC_LABEL	"ddprank doctor"
+
+void
+doctor_seal(struct buf *b, const struct doctor_node *n, const struct auth *a)
+{
+	char	hex[AUTH_HEX_LEN + 1];
+	size_t	start = b->len;
+
+	doctor_encode(b, n);
+	if (a == NULL || a->len == 0)
+		return;
+	b->len -= strlen("end\n");
+	b->s[b->len] = '\0';
+	auth_mac_hex(a, DOCTOR_MAC_LABEL, b->s + start, b->len - start, hex);
+	buf_addf(b, "mac %s\nend\n", hex);
+}
+
+/* Where the "mac" line of buf starts, or NULL. */
+static const char *
+doctor_mac_line(const char *buf, size_t len)
+{
+	const char	*tail = "\nend\n";
+	size_t		 need = 1 + 4 + AUTH_HEX_LEN + strlen(tail);
+
+	if (len < need || memcmp(buf + len - strlen(tail), tail,
+	    strlen(tail)) != 0 || memcmp(buf + len - need, "\nmac ", 5) != 0)
+		return NULL;
+	return buf + len - need + 1;
+}
+
+int
+doctor_open(struct doctor_node *n, const char *buf, size_t len,
+    const struct auth *a, char **cause)
+{
+	const char	*mac = doctor_mac_line(buf, len);
+	struct buf	 b;
+	int		 rc;
+
+	if (mac == NULL) {
+		if (a != NULL && a->len > 0)
+			return util_fail(cause, "not sealed with the job's "
+			    "secret");
+		return doctor_decode(n, buf, len, cause);
+	}
+	if (a != NULL && a->len > 0 && !auth_check_hex(a, DOCTOR_MAC_LABEL,
+	    buf, (size_t)(mac - buf), mac + 4, AUTH_HEX_LEN))
+		return util_fail(cause, "sealed with another secret");
+	buf_init(&b);
+	buf_addn(&b, buf, (size_t)(mac - buf));
+	buf_adds(&b, "end\n");
+	rc = doctor_decode(n, b.s, b.len, cause);
+	buf_free(&b);
 	return rc;
 }
 

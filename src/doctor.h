@@ -9,6 +9,7 @@
 
 #include "util.h"
 
+struct auth;
 struct netif_sys;
 struct nodes_env;
 struct rank_opts;
@@ -139,6 +140,14 @@ const char	*doctor_nearest_var(const char *name, size_t *distance);
 void	doctor_encode(struct buf *, const struct doctor_node *);
 int	doctor_decode(struct doctor_node *, const char *buf, size_t len,
 	    char **cause);
+/* The same, sealed with the job's secret when there is one (a or its
+ * length 0: none): a line "mac HEX" before "end", the HMAC-SHA256 of
+ * what comes before it. doctor_open refuses a message without a valid
+ * one when it has a secret itself. */
+void	doctor_seal(struct buf *, const struct doctor_node *,
+	    const struct auth *a);
+int	doctor_open(struct doctor_node *, const char *buf, size_t len,
+	    const struct auth *a, char **cause);
 
 /* Node 0's view: one entry per node rank. */
 struct doctor_report {

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "doctor.h"
 #include "exchange.h"
 #include "exitcode.h"
@@ -92,7 +93,7 @@ doctor_dir_mkdir(const char *base, const char *run, char **cause)
 
 static int
 doctor_dir_write(const struct doctor_node *self, const char *base,
-    const char *run, char **cause)
+    const char *run, const struct auth *a, char **cause)
 {
 	struct buf	 b;
 	char		*path;
@@ -101,7 +102,7 @@ doctor_dir_write(const struct doctor_node *self, const char *base,
 	if (doctor_dir_mkdir(base, run, cause) == -1)
 		return -1;
 	buf_init(&b);
-	doctor_encode(&b, self);
+	doctor_seal(&b, self, a);
 	xasprintf(&path, "%s/t%llu", run, (unsigned long long)self->rank + 1);
 	rc = util_writefile(path, b.s, b.len, 0600, cause);
 	free(path);
@@ -111,7 +112,8 @@ doctor_dir_write(const struct doctor_node *self, const char *base,
 
 /* Reads task file path into the report; 1 when it was filed. */
 static int
-doctor_dir_read(struct doctor_report *r, const char *path)
+doctor_dir_read(struct doctor_report *r, const char *path,
+    const struct auth *a)
 {
 	struct doctor_node	 n;
 	char			 buf[DOCTOR_DIR_MSG_MAX], *cause;
@@ -126,7 +128,7 @@ doctor_dir_read(struct doctor_report *r, const char *path)
 	close(fd);
 	if (len <= 0 || (size_t)len == sizeof buf)
 		return 0;
-	if (doctor_decode(&n, buf, (size_t)len, &cause) == -1) {
+	if (doctor_open(&n, buf, (size_t)len, a, &cause) == -1) {
 		free(cause);
 		return 0;
 	}
@@ -151,7 +153,8 @@ doctor_dir_ms(void)
 
 /* Node 0: until every task file is there or the wait is over. */
 static void
-doctor_dir_gather(struct doctor_report *r, const char *run, int wait)
+doctor_dir_gather(struct doctor_report *r, const char *run, int wait,
+    const struct auth *a)
 {
 	long long	 end = doctor_dir_ms() + wait * 1000LL;
 	uint64_t	 i, got = 0;
@@ -163,7 +166,7 @@ doctor_dir_gather(struct doctor_report *r, const char *run, int wait)
 				continue;
 			xasprintf(&path, "%s/t%llu", run,
 			    (unsigned long long)i + 1);
-			got += (uint64_t)doctor_dir_read(r, path);
+			got += (uint64_t)doctor_dir_read(r, path, a);
 			free(path);
 		}
 		if (got == r->n - 1 || doctor_dir_ms() >= end)
@@ -214,7 +217,7 @@ doctor_dir_lead(struct doctor_report *r, struct doctor_node *self,
 		doctor_set(&r->v[0], DOCTOR_SHARED, DOCTOR_FAIL, "%s", cause);
 		free(cause);
 	} else if (r->n > 1) {
-		doctor_dir_gather(r, run, r->wait);
+		doctor_dir_gather(r, run, r->wait, o->ro->auth);
 		doctor_dir_clean(r, run);
 	}
 	doctor_compare(r);
@@ -255,7 +258,8 @@ doctor_run_dir(struct doctor_report *r, int *sent, struct doctor_node *self,
 		doctor_dir_lead(r, self, run, o);
 	else if (self->f[DOCTOR_SHARED].level == DOCTOR_FAIL)
 		doctor_dir_alone(r, self, DOCTOR_SHARED, NULL);
-	else if (doctor_dir_write(self, o->shared, run, &cause) == -1)
+	else if (doctor_dir_write(self, o->shared, run, o->ro->auth,
+	    &cause) == -1)
 		doctor_dir_alone(r, self, DOCTOR_SHARED, cause);
 	else {
 		*sent = 1;

@@ -130,7 +130,8 @@ doctor_file(struct doctor_report *r, struct doctor_node *n)
 
 /* Reads what c holds; 1 when it is done (filed or dropped). */
 static int
-doctor_read(struct doctor_report *r, struct doctor_conn *c, size_t *got)
+doctor_read(struct doctor_report *r, struct doctor_conn *c, size_t *got,
+    const struct auth *auth)
 {
 	struct doctor_node	 n;
 	char			 tmp[4096], *cause;
@@ -144,7 +145,7 @@ doctor_read(struct doctor_report *r, struct doctor_conn *c, size_t *got)
 	buf_addn(&c->in, tmp, (size_t)len);
 	if (c->in.len < 5 || strcmp(c->in.s + c->in.len - 5, "\nend\n") != 0)
 		return 0;
-	if (doctor_decode(&n, c->in.s, c->in.len, &cause) == -1) {
+	if (doctor_open(&n, c->in.s, c->in.len, auth, &cause) == -1) {
 		free(cause);
 		return 1;
 	}
@@ -176,7 +177,8 @@ doctor_accept(int lfd, struct doctor_conn *v, size_t *n)
 
 /* Until every other node has reported or the wait is over. */
 static void
-doctor_gather(struct doctor_report *r, int lfd, int wait)
+doctor_gather(struct doctor_report *r, int lfd, int wait,
+    const struct auth *auth)
 {
 	struct doctor_conn	*v;
 	struct pollfd		*p;
@@ -196,7 +198,7 @@ doctor_gather(struct doctor_report *r, int lfd, int wait)
 			continue;
 		for (i = n; i > 0; i--) {
 			if (p[i].revents != 0 &&
-			    doctor_read(r, &v[i - 1], &got))
+			    doctor_read(r, &v[i - 1], &got, auth))
 				doctor_close(v, &n, i - 1);
 		}
 		if (p[0].revents & POLLIN)
@@ -251,7 +253,7 @@ doctor_lead(struct doctor_report *r, struct doctor_node *self,
 			    cause);
 			free(cause);
 		} else {
-			doctor_gather(r, lfd, r->wait);
+			doctor_gather(r, lfd, r->wait, o->ro->auth);
 			close(lfd);
 		}
 	}
@@ -347,7 +349,8 @@ fail:
 }
 
 static int
-doctor_send(const struct doctor_node *self, int wait, char **cause)
+doctor_send(const struct doctor_node *self, int wait, const struct auth *a,
+    char **cause)
 {
 	struct addrinfo	*ai;
 	struct buf	 msg;
@@ -359,7 +362,7 @@ doctor_send(const struct doctor_node *self, int wait, char **cause)
 	if (doctor_addrinfo(self->addr, self->port, 0, &ai, cause) == -1)
 		return -1;
 	buf_init(&msg);
-	doctor_encode(&msg, self);
+	doctor_seal(&msg, self, a);
 	/* Node 0 may not listen yet: retry until the deadline. */
 	while (rc == -1 && doctor_left(deadline) > 0) {
 		if ((rc = doctor_try(ai, self->src, &msg, deadline,
@@ -488,7 +491,7 @@ doctor_run(struct doctor_report *r, int *sent, const struct doctor_opts *o,
 		doctor_lead(r, &self, o, sys);
 		return;
 	}
-	if (doctor_send(&self, r->wait, &why) == 0) {
+	if (doctor_send(&self, r->wait, o->ro->auth, &why) == 0) {
 		*sent = 1;
 		doctor_node_free(&self);
 		return;

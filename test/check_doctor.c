@@ -14,6 +14,7 @@
 
 #include <check.h>
 
+#include "auth.h"
 #include "doctor.h"
 #include "netif.h"
 #include "nodes.h"
@@ -513,6 +514,48 @@ START_TEST(test_wire)
 }
 END_TEST
 
+/* With the job's secret: sealed, opened; tampered, or sealed with
+ * another secret, or not sealed, refused. Without one, both open. */
+START_TEST(test_seal)
+{
+	struct auth		 a, other;
+	struct doctor_node	 back;
+	struct buf		 b;
+	char			*cause = NULL, *at;
+
+	ck_assert_int_eq(auth_parse(&a, "00112233445566778899aabbccddeeff",
+	    "test", &cause), 0);
+	ck_assert_int_eq(auth_parse(&other, "ffeeddccbbaa99887766554433221100",
+	    "test", &cause), 0);
+	fill(&n, 2, "nid003");
+	buf_init(&b);
+	doctor_seal(&b, &n, &a);
+	ck_assert_ptr_nonnull(strstr(b.s, "\nmac "));
+	ck_assert_int_eq(doctor_open(&back, b.s, b.len, &a, &cause), 0);
+	ck_assert_str_eq(back.host, "nid003");
+	doctor_node_free(&back);
+	ck_assert_int_eq(doctor_open(&back, b.s, b.len, NULL, &cause), 0);
+	doctor_node_free(&back);
+	ck_assert_int_eq(doctor_open(&back, b.s, b.len, &other, &cause), -1);
+	ck_assert_str_eq(cause, "sealed with another secret");
+	free(cause);
+	at = strstr(b.s, "nid003");
+	at[5] = '4';
+	ck_assert_int_eq(doctor_open(&back, b.s, b.len, &a, &cause), -1);
+	free(cause);
+	buf_free(&b);
+	buf_init(&b);
+	doctor_seal(&b, &n, NULL);
+	ck_assert_ptr_null(strstr(b.s, "\nmac "));
+	ck_assert_int_eq(doctor_open(&back, b.s, b.len, &a, &cause), -1);
+	ck_assert_str_eq(cause, "not sealed with the job's secret");
+	free(cause);
+	ck_assert_int_eq(doctor_open(&back, b.s, b.len, NULL, &cause), 0);
+	doctor_node_free(&back);
+	buf_free(&b);
+}
+END_TEST
+
 static const char *const bad_wire[] = {
 	"",
 	"ddprank-doctor 2\nnode 1 3 29500 a h\nend\n",
@@ -675,6 +718,37 @@ START_TEST(test_two_nodes)
 	ck_assert_str_eq(r.v[1].host, "n2");
 	ck_assert_int_eq(r.v[1].f[DOCTOR_CONNECT].level, DOCTOR_PASS);
 	ck_assert_int_eq(r.v[0].f[DOCTOR_PORT].level, DOCTOR_PASS);
+	doctor_report_free(&r);
+}
+END_TEST
+
+/* Findings sealed with another secret than node 0's are not the job's:
+ * the node counts as never reported. */
+START_TEST(test_other_secret)
+{
+	struct doctor_report	r;
+	struct auth		a;
+	pid_t			pid;
+	int			fd, port, sent, status;
+	char			*cause;
+
+	fd = t_listener(&port);
+	close(fd);
+	if ((pid = fork()) == 0) {
+		ck_assert_int_eq(auth_parse(&a, "ffeeddccbbaa99887766554433221100",
+		    "test", &cause), 0);
+		ro.auth = &a;
+		run_as("n2", port, &r, &sent);
+		_exit(sent ? 0 : 1);
+	}
+	ck_assert_int_eq(auth_parse(&a, "00112233445566778899aabbccddeeff",
+	    "test", &cause), 0);
+	ro.auth = &a;
+	run_as("n1", port, &r, &sent);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_int_eq(WEXITSTATUS(status), 1);
+	ck_assert_int_eq(r.v[1].reported, 0);
+	ck_assert_int_eq(r.v[1].f[DOCTOR_CONNECT].level, DOCTOR_FAIL);
 	doctor_report_free(&r);
 }
 END_TEST
@@ -874,6 +948,7 @@ doctor_suite(void)
 	tc = tcase_create("wire");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_wire);
+	tcase_add_test(tc, test_seal);
 	tcase_add_loop_test(tc, test_wire_bad, 0,
 	    (int)(sizeof bad_wire / sizeof bad_wire[0]));
 	suite_add_tcase(s, tc);
@@ -890,6 +965,7 @@ doctor_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_two_nodes);
 	tcase_add_test(tc, test_silent_node);
+	tcase_add_test(tc, test_other_secret);
 	tcase_add_test(tc, test_rank_twice);
 	tcase_add_test(tc, test_no_node0);
 	suite_add_tcase(s, tc);
