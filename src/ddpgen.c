@@ -41,12 +41,17 @@ struct opts {
 	const char	*format;
 	const char	*show_site;
 	int		 list_sites;
+	int		 requeue;	/* -1: the profile's */
+	int		 signal_lead;	/* -1: the profile's */
 };
 
 enum {
 	OPT_DDPRANK = 256,
 	OPT_LIST_SITES,
-	OPT_SHOW_SITE
+	OPT_SHOW_SITE,
+	OPT_REQUEUE,
+	OPT_NO_REQUEUE,
+	OPT_SIGNAL_LEAD
 };
 
 static const struct option longopts[] = {
@@ -71,6 +76,9 @@ static const struct option longopts[] = {
 	{ "ddprank",		required_argument,	NULL, OPT_DDPRANK },
 	{ "list-sites",		no_argument,		NULL, OPT_LIST_SITES },
 	{ "show-site",		required_argument,	NULL, OPT_SHOW_SITE },
+	{ "requeue",		no_argument,		NULL, OPT_REQUEUE },
+	{ "no-requeue",		no_argument,		NULL, OPT_NO_REQUEUE },
+	{ "signal-lead",	required_argument,	NULL, OPT_SIGNAL_LEAD },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, 'V' },
 	{ NULL,			0,			NULL, 0 }
@@ -85,6 +93,7 @@ usage(FILE *f)
 "              [-C constraint] [-J job-name] [-o file] [-f format]\n"
 "              [-e name=value] [-S command] [-P port|auto]\n"
 "              [-r static|c10d] [-i regex] [-T template] [--ddprank path]\n"
+"              [--requeue | --no-requeue] [--signal-lead seconds]\n"
 "              script [argument ...]\n"
 "       ddpgen --list-sites\n"
 "       ddpgen --show-site site\n"
@@ -235,6 +244,10 @@ apply_opts(struct profile *p, const struct opts *o)
 	set_str(&p->job_name, o->job_name);
 	set_str(&p->template, o->template);
 	set_str(&p->ddprank, o->ddprank);
+	if (o->requeue != -1)
+		p->requeue = o->requeue;
+	if (o->signal_lead != -1)
+		p->signal_lead = o->signal_lead;
 	if (o->iface != NULL) {
 		set_str(&p->iface, o->iface);
 		p->discovery = PROFILE_IFACE;
@@ -287,6 +300,11 @@ parse_opt(struct opts *o, int ch)
 	case OPT_DDPRANK: o->ddprank = optarg; break;
 	case OPT_LIST_SITES: o->list_sites = 1; break;
 	case OPT_SHOW_SITE: o->show_site = optarg; break;
+	case OPT_REQUEUE: o->requeue = 1; break;
+	case OPT_NO_REQUEUE: o->requeue = 0; break;
+	case OPT_SIGNAL_LEAD:
+		o->signal_lead = num_arg("signal-lead", optarg, 1, 65535);
+		break;
 	case 'h': usage(stdout); exit(XC_OK);
 	case 'V': printf("ddpgen %s\n", DDPGEN_VERSION); exit(XC_OK);
 	default: usage(stderr); exit(XC_USAGE);
@@ -301,6 +319,7 @@ parse_opts(struct opts *o, int argc, char **argv)
 	memset(o, 0, sizeof *o);
 	o->nodes = 1;
 	o->gpus = o->nproc = -1;
+	o->requeue = o->signal_lead = -1;
 	strlist_init(&o->env);
 	strlist_init(&o->setup);
 	while ((ch = getopt_long(argc, argv,
