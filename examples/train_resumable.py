@@ -42,12 +42,17 @@ from torch.nn.parallel import DistributedDataParallel
 stop_requested = False
 
 
+def say(line):
+    # One write(2) per line: the ranks of a node share one pipe.
+    os.write(1, f"train_resumable: {line}\n".encode())
+
+
 def on_signal(signum, frame):
     global stop_requested
     stop_requested = True
     # When the handler ran, for measuring the delivery (bench/README.md).
-    print(f"train_resumable: rank {os.environ.get('RANK')} got signal "
-          f"{signum} at {time.time():.6f}", flush=True)
+    say(f"rank {os.environ.get('RANK')} got signal {signum} at "
+        f"{time.time():.6f}")
 
 
 def parse_args():
@@ -107,18 +112,16 @@ def main():
     model, ddp, opt = build(world)
     step = load(args.checkpoint, model, opt)
     if rank == 0:
-        print(f"train_resumable: restart "
-              f"{os.environ.get('DDPGEN_RESTART_COUNT', '0')}, last stop "
-              f"{os.environ.get('DDPGEN_LAST_STOP', 'none')}, resuming at "
-              f"step {step} of {args.steps}", flush=True)
+        say(f"restart {os.environ.get('DDPGEN_RESTART_COUNT', '0')}, "
+            f"last stop {os.environ.get('DDPGEN_LAST_STOP', 'none')}, "
+            f"resuming at step {step} of {args.steps}")
     while step < args.steps:
         flag = torch.tensor([1 if stop_requested else 0])
         dist.all_reduce(flag, op=dist.ReduceOp.MAX)
         if flag.item():
             if rank == 0:
                 save(args.checkpoint, model, opt, step)
-                print(f"train_resumable: checkpointed at step {step}",
-                      flush=True)
+                say(f"checkpointed at step {step}")
             dist.barrier()
             dist.destroy_process_group()
             return 0
@@ -132,7 +135,7 @@ def main():
         time.sleep(args.step_seconds)
     if rank == 0:
         save(args.checkpoint, model, opt, step)
-        print(f"train_resumable: done at step {step}", flush=True)
+        say(f"done at step {step}")
         if args.result:
             with open(args.result, "w") as f:
                 f.write(digest(model) + "\n")

@@ -80,7 +80,7 @@ unset MASTER_ADDR
 # refused. The counts cross requeues in the job's comment, which only
 # its owner and Slurm's administrators can set.
 export DDPGEN_CHECKPOINT_SIGNAL={{checkpoint_signal}}
-ddpgen_id=$SLURM_JOB_ID
+ddpgen_id=${SLURM_JOB_ID:-}
 if [ -n "${SLURM_ARRAY_TASK_ID:-}" ]; then
 	ddpgen_id=${SLURM_ARRAY_JOB_ID}_$SLURM_ARRAY_TASK_ID
 fi
