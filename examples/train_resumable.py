@@ -23,8 +23,9 @@ The contract it follows:
 
 The data of step s on rank r depend only on (s, r), the model's initial
 weights on a fixed seed, and the checkpoint holds the model, the
-optimizer (momentum) and the step: an interrupted training ends with
-parameters bit-identical to an uninterrupted one. Rank 0 writes their
+optimizer (momentum) and the step, and DDP keeps its gradient buckets:
+an interrupted training ends with parameters bit-identical to an
+uninterrupted one. Rank 0 writes their
 SHA-256 to --result at the end.
 """
 
@@ -69,7 +70,11 @@ def build(world):
     torch.manual_seed(1234)
     model = torch.nn.Sequential(
         torch.nn.Linear(8, 16), torch.nn.Tanh(), torch.nn.Linear(16, 1))
-    ddp = DistributedDataParallel(model)
+    # DDP rebuilds its gradient buckets after the first step, in the
+    # order the gradients became ready; the first step of a resumed run
+    # would then sum them in another order and differ in the last bits.
+    # find_unused_parameters=True keeps the buckets as first built.
+    ddp = DistributedDataParallel(model, find_unused_parameters=True)
     opt = torch.optim.SGD(ddp.parameters(), lr=0.01, momentum=0.9)
     return model, ddp, opt
 
