@@ -10,7 +10,8 @@ The contract it follows:
 
 - ddprank starts torchrun with the checkpoint signal ignored and names it
   in DDPGEN_CHECKPOINT_SIGNAL (USR2); this script installs a handler for
-  it, which only sets a flag.
+  it first thing, which only sets a flag, and ignores the signal again
+  once it has checkpointed.
 - At every step the ranks agree (an all-reduce of the flag) whether any of
   them got the signal, so they all stop after the same step. Rank 0 then
   writes the checkpoint (to a temporary file, renamed into place) and
@@ -111,7 +112,8 @@ def digest(model):
 def main():
     args = parse_args()
     name = os.environ.get("DDPGEN_CHECKPOINT_SIGNAL", "USR2")
-    signal.signal(getattr(signal, "SIG" + name), on_signal)
+    signum = getattr(signal, "SIG" + name)
+    signal.signal(signum, on_signal)
     dist.init_process_group("gloo")
     rank, world = dist.get_rank(), dist.get_world_size()
     model, ddp, opt = build(world)
@@ -124,6 +126,8 @@ def main():
         flag = torch.tensor([1 if stop_requested else 0])
         dist.all_reduce(flag, op=dist.ReduceOp.MAX)
         if flag.item():
+            # Python restores the default action (death) while it exits.
+            signal.signal(signum, signal.SIG_IGN)
             if rank == 0:
                 save(args.checkpoint, model, opt, step)
                 say(f"checkpointed at step {step}")

@@ -81,7 +81,7 @@ unset MASTER_ADDR
 # its owner and Slurm's administrators can set.
 export DDPGEN_CHECKPOINT_SIGNAL={{checkpoint_signal}}
 ddpgen_id=${SLURM_JOB_ID:-}
-if [ -n "${SLURM_ARRAY_TASK_ID:-}" ]; then
+if [ -n "${SLURM_ARRAY_JOB_ID:-}" ] && [ -n "${SLURM_ARRAY_TASK_ID:-}" ]; then
 	ddpgen_id=${SLURM_ARRAY_JOB_ID}_$SLURM_ARRAY_TASK_ID
 fi
 ddpgen_nodes=${SLURM_JOB_NUM_NODES:-{{nodes}}}
@@ -112,23 +112,17 @@ if [ "$ddpgen_count" -gt 0 ] && [ "$ddpgen_count" -ne "$ddpgen_restart" ]; then
 fi
 export DDPGEN_RESTART_BASE=$ddpgen_base DDPGEN_LAST_STOP=$ddpgen_last
 
-# The trap: signal every process of the training steps (ddprank starts
-# the launcher with the signal ignored, so only the workers act on it),
-# again every 5 s while they run, for those that had no handler yet.
+# The trap: signal every process of the training steps once (ddprank
+# starts the launcher with the signal ignored, so only the workers, which
+# install a handler, act on it; a second one could find a worker exiting,
+# after Python restored the default action, and kill it).
 # shellcheck disable=SC2317 # run by the trap
-ddpgen_signal() {
-	scancel --signal={{checkpoint_signal}} "$ddpgen_id" 2>/dev/null || true
-}
-# shellcheck disable=SC2317
 ddpgen_warning() {
 	local left
 	ddpgen_trapped=1
 	[ -z "$ddpgen_warned" ] || return 0
 	ddpgen_warned=1
-	ddpgen_signal
-	( while sleep 5 && kill -0 "$ddpgen_srun" 2>/dev/null; do
-		ddpgen_signal
-	done ) &
+	scancel --signal={{checkpoint_signal}} "$ddpgen_id" 2>/dev/null || true
 	if scontrol -o show job "$ddpgen_id" 2>/dev/null |
 	    grep -q 'PreemptTime=[0-9]'; then
 		ddpgen_what=preemption
@@ -180,7 +174,10 @@ ddpgen_carry_on() {
 		echo "$say; requeued ($restart)" >&2
 		exit 0
 	fi
-	if cont=$(sbatch --parsable --dependency="afterany:$SLURM_JOB_ID" \
+	# The continuation, a job of its own, must not inherit this job's
+	# restart count or array job id (the task id stays, for the training).
+	if cont=$(unset SLURM_RESTART_COUNT SLURM_ARRAY_JOB_ID
+	    sbatch --parsable --dependency="afterany:$SLURM_JOB_ID" \
 	    --output="$(scontrol show job "$ddpgen_id" | sed -n 's/^ *StdOut=//p')" \
 	    --comment="ddpgen restart=0 limits=$limits base=$((ddpgen_base + ddpgen_count + 1)) last=$why" \
 	    "$0"); then
