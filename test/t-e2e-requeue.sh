@@ -99,13 +99,13 @@ long="--steps 70 --step-seconds 1 --every 5"
 # shellcheck disable=SC2046,SC2086 # word splitting wanted
 {
 gen ref 'nproc_per_node = 2' -N 2 -p ref --no-requeue $(train ref) --steps 70
-gen ref1 '' -N 1 -p ref --no-requeue $(train ref1) --steps 40
+gen ref1 '' -N 1 -p ref --no-requeue $(train ref1) --steps 60
 gen tl 'nproc_per_node = 2' -N 2 -p tl -t 2 --signal-lead 60 $(train tl) $long
 gen pre 'nproc_per_node = 2' -N 2 -p low -t 10 $(train pre) $long
 gen nf 'nproc_per_node = 2' -N 2 -p nf -t 10 $(train nf) $long
 gen lim 'max_requeues = 1' -N 1 -p lim -t 2 --signal-lead 60 $(train lim) \
     --steps 100000 --step-seconds 1
-gen cont '' -N 1 -p cont -t 2 --signal-lead 60 $(train cont) --steps 40 \
+gen cont '' -N 1 -p cont -t 2 --signal-lead 60 $(train cont) --steps 60 \
     --step-seconds 1
 }
 
@@ -141,7 +141,8 @@ high_sent='' nf_down='' lim_sent=''
 deadline=$((t0 + 330))
 while :; do
 	busy=
-	for c in tl pre nf lim cont; do
+	for c in tl pre nf lim cont cont2; do
+		[ -f "$T/$c/jobid" ] || continue
 		j=$(id "$c")
 		st=$(field "$j" JobState)
 		case $st in
@@ -169,12 +170,15 @@ while :; do
 			    "$(field "$j" NodeList)" | tr '\n' ,)" >>"$T/times"
 		fi
 	done
-	# A continuation of cont is waited for too.
+	# cont's continuation, once submitted, is a case of its own (it has
+	# --requeue, and may be requeued in turn).
 	cj=$(sed -n 's/.*continuation job \([0-9]*\) submitted.*/\1/p' \
-	    "$T/cont/out" 2>/dev/null | tail -n 1)
-	case $(field "${cj:-0}" JobState) in
-	PENDING|RUNNING|CONFIGURING|COMPLETING) busy=1 ;;
-	esac
+	    "$T/cont/out" 2>/dev/null | head -n 1)
+	if [ -n "$cj" ] && [ ! -f "$T/cont2/jobid" ]; then
+		mkdir -p "$T/cont2"
+		echo "$cj" >"$T/cont2/jobid"
+		busy=1
+	fi
 	if [ -z "$high_sent" ] && started pre; then
 		sleep 3
 		high_sent=$(sbatch --parsable -p high -N 2 --exclusive \
