@@ -148,9 +148,11 @@ ddpgen_seconds() {
 # After the step: requeue the job, or submit its continuation.
 ddpgen_carry_on() {
 	local rc=$1 say restart limits=$ddpgen_limits why=preemption cont
+	local procs=$((ddpgen_nodes * ddpgen_nproc)) p=processes n=nodes
+	[ "$procs" -ne 1 ] || p=process
+	[ "$ddpgen_nodes" -ne 1 ] || n=node
 	say="ddpgen job: ${ddpgen_what:-warning}: checkpoint signal sent to"
-	say+=" $((ddpgen_nodes * ddpgen_nproc)) processes on"
-	say+=" $ddpgen_nodes nodes"
+	say+=" $procs $p on $ddpgen_nodes $n"
 	if [ "$rc" -ne 0 ]; then
 		echo "$say; the training exited with status $rc: not requeued" >&2
 		return 0

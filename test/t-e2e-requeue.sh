@@ -257,7 +257,7 @@ else
 fi
 
 expect_eq "lim: state" "$(state lim)" FAILED
-if grep -q '^ddpgen job: time limit in [0-9]* s: checkpoint signal sent to 1 processes on 1 nodes; not requeued: 1 time-limit requeues already (max_requeues = 1)$' "$T/lim/out" &&
+if grep -q '^ddpgen job: time limit in [0-9]* s: checkpoint signal sent to 1 process on 1 node; not requeued: 1 time-limit requeues already (max_requeues = 1)$' "$T/lim/out" &&
     [ "$(grep -c '^train_resumable: restart' "$T/lim/out")" -eq 2 ]; then
 	ok
 else

@@ -142,6 +142,10 @@ has "hostile: state" "Comment=ddpgen restart=2 limits=1 base=0 last=time-limit" 
 checks=$((checks + 1))
 ! ls "$T"/hostile/pwned* 2>/dev/null || fail "hostile: a comment ran code"
 
+# One process on one node.
+run one SLURM_JOB_NUM_NODES=1 STUB_REQUEUE_RC=0
+has "one: message" "sent to 2 processes on 1 node;" "$ERR"
+
 # The training fails after the warning: no requeue, its status.
 run failed STUB_TRAIN_RC=3
 expect_eq "failed: status" "$RC" 3
