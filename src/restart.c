@@ -53,8 +53,10 @@ restart_read(struct restart *r, const char *(*getenv_fn)(const char *),
 {
 	const char	*sig = getenv_fn("DDPGEN_CHECKPOINT_SIGNAL");
 
+	/* HPC Pack counts its reruns of a job in CCP_RETRY_COUNT. */
 	r->count = restart_num(getenv_fn, "SLURM_RESTART_COUNT") +
-	    restart_num(getenv_fn, "DDPGEN_RESTART_BASE");
+	    restart_num(getenv_fn, "DDPGEN_RESTART_BASE") +
+	    restart_num(getenv_fn, "CCP_RETRY_COUNT");
 	r->last_stop = restart_stop(getenv_fn("DDPGEN_LAST_STOP"), r->count);
 	r->signo = 0;
 	if (sig == NULL || *sig == '\0')

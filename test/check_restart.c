@@ -55,6 +55,21 @@ START_TEST(test_counts)
 }
 END_TEST
 
+/* HPC Pack's reruns: no warning came, so the reason is "requeued". */
+START_TEST(test_hpcpack)
+{
+	static const char *const env[] = { "CCP_RETRY_COUNT=2", NULL };
+	static const char *const env0[] = { "CCP_RETRY_COUNT=0", NULL };
+	struct restart	r = read_ok(env);
+
+	ck_assert_int_eq(r.count, 2);
+	ck_assert_str_eq(r.last_stop, "requeued");
+	r = read_ok(env0);
+	ck_assert_int_eq(r.count, 0);
+	ck_assert_str_eq(r.last_stop, "none");
+}
+END_TEST
+
 /* Garbage counts as 0; a reason that does not fit the count is not
  * believed. */
 START_TEST(test_garbage)
@@ -104,6 +119,7 @@ restart_suite(void)
 	tc = tcase_create("read");
 	tcase_add_test(tc, test_first_run);
 	tcase_add_test(tc, test_counts);
+	tcase_add_test(tc, test_hpcpack);
 	tcase_add_test(tc, test_garbage);
 	tcase_add_test(tc, test_bad_signal);
 	suite_add_tcase(s, tc);
