@@ -9,10 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "exitcode.h"
 #include "profile.h"
+#include "quote.h"
 #include "rx.h"
 #include "script.h"
 #include "util.h"
@@ -31,7 +33,8 @@ struct opts {
 	const char	*constraint;
 	const char	*job_name;
 	const char	*output;
-	struct strlist	 env;
+	struct strlist	 env;		/* NAME=VALUE or NAME, in order */
+	size_t		*env_at;	/* the argv index of each */
 	struct strlist	 setup;
 	const char	*port;
 	const char	*rdzv;
@@ -43,6 +46,7 @@ struct opts {
 	int		 list_sites;
 	int		 requeue;	/* -1: the profile's */
 	int		 signal_lead;	/* -1: the profile's */
+	int		 job_opt;	/* the first option of a job, or 0 */
 };
 
 enum {
@@ -91,7 +95,7 @@ usage(FILE *f)
 "usage: ddpgen [-s site] [-N nodes] [-G gpus-per-node] [-n nproc-per-node]\n"
 "              [-t time] [-p partition] [-A account] [-q qos]\n"
 "              [-C constraint] [-J job-name] [-o file] [-f format]\n"
-"              [-e name=value] [-S command] [-P port|auto]\n"
+"              [-e name[=value]] [-S command] [-P port|auto]\n"
 "              [-r static|c10d] [-i regex] [-T template] [--ddprank path]\n"
 "              [--requeue | --no-requeue] [--signal-lead seconds]\n"
 "              script [argument ...]\n"
@@ -109,6 +113,19 @@ die(int status, const char *fmt, ...)
 	util_vwarn(fmt, ap);
 	va_end(ap);
 	exit(status);
+}
+
+/* Everything printed reached standard output: XC_OK, or one line on
+ * standard error and XC_FAIL (a full disk, /dev/full, a closed pipe). */
+static int
+stdout_done(void)
+{
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		util_warn("standard output: %s", errno != 0 ?
+		    strerror(errno) : "write error");
+		return XC_FAIL;
+	}
+	return XC_OK;
 }
 
 /* The directory holding this executable, so the build tree's profiles/
@@ -136,23 +153,22 @@ num_arg(const char *opt, const char *s, int min, int max)
 	return (int)v;
 }
 
-/* Replaces or appends NAME=VALUE so a command-line --env overrides a
- * profile variable of the same name instead of exporting it twice. */
+/* Removes NAME=... from env, if there. */
 static void
-env_override(struct strlist *env, const char *item)
+env_remove(struct strlist *env, const char *name)
 {
-	size_t	i, len;
+	size_t	i, len = strlen(name);
 
-	len = strcspn(item, "=");
 	for (i = 0; i < env->n; i++) {
-		if (strncmp(env->v[i], item, len) == 0 &&
+		if (strncmp(env->v[i], name, len) == 0 &&
 		    env->v[i][len] == '=') {
 			free(env->v[i]);
-			env->v[i] = xstrdup(item);
+			memmove(&env->v[i], &env->v[i + 1],
+			    (env->n - i) * sizeof env->v[0]);
+			env->n--;
 			return;
 		}
 	}
-	strlist_add(env, item);
 }
 
 static void
@@ -230,8 +246,6 @@ apply_format(struct profile *p, const char *format)
 static void
 apply_opts(struct profile *p, const struct opts *o)
 {
-	size_t	i;
-
 	if (o->gpus != -1)
 		p->gpus_per_node = o->gpus;
 	if (o->nproc != -1)
@@ -255,22 +269,118 @@ apply_opts(struct profile *p, const struct opts *o)
 	apply_format(p, o->format);
 	apply_port(p, o->port);
 	apply_rdzv(p, o->rdzv);
-	for (i = 0; i < o->env.n; i++)
-		env_override(&p->env, o->env.v[i]);
 	strlist_copy(&p->setup, &o->setup);
 }
 
+/* Applies each --env in order, the last for a name winning: NAME=VALUE
+ * replaces the profile's NAME; a bare NAME is passed from the submitting
+ * shell at run time instead (into pass), so its value is never written. */
+static void
+apply_env(struct profile *p, const struct opts *o, struct strlist *pass)
+{
+	size_t	i, k;
+	char	*name;
+
+	for (i = 0; i < o->env.n; i++) {
+		name = xstrndup(o->env.v[i], strcspn(o->env.v[i], "="));
+		for (k = 0; k < pass->n; k++)
+			if (strcmp(pass->v[k], name) == 0)
+				break;
+		if (k < pass->n) {
+			free(pass->v[k]);
+			memmove(&pass->v[k], &pass->v[k + 1],
+			    (pass->n - k) * sizeof pass->v[0]);
+			pass->n--;
+		}
+		if (strchr(o->env.v[i], '=') != NULL)
+			profile_env_set(&p->env, o->env.v[i]);
+		else {
+			env_remove(&p->env, name);
+			strlist_add(pass, name);
+		}
+		free(name);
+	}
+	if (pass->n > 0 && p->scheduler != PROFILE_SLURM)
+		die(XC_USAGE, "--env: '%s': passing a variable from the "
+		    "submitting shell works on Slurm sites only; give %s=VALUE",
+		    pass->v[0], pass->v[0]);
+}
+
+/* ddpgen's command line for the job's "Regenerate with" comment, with
+ * each --env value replaced by a placeholder: a secret given there is
+ * not written a second time. */
+static void
+redact_argv(struct strlist *out, const struct opts *o, int argc,
+    char **argv)
+{
+	const char	*eq;
+	char		*s;
+	size_t		 i, k = 0;
+
+	/* env_at ascends: the options were parsed in order. */
+	for (i = 0; i < (size_t)argc; i++) {
+		while (k < o->env.n && o->env_at[k] < i)
+			k++;
+		/* The value ends argv[i], in "-eN=V" too. */
+		eq = NULL;
+		if (k < o->env.n && o->env_at[k] == i)
+			eq = strchr(argv[i] + strlen(argv[i]) -
+			    strlen(o->env.v[k]), '=');
+		if (eq != NULL)
+			xasprintf(&s, "%.*s=<value>", (int)(eq - argv[i]),
+			    argv[i]);
+		else
+			s = xstrdup(argv[i]);
+		strlist_addown(out, s);
+	}
+}
+
+/* NAME=VALUE, or a bare NAME to pass from the submitting shell. */
 static void
 check_env_arg(const char *s)
 {
-	if (profile_check_env(s, NULL) == -1)
-		die(XC_USAGE, "--env: '%s' is not NAME=VALUE with NAME a "
-		    "shell variable name", s);
+	char	*item;
+	int	 rc;
+
+	if (strchr(s, '=') == NULL)
+		xasprintf(&item, "%s=", s);
+	else
+		item = xstrdup(s);
+	rc = profile_check_env(item, NULL);
+	free(item);
+	if (rc == -1)
+		die(XC_USAGE, "--env: '%s' is not NAME=VALUE or NAME with NAME "
+		    "a shell variable name", s);
+}
+
+static void
+add_env(struct opts *o, const char *arg)
+{
+	check_env_arg(arg);
+	strlist_add(&o->env, arg);
+	o->env_at = xreallocarray(o->env_at, o->env.n, sizeof *o->env_at);
+	/* optarg ends argv[optind - 1]: "-e N=V", "-eN=V", "--env=N=V". */
+	o->env_at[o->env.n - 1] = (size_t)optind - 1;
+}
+
+/* "--nodes" for 'N': options are named by their long name in messages. */
+static const char *
+optname(int ch)
+{
+	size_t	i;
+
+	for (i = 0; longopts[i].name != NULL; i++)
+		if (longopts[i].val == ch)
+			return longopts[i].name;
+	return "?";
 }
 
 static void
 parse_opt(struct opts *o, int ch)
 {
+	if (o->job_opt == 0 && strchr("hV", ch) == NULL &&
+	    ch != OPT_LIST_SITES && ch != OPT_SHOW_SITE)
+		o->job_opt = ch;
 	switch (ch) {
 	case 's': o->site = optarg; break;
 	case 'N': o->nodes = num_arg("nodes", optarg, 1, 1000000); break;
@@ -291,7 +401,7 @@ parse_opt(struct opts *o, int ch)
 	case 'J': o->job_name = optarg; break;
 	case 'o': o->output = optarg; break;
 	case 'f': o->format = optarg; break;
-	case 'e': check_env_arg(optarg); strlist_add(&o->env, optarg); break;
+	case 'e': add_env(o, optarg); break;
 	case 'S': strlist_add(&o->setup, optarg); break;
 	case 'P': o->port = optarg; break;
 	case 'r': o->rdzv = optarg; break;
@@ -305,10 +415,21 @@ parse_opt(struct opts *o, int ch)
 	case OPT_SIGNAL_LEAD:
 		o->signal_lead = num_arg("signal-lead", optarg, 1, 65535);
 		break;
-	case 'h': usage(stdout); exit(XC_OK);
-	case 'V': printf("ddpgen %s\n", DDPGEN_VERSION); exit(XC_OK);
-	default: usage(stderr); exit(XC_USAGE);
+	case 'h': usage(stdout); exit(stdout_done());
+	case 'V': printf("ddpgen %s\n", DDPGEN_VERSION); exit(stdout_done());
 	}
+}
+
+/* getopt's own messages would name argv[0], a full path. */
+static void __attribute__((noreturn))
+bad_opt(int ch, char **argv)
+{
+	char	*msg = util_opterr(ch, argv, longopts);
+
+	util_warn("%s", msg);
+	free(msg);
+	usage(stderr);
+	exit(XC_USAGE);
 }
 
 static void
@@ -322,9 +443,14 @@ parse_opts(struct opts *o, int argc, char **argv)
 	o->requeue = o->signal_lead = -1;
 	strlist_init(&o->env);
 	strlist_init(&o->setup);
+	opterr = 0;
 	while ((ch = getopt_long(argc, argv,
-	    "+s:N:G:n:t:p:A:q:C:J:o:f:e:S:P:r:i:T:hV", longopts, NULL)) != -1)
+	    "+:s:N:G:n:t:p:A:q:C:J:o:f:e:S:P:r:i:T:hV", longopts,
+	    NULL)) != -1) {
+		if (ch == '?' || ch == ':')
+			bad_opt(ch, argv);
 		parse_opt(o, ch);
+	}
 }
 
 static struct profile *
@@ -355,7 +481,7 @@ list_sites(const struct strlist *dirs)
 		printf("%-12s %s (%s)\n", sites[i].name,
 		    sites[i].description, sites[i].path);
 	profile_sites_free(sites, n);
-	return XC_OK;
+	return stdout_done();
 }
 
 static int
@@ -370,7 +496,7 @@ show_site(const char *site, const struct strlist *dirs)
 	fputs(b.s, stdout);
 	buf_free(&b);
 	profile_free(p);
-	return XC_OK;
+	return stdout_done();
 }
 
 /* Where ddprank lives on the nodes: the profile or --ddprank, else the
@@ -411,43 +537,140 @@ find_ddprank(const char *given, const char *exedir)
 	return found;
 }
 
-/* A template named with a '/' in a profile is relative to the profile
- * file's directory; elsewhere it is looked up in the template path. */
+/* The profile's template path is already absolute when it has a slash
+ * (see profile.c); -T's is relative to the current directory. A name
+ * without a slash is looked up in the template path. */
 static char *
-find_template(const struct profile *p, int from_cli, const char *exedir)
+find_template(const struct profile *p, const char *exedir)
 {
 	struct strlist	 dirs;
-	char		*path, *cause, *copy, *rel;
+	char		*path, *cause;
 
-	if (!from_cli && strchr(p->template, '/') != NULL &&
-	    p->template[0] != '/') {
-		copy = xstrdup(p->path);
-		xasprintf(&rel, "%s/%s", dirname(copy), p->template);
-		free(copy);
-	} else
-		rel = xstrdup(p->template);
 	strlist_init(&dirs);
 	script_template_path(&dirs, NULL, exedir);
-	path = script_find_template(rel, &dirs, &cause);
+	path = script_find_template(p->template, &dirs, &cause);
 	strlist_free(&dirs);
-	free(rel);
 	if (path == NULL)
 		die(XC_CONFIG, "%s", cause);
 	return path;
 }
 
+/* The mode of a new script: executable, as far as the umask allows. */
+static unsigned int
+output_mode(void)
+{
+	mode_t	mask;
+
+	mask = umask(0);
+	umask(mask);
+	return 0777 & ~(unsigned int)mask;
+}
+
+/* -o - and no -o both mean standard output. */
 static void
 emit(const char *output, const struct buf *b)
 {
 	char	*cause;
 
-	if (output != NULL) {
-		if (util_writefile(output, b->s, b->len, 0755, &cause) == -1)
+	if (output != NULL && strcmp(output, "-") != 0) {
+		if (util_writeout(output, b->s, b->len, output_mode(),
+		    &cause) == -1)
 			die(XC_FAIL, "%s", cause);
 		return;
 	}
-	if (fwrite(b->s, 1, b->len, stdout) != b->len || fflush(stdout) != 0)
-		die(XC_FAIL, "standard output: %s", strerror(errno));
+	fwrite(b->s, 1, b->len, stdout);
+	if (stdout_done() != XC_OK)
+		exit(XC_FAIL);
+}
+
+/* Setup lines are shell code: bash -n checks them as a block, and a
+ * failure names the first line bash refuses on its own (or all of them,
+ * when only together they fail, as an unclosed if). nprof of them come
+ * from the profile, the rest from -S. */
+static void
+check_setup(const struct strlist *setup, size_t nprof)
+{
+	struct buf	 b;
+	char		*cause, *why;
+	size_t		 i;
+	int		 rc;
+
+	if (setup->n == 0)
+		return;
+	buf_init(&b);
+	for (i = 0; i < setup->n; i++)
+		buf_addf(&b, "%s\n", setup->v[i]);
+	rc = script_check_syntax(b.s, 0, &cause);
+	buf_free(&b);
+	if (rc != -1)
+		return;
+	for (i = 0; i < setup->n; i++) {
+		if (script_check_syntax(setup->v[i], 1, &why) != -1)
+			continue;
+		free(cause);
+		if (i < nprof)
+			die(XC_CONFIG, "setup: '%s' is not valid shell: %s",
+			    setup->v[i], why);
+		die(XC_USAGE, "--setup: '%s' is not valid shell: %s",
+		    setup->v[i], why);
+	}
+	die(nprof == setup->n ? XC_CONFIG : XC_USAGE, "setup lines are not "
+	    "valid shell together: %s", cause);
+}
+
+/* A shell script that bash refuses is never written. */
+static void
+check_script(const char *tpath, const struct buf *b)
+{
+	const char	*dot = strrchr(tpath, '.');
+	char		*cause;
+
+	if (dot == NULL || strcmp(dot, ".sh") != 0)
+		return;
+	if (script_check_syntax(b->s, 0, &cause) == -1)
+		die(XC_CONFIG, "%s: the generated script is not valid shell: "
+		    "%s", tpath, cause);
+}
+
+typedef int	quote_fn(struct buf *, const char *, char **);
+
+/* The quoting an HPC Pack format's template applies to env values, by
+ * the template's extension; NULL for a shell script, where every value
+ * can be written. */
+static quote_fn *
+format_quote(const char *template)
+{
+	const char	*dot = strrchr(template, '.');
+
+	if (dot == NULL || strchr(dot, '/') != NULL)
+		return NULL;
+	if (strcmp(dot, ".cmd") == 0)
+		return quote_cmd;
+	if (strcmp(dot, ".ps1") == 0)
+		return quote_ps;
+	if (strcmp(dot, ".xml") == 0)
+		return quote_xml;
+	return NULL;
+}
+
+/* An -e value the format cannot carry is a usage error, before the
+ * template would report it as its own (a profile error). */
+static void
+check_env_values(const struct opts *o, const struct profile *p)
+{
+	quote_fn	*fn = format_quote(p->template);
+	struct buf	 b;
+	char		*cause;
+	size_t		 i;
+
+	for (i = 0; fn != NULL && i < o->env.n; i++) {
+		if (strchr(o->env.v[i], '=') == NULL)
+			continue;	/* passed at run time */
+		buf_init(&b);
+		if (fn(&b, strchr(o->env.v[i], '=') + 1, &cause) == -1)
+			die(XC_USAGE, "--env: '%s': %s", o->env.v[i], cause);
+		buf_free(&b);
+	}
 }
 
 static int
@@ -455,12 +678,18 @@ generate(const struct opts *o, struct profile *p, int argc, char **argv,
     const char *exedir)
 {
 	struct job	 job;
+	struct strlist	 pass, cmd;
 	struct buf	 b;
 	char		*cause, *tpath, *ddprank;
+	size_t		 nprof = p->setup.n;
 
 	apply_opts(p, o);
+	strlist_init(&pass);
+	apply_env(p, o, &pass);
 	if (profile_validate(p, &cause) == -1)
 		die(XC_USAGE, "%s", cause);
+	check_setup(&p->setup, nprof);
+	check_env_values(o, p);
 	memset(&job, 0, sizeof job);
 	job.prof = p;
 	job.site = o->site;
@@ -468,19 +697,55 @@ generate(const struct opts *o, struct profile *p, int argc, char **argv,
 	job.script = argv[optind];
 	job.args = argv + optind + 1;
 	job.nargs = (size_t)(argc - optind - 1);
-	job.argc = (size_t)argc;
-	job.argv = argv;
+	strlist_init(&cmd);
+	redact_argv(&cmd, o, argc, argv);
+	job.argc = cmd.n;
+	job.argv = cmd.v;
+	job.env_pass = &pass;
 	ddprank = find_ddprank(p->ddprank, exedir);
 	job.ddprank = ddprank;
-	tpath = find_template(p, o->template != NULL, exedir);
+	tpath = find_template(p, exedir);
+	if (script_check_hpcpack(&job, tpath, &cause) == -1)
+		die(XC_USAGE, "%s", cause);
 	buf_init(&b);
 	if (script_render(&job, tpath, &b, &cause) == -1)
 		die(XC_CONFIG, "%s", cause);
+	check_script(tpath, &b);
+	if (script_check_output(tpath, &b, &cause) == -1)
+		die(XC_USAGE, "%s", cause);
+	if (p->rdzv == PROFILE_C10D)
+		util_warn("warning: rdzv c10d: torch's store has no "
+		    "authentication and c10d unpickles what it holds: anyone "
+		    "who reaches its port can run code in the job; use c10d only "
+		    "on a network other users cannot reach, else static");
 	emit(o->output, &b);
 	buf_free(&b);
+	strlist_free(&cmd);
+	strlist_free(&pass);
 	free(tpath);
 	free(ddprank);
 	return XC_OK;
+}
+
+/* --list-sites and --show-site take no operand and no option of a job:
+ * nothing given is silently ignored. */
+static int
+dispatch_sites(const struct opts *o, const struct strlist *dirs, int argc,
+    char **argv)
+{
+	const char	*mode = o->list_sites ? "list-sites" : "show-site";
+
+	if (o->list_sites && o->show_site != NULL)
+		die(XC_USAGE, "--list-sites: --show-site does not apply");
+	if (o->job_opt != 0)
+		die(XC_USAGE, "--%s: --%s does not apply", mode,
+		    optname(o->job_opt));
+	if (optind < argc)
+		die(XC_USAGE, "--%s: unexpected argument '%s'", mode,
+		    argv[optind]);
+	if (o->list_sites)
+		return list_sites(dirs);
+	return show_site(o->show_site, dirs);
 }
 
 /* Runs what the options ask for; everything it is given, the caller frees. */
@@ -491,10 +756,8 @@ dispatch(struct opts *o, const struct strlist *dirs, int argc, char **argv,
 	struct profile	*p;
 	int		 rc;
 
-	if (o->list_sites)
-		return list_sites(dirs);
-	if (o->show_site != NULL)
-		return show_site(o->show_site, dirs);
+	if (o->list_sites || o->show_site != NULL)
+		return dispatch_sites(o, dirs, argc, argv);
 	if (optind >= argc) {
 		fprintf(stderr, "%s: no training script given\n",
 		    util_progname);
@@ -526,6 +789,7 @@ main(int argc, char **argv)
 	rc = dispatch(&o, &dirs, argc, argv, exedir);
 	strlist_free(&dirs);
 	strlist_free(&o.env);
+	free(o.env_at);
 	strlist_free(&o.setup);
 	free(exedir);
 	return rc;

@@ -7,12 +7,14 @@
 #include <errno.h>
 #include <signal.h>
 #include <getopt.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "exchange.h"
 #include "exitcode.h"
 #include "hostlist.h"
@@ -53,6 +55,7 @@ struct options {
 	struct rank_opts	 ro;
 	struct rx		 rx;
 	struct exchange_opts	 xo;
+	struct auth		 auth;
 	int			 timeout_set;
 	int			 family;
 	enum rank_rdzv		 rdzv;
@@ -118,6 +121,17 @@ report_cause(int xc, char *cause)
 	return xc;
 }
 
+/* Everything printed reached standard output: XC_OK, or one line on
+ * standard error and XC_FAIL (a full disk, /dev/full, a closed pipe). */
+static int
+flush_stdout(void)
+{
+	if (fflush(stdout) == EOF || ferror(stdout))
+		return report(XC_FAIL, "standard output: %s", errno != 0 ?
+		    strerror(errno) : "write error");
+	return XC_OK;
+}
+
 /* Prints "ddprank: message" and the usage; exits 2. */
 static void __attribute__((noreturn, format(printf, 1, 2)))
 misuse(const char *fmt, ...)
@@ -165,15 +179,16 @@ parse_number(struct options *o, int c, const char *arg)
 
 	if (c == 'T') {
 		if (util_strtonum(arg, 1, EXCHANGE_TIMEOUT_MAX, &v) == -1)
-			exit(report(XC_USAGE, "bad exchange timeout '%s': "
-			    "expected 1-%d seconds", arg, EXCHANGE_TIMEOUT_MAX));
+			exit(report(XC_USAGE, "--exchange-timeout: '%s' is not "
+			    "a number of seconds from 1 to %d", arg,
+			    EXCHANGE_TIMEOUT_MAX));
 		o->xo.timeout = (int)v;
 		o->timeout_set = 1;
 		return;
 	}
 	if (util_strtonum(arg, 1, (long long)HOSTLIST_MAX_HOSTS, &v) == -1)
-		exit(report(XC_USAGE, "bad node count '%s': expected 1-%llu",
-		    arg, HOSTLIST_MAX_HOSTS));
+		exit(report(XC_USAGE, "--nnodes: '%s' is not a number from 1 "
+		    "to %llu", arg, HOSTLIST_MAX_HOSTS));
 	o->ro.nnodes = (uint64_t)v;
 }
 
@@ -200,25 +215,28 @@ parse_value(struct options *o, int c, const char *arg)
 		break;
 	case 's':
 		if (nodes_sched_parse(arg, &s) == -1)
-			exit(report(XC_USAGE, "unknown scheduler '%s': expected "
-			    "auto, slurm, hpcpack, pbs, lsf or hostfile", arg));
+			exit(report(XC_USAGE, "--scheduler: '%s' is not auto, "
+			    "slurm, hpcpack, pbs, lsf or hostfile", arg));
 		o->ro.sched = s;
 		break;
 	case 'r':
 		if (strcmp(arg, "static") != 0 && strcmp(arg, "c10d") != 0)
-			exit(report(XC_USAGE, "unknown rendezvous '%s': expected "
-			    "static or c10d", arg));
+			exit(report(XC_USAGE, "--rdzv: '%s' is not static or "
+			    "c10d", arg));
 		o->rdzv = strcmp(arg, "c10d") == 0 ? RANK_C10D : RANK_STATIC;
 		break;
 	case 'F':
 		if (strcmp(arg, "sh") != 0 && strcmp(arg, "json") != 0)
-			exit(report(XC_USAGE, "unknown format '%s': expected sh "
-			    "or json", arg));
+			exit(report(XC_USAGE, "--format: '%s' is not sh or "
+			    "json", arg));
 		o->json = strcmp(arg, "json") == 0;
 		break;
 	}
-	if (rc == -1)
-		exit(report_cause(XC_USAGE, cause));
+	if (rc == -1) {
+		report(XC_USAGE, "%s: %s", optname(c), cause);
+		free(cause);
+		exit(XC_USAGE);
+	}
 }
 
 static void
@@ -239,10 +257,10 @@ parse_option(struct options *o, int c, const char *arg)
 		break;
 	case 'h':
 		usage(stdout);
-		exit(XC_OK);
+		exit(flush_stdout());
 	case 'V':
 		printf("ddprank %s\n", DDPGEN_VERSION);
-		exit(XC_OK);
+		exit(flush_stdout());
 	default:
 		parse_value(o, c, arg);
 		break;
@@ -302,16 +320,14 @@ parse_iface(struct options *o)
 }
 
 static void __attribute__((noreturn))
-parse_bad(int c, const char *arg)
+parse_bad(int c, char **argv)
 {
-	char	opt[3] = { '-', (char)optopt, '\0' };
+	char	*msg = util_opterr(c, argv, longopts);
 
-	/* getopt_long leaves optopt 0 for an unknown long option. */
-	if (c == '?' && optopt != 0)
-		misuse("unknown option '%s'", opt);
-	if (c == '?')
-		misuse("unknown option '%s'", arg);
-	misuse("option '%s' needs a value", arg);
+	util_warn("%s", msg);
+	free(msg);
+	usage(stderr);
+	exit(XC_USAGE);
 }
 
 static void
@@ -323,7 +339,7 @@ parse_args(struct options *o, int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, optstr, longopts, NULL)) != -1) {
 		if (c == '?' || c == ':')
-			parse_bad(c, argv[optind - 1]);
+			parse_bad(c, argv);
 		if (strchr("hV", c) == NULL && strchr(cmds[o->cmd].opts,
 		    c) == NULL)
 			misuse("%s: %s does not apply", cmds[o->cmd].name,
@@ -336,6 +352,34 @@ parse_args(struct options *o, int argc, char **argv)
 	parse_iface(o);
 }
 
+/* The job's secret: DDPRANK_SECRET, which the Slurm script sets and
+ * srun carries to every task; else, for a directory exchange, the key
+ * file under the home directory, which every node must hold alike. The
+ * key file is not read otherwise: on nodes whose home directories
+ * differ, the port would differ. */
+static int
+load_secret(struct options *o)
+{
+	struct passwd	*pw;
+	const char	*s, *home;
+	char		*cause;
+
+	if ((s = nodes_var(&nodes_env_real, AUTH_ENV)) != NULL) {
+		if (auth_parse(&o->auth, s, AUTH_ENV, &cause) == -1)
+			return report_cause(XC_USAGE, cause);
+	} else if (o->xo.method == EXCHANGE_DIR) {
+		if ((home = nodes_var(&nodes_env_real, "HOME")) == NULL &&
+		    (pw = getpwuid(geteuid())) != NULL)
+			home = pw->pw_dir;
+		if (home != NULL && auth_load_file(&o->auth, home, geteuid(),
+		    &cause) == -1)
+			return report_cause(XC_EXCHANGE, cause);
+	}
+	o->ro.auth = &o->auth;
+	o->xo.auth = &o->auth;
+	return XC_OK;
+}
+
 /* Fills vs; *duplicate says another process of this node (--exchange
  * mpi) runs the command. */
 static int
@@ -346,10 +390,16 @@ cmd_rank(struct options *o, struct rank_vars *vs, int exec, int *duplicate)
 	int		 xc;
 
 	o->ro.check_port = 1;
+	/* env takes --rdzv and ignores it: it starts no torchrun. */
+	o->ro.rdzv = exec ? o->rdzv : RANK_STATIC;
+	if ((xc = load_secret(o)) != XC_OK)
+		return xc;
 	xc = rank_compute(&r, &o->ro, &nodes_env_real, &netif_sys_real,
 	    &cause);
 	if (r.warning != NULL)
 		report(XC_OK, "warning: %s", r.warning);
+	if (r.note != NULL)
+		report(XC_OK, "%s", r.note);
 	if (xc != XC_OK) {
 		rank_free(&r);
 		return report_cause(xc, cause);
@@ -360,13 +410,6 @@ cmd_rank(struct options *o, struct rank_vars *vs, int exec, int *duplicate)
 	return XC_OK;
 }
 
-static int
-flush_stdout(void)
-{
-	if (fflush(stdout) == EOF || ferror(stdout))
-		return report(XC_FAIL, "stdout: %s", strerror(errno));
-	return XC_OK;
-}
 
 static int
 cmd_env(struct options *o)
@@ -438,6 +481,8 @@ cmd_exec(struct options *o)
 	rank_vars_free(&vs);
 	if ((xc = restart_setenv()) != XC_OK)
 		return xc;
+	/* The command has no use for the secret: one copy fewer to leak. */
+	(void)unsetenv(AUTH_ENV);
 	execvp(o->argv[0], o->argv);
 	saved = errno;
 	xc = saved == ENOENT || saved == ENOTDIR ? XC_NOTFOUND : XC_NOEXEC;
@@ -468,9 +513,11 @@ cmd_hosts(struct options *o)
 	char		*cause;
 	int		 xc;
 
+	/* A malformed operand is a bad operand, as for every subcommand;
+	 * a malformed list from the environment is a node list error. */
 	if (o->argc == 1) {
 		if ((hl = hostlist_parse(o->argv[0], &cause)) == NULL)
-			return report_cause(XC_NODES, cause);
+			return report_cause(XC_USAGE, cause);
 		xc = print_hosts(hl);
 		hostlist_free(hl);
 		return xc;
@@ -503,6 +550,8 @@ cmd_port(struct options *o)
 	char	*cause;
 	int	 port, xc;
 
+	if ((xc = load_secret(o)) != XC_OK)
+		return xc;
 	if ((xc = rank_port(&port, &o->ro, &nodes_env_real, &cause)) != XC_OK)
 		return report_cause(xc, cause);
 	printf("%d\n", port);
@@ -543,5 +592,6 @@ main(int argc, char **argv)
 	if (o.ro.rx != NULL)
 		rx_free(&o.rx);
 	exchange_opts_free(&o.xo);
+	explicit_bzero(&o.auth, sizeof o.auth);
 	return xc;
 }

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/types.h>
 
 #include <dirent.h>
@@ -15,10 +16,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <openssl/crypto.h>
+
 #ifdef HAVE_MPI
 #include <mpi.h>
 #endif
 
+#include "auth.h"
 #include "exchange.h"
 #include "exitcode.h"
 #include "netif.h"
@@ -29,12 +33,22 @@
 #define EXCHANGE_VERSION	"1"
 #define EXCHANGE_ENTRY		"entry."
 #define EXCHANGE_READ		"read."
+#define EXCHANGE_MAC		"mac "
 /* Polling starts fast, for nodes that start together, and slows down so
  * that a long wait does not flood a file server with directory reads. */
 #define EXCHANGE_POLL_MIN	0.05
 #define EXCHANGE_POLL_MAX	1.0
 /* Entries and names listed in a message, at most. */
 #define EXCHANGE_LIST_MAX	16
+/* Earlier runs whose directories node 0 removes, at most. */
+#define EXCHANGE_RETRY_CLEAN	64
+/* statfs f_type of the file systems that show one owner for all files
+ * (linux/magic.h and fs/smb). */
+#define EXCHANGE_CIFS_MAGIC	0xff534d42UL
+#define EXCHANGE_SMB2_MAGIC	0xfe534d42UL
+#define EXCHANGE_SMB_MAGIC	0x517bUL
+/* A run directory name carries this many hex digits of its MAC. */
+#define EXCHANGE_RUN_HEX	32
 
 static double
 exchange_real_now(void *arg)
@@ -115,12 +129,17 @@ exchange_result_free(struct exchange_result *r)
 }
 
 char *
-exchange_run_name(const char *jobid, int64_t retry)
+exchange_run_name(const struct auth *a, const char *jobid, int64_t retry)
 {
-	char	*s;
+	char	*s, *t, hex[AUTH_HEX_LEN + 1];
 
 	xasprintf(&s, "%s-r%lld", jobid, (long long)retry);
-	return s;
+	if (a == NULL || a->len == 0)
+		return s;
+	auth_mac_hex(a, "ddprank run", s, strlen(s), hex);
+	xasprintf(&t, "%s-%.*s", s, EXCHANGE_RUN_HEX, hex);
+	free(s);
+	return t;
 }
 
 /* --- entries ----------------------------------------------------------- */
@@ -132,6 +151,56 @@ exchange_format_entry(struct buf *b, const struct exchange_entry *e)
 	if (e->task >= 0)
 		buf_addf(b, "task %lld\n", (long long)e->task);
 	buf_addf(b, "host %s\naddr %s\n", e->host, e->addr);
+}
+
+/* The MAC covers the run directory's name, a newline and the entry:
+ * an entry of one run does not authenticate in another. */
+static void
+exchange_entry_mac(const struct auth *a, const char *run, const char *body,
+    size_t len, char hex[AUTH_HEX_LEN + 1])
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_adds(&b, run);
+	buf_addc(&b, '\n');
+	buf_addn(&b, body, len);
+	auth_mac_hex(a, "ddprank entry", b.s, b.len, hex);
+	buf_free(&b);
+}
+
+void
+exchange_sign_entry(struct buf *b, const struct auth *a, const char *run)
+{
+	char	hex[AUTH_HEX_LEN + 1];
+
+	exchange_entry_mac(a, run, b->s, b->len, hex);
+	buf_addf(b, EXCHANGE_MAC "%s\n", hex);
+}
+
+int
+exchange_verify_entry(const char *buf, size_t *len, const struct auth *a,
+    const char *run, char **cause)
+{
+	const char	*line;
+	char		 hex[AUTH_HEX_LEN + 1];
+	size_t		 n = *len, body;
+
+	/* The last line: at least the MAC and its newline. */
+	if (n < strlen(EXCHANGE_MAC) + AUTH_HEX_LEN + 1 || buf[n - 1] != '\n')
+		return util_fail(cause, "not authenticated: no mac line");
+	body = n - strlen(EXCHANGE_MAC) - AUTH_HEX_LEN - 1;
+	line = buf + body;
+	if ((body > 0 && buf[body - 1] != '\n') ||
+	    memcmp(line, EXCHANGE_MAC, strlen(EXCHANGE_MAC)) != 0)
+		return util_fail(cause, "not authenticated: no mac line");
+	exchange_entry_mac(a, run, buf, body, hex);
+	if (CRYPTO_memcmp(hex, line + strlen(EXCHANGE_MAC),
+	    AUTH_HEX_LEN) != 0)
+		return util_fail(cause, "does not authenticate: written "
+		    "without this job's secret");
+	*len = body;
+	return 0;
 }
 
 /* A short host name: letters, digits, '-' and '_' (no dots, so that it
@@ -470,17 +539,26 @@ exchange_mpi(struct exchange_result *r, const struct exchange_opts *o,
 
 /* --- the shared directory ---------------------------------------------- */
 
-/* One exchange in progress. */
+/* One exchange in progress. Everything in the run directory goes
+ * through the descriptors base and rundir, opened without following a
+ * link and checked: see exchange_open_base and exchange_open_run. */
 struct exchange_dir_ctx {
 	const struct exchange_opts	*o;
 	const struct exchange_node	*x;
 	const struct exchange_clock	*clock;
-	char				*run;	 /* o->dir/JOBID-rRETRY */
+	const struct auth		*auth;	 /* NULL: not authenticated */
+	uid_t				 uid;
+	int				 noowners; /* cifs and the like */
+	int				 base, rundir;
+	char				*name;	 /* the run directory's */
+	char				*run;	 /* o->dir/name, for messages */
 	char				 key[EXCHANGE_HOST_MAX + 2];
 	double				 mtime;	 /* of this node's entry */
 	struct exchange_entry		*v;	 /* the entries found */
 	size_t				 n, cap;
 	size_t				 stale;	 /* entries ignored as such */
+	struct buf			 ignored; /* files skipped, last scan */
+	size_t				 nignored;
 };
 
 /* "t2" for task 2, "hnode2" for host NODE2 without a task id: the part
@@ -517,47 +595,177 @@ exchange_is_stale(const struct exchange_dir_ctx *c, const struct stat *st)
 	return exchange_mtime(st) < c->mtime - (double)c->o->timeout;
 }
 
+/* Owned by this user, or on a file system whose owners mean nothing
+ * (where only authenticated content counts). */
 static int
-exchange_mkdir(const char *path, mode_t mode, int sticky, char **cause)
+exchange_mine(const struct exchange_dir_ctx *c, const struct stat *st)
 {
-	if (mkdir(path, mode) == -1) {
-		if (errno == EEXIST)
-			return 0;
-		util_fail(cause, "exchange directory %s: %s", path,
-		    strerror(errno));
-		return XC_EXCHANGE;
+	return c->noowners || st->st_uid == c->uid;
+}
+
+/* A file system that shows every file as owned by one account: CIFS
+ * and SMB mounts, unless mounted multiuser with Unix extensions, which
+ * cannot be told apart from here. */
+static int
+exchange_fs_noowners(const struct exchange_dir_ctx *c, int fd)
+{
+	struct statfs	sf;
+
+	if (c->o->noowners)
+		return 1;
+	if (fstatfs(fd, &sf) == -1)
+		return 0;
+	return (unsigned long)sf.f_type == EXCHANGE_CIFS_MAGIC ||
+	    (unsigned long)sf.f_type == EXCHANGE_SMB2_MAGIC ||
+	    (unsigned long)sf.f_type == EXCHANGE_SMB_MAGIC;
+}
+
+/* Why dir, name could not be opened as a directory with O_NOFOLLOW. */
+static const char *
+exchange_why(int dir, const char *name, int saved)
+{
+	struct stat	st;
+
+	if ((saved == ELOOP || saved == ENOTDIR) &&
+	    fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return S_ISLNK(st.st_mode) ? "a symbolic link" :
+		    "not a directory";
+	return strerror(saved);
+}
+
+/* The base directory, as OpenSSH's StrictModes would accept it: not a
+ * link, owned by this user or root, and sticky if others may write to
+ * it, so that no one else can rename or remove what is in it. A missing
+ * one is made private to this user: a base several users share is for
+ * an administrator to make (root, mode 1777). */
+static int
+exchange_open_base(struct exchange_dir_ctx *c, char **cause)
+{
+	const char	*dir = c->o->dir;
+	struct stat	 st;
+
+	if (mkdir(dir, 0700) == -1 && errno != EEXIST)
+		goto fail;
+	if ((c->base = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1 || fstat(c->base, &st) == -1)
+		goto fail;
+	c->noowners = exchange_fs_noowners(c, c->base);
+	if (c->noowners && c->auth == NULL)
+		return util_fail(cause, "exchange directory %s is on a file "
+		    "system that does not keep owners (cifs, smb): anyone "
+		    "could write in it; give the job a secret (%s, or the key "
+		    "file ~/" AUTH_KEYDIR "/" AUTH_KEYFILE ")", dir, AUTH_ENV);
+	if (!c->noowners && st.st_uid != c->uid && st.st_uid != 0)
+		return util_fail(cause, "exchange directory %s is owned by "
+		    "uid %lu, neither you nor root: its owner could swap your "
+		    "files; use a base that root made, mode 1777", dir,
+		    (unsigned long)st.st_uid);
+	if (!c->noowners && (st.st_mode & 022) != 0 &&
+	    (st.st_mode & S_ISVTX) == 0)
+		return util_fail(cause, "exchange directory %s: mode %04o: "
+		    "writable by others and not sticky, so they could swap "
+		    "your files; chmod +t", dir, (unsigned int)(st.st_mode &
+		    07777));
+	return 0;
+fail:
+	return util_fail(cause, "exchange directory %s: %s", dir,
+	    exchange_why(AT_FDCWD, dir, errno));
+}
+
+/* The run directory: made by this node, or by another node of this job
+ * (the same user), and then owned by this user and writable by no one
+ * else. Anything else was made by someone else: the exchange fails
+ * rather than read what they may plant in it. */
+static int
+exchange_open_run(struct exchange_dir_ctx *c, char **cause)
+{
+	struct stat	st;
+
+	if (mkdirat(c->base, c->name, 0700) == -1 && errno != EEXIST)
+		goto fail;
+	if ((c->rundir = openat(c->base, c->name, O_RDONLY | O_DIRECTORY |
+	    O_NOFOLLOW | O_CLOEXEC)) == -1 || fstat(c->rundir, &st) == -1)
+		goto fail;
+	if (c->noowners)
+		return 0;
+	if (st.st_uid != c->uid)
+		return util_fail(cause, "exchange directory %s is owned by "
+		    "uid %lu, not by you: someone else made it; not using it",
+		    c->run, (unsigned long)st.st_uid);
+	if ((st.st_mode & 022) != 0)
+		return util_fail(cause, "exchange directory %s: mode %04o: "
+		    "others could write in it; not using it", c->run,
+		    (unsigned int)(st.st_mode & 07777));
+	return 0;
+fail:
+	return util_fail(cause, "exchange directory %s: %s", c->run,
+	    exchange_why(c->base, c->name, errno));
+}
+
+/* Writes name in the run directory whole or not at all: a temporary
+ * file made exclusively, renamed over name. Sets *mtime, if not NULL. */
+static int
+exchange_writeat(struct exchange_dir_ctx *c, const char *name,
+    const char *data, size_t len, double *mtime, char **cause)
+{
+	unsigned char	 r[6];
+	struct stat	 st;
+	char		*tmp;
+	size_t		 got = 0;
+	ssize_t		 n;
+	int		 fd, saved = 0;
+
+	if (getentropy(r, sizeof r) == -1)
+		return util_fail(cause, "getentropy: %s", strerror(errno));
+	xasprintf(&tmp, "%s.%02x%02x%02x%02x%02x%02x", name, r[0], r[1], r[2],
+	    r[3], r[4], r[5]);
+	if ((fd = openat(c->rundir, tmp, O_WRONLY | O_CREAT | O_EXCL |
+	    O_NOFOLLOW | O_CLOEXEC, 0600)) == -1) {
+		saved = errno;
+		free(tmp);
+		return util_fail(cause, "%s/%s: %s", c->run, name,
+		    strerror(saved));
 	}
-	/* Jobs of every user share the base directory, as they share /tmp;
-	 * mkdir's mode went through the umask. */
-	if (sticky && chmod(path, 01777) == -1) {
-		util_fail(cause, "exchange directory %s: chmod: %s", path,
-		    strerror(errno));
-		return XC_EXCHANGE;
+	while (got < len && saved == 0) {
+		if ((n = write(fd, data + got, len - got)) == -1 &&
+		    errno != EINTR)
+			saved = errno;
+		else if (n > 0)
+			got += (size_t)n;
 	}
-	return XC_OK;
+	if (saved == 0 && (fstat(fd, &st) == -1 || fsync(fd) == -1))
+		saved = errno;
+	if (close(fd) == -1 && saved == 0)
+		saved = errno;
+	if (saved == 0 && renameat(c->rundir, tmp, c->rundir, name) == -1)
+		saved = errno;
+	if (saved != 0)
+		(void)unlinkat(c->rundir, tmp, 0);
+	free(tmp);
+	if (saved != 0)
+		return util_fail(cause, "%s/%s: %s", c->run, name,
+		    strerror(saved));
+	if (mtime != NULL)
+		*mtime = exchange_mtime(&st);
+	return 0;
 }
 
 static int
 exchange_publish(struct exchange_dir_ctx *c, char **cause)
 {
-	struct stat	 st;
 	struct buf	 b;
-	char		*path;
-	int		 xc = XC_OK;
+	char		*name;
+	int		 rc;
 
 	buf_init(&b);
 	exchange_format_entry(&b, &c->x->self);
-	xasprintf(&path, "%s/" EXCHANGE_ENTRY "%s", c->run, c->key);
-	if (util_writefile(path, b.s, b.len, 0644, cause) == -1)
-		xc = XC_EXCHANGE;
-	else if (stat(path, &st) == -1) {
-		util_fail(cause, "%s: %s", path, strerror(errno));
-		xc = XC_EXCHANGE;
-	} else
-		c->mtime = exchange_mtime(&st);
-	free(path);
+	if (c->auth != NULL)
+		exchange_sign_entry(&b, c->auth, c->name);
+	xasprintf(&name, EXCHANGE_ENTRY "%s", c->key);
+	rc = exchange_writeat(c, name, b.s, b.len, &c->mtime, cause);
+	free(name);
 	buf_free(&b);
-	return xc;
+	return rc == -1 ? XC_EXCHANGE : XC_OK;
 }
 
 /* The key of an entry or marker file name, or NULL for anything else:
@@ -573,29 +781,44 @@ exchange_name_key(const char *name, const char *prefix)
 	return name + n;
 }
 
-/* Reads at most EXCHANGE_ENTRY_MAX + 1 bytes: whatever is in the
- * directory, a huge file costs nothing. Returns the length, -1 on error,
- * -2 when the file has vanished. */
+/* Reads at most len bytes of name in the run directory, which must be
+ * a regular file of this user's: whatever is in the directory, a huge
+ * file costs nothing and a FIFO does not block. Returns the length, -1
+ * with *why set (caller frees) when the file is not to be used, -2 when
+ * it does not exist. */
 static ssize_t
-exchange_read(const char *path, char *buf, size_t len, char **cause)
+exchange_readat(struct exchange_dir_ctx *c, const char *name, char *buf,
+    size_t len, struct stat *st, char **why)
 {
 	size_t	got = 0;
 	ssize_t	n;
 	int	fd;
 
-	/* Not blocking: a FIFO in the directory must not hang the node. */
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
+	if ((fd = openat(c->rundir, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
 	    O_NONBLOCK)) == -1) {
 		if (errno == ENOENT)
 			return -2;
-		util_fail(cause, "%s", strerror(errno));
+		util_fail(why, "%s", errno == ELOOP ? "a symbolic link" :
+		    strerror(errno));
 		return -1;
 	}
+	if (fstat(fd, st) == -1)
+		util_fail(why, "%s", strerror(errno));
+	else if (!S_ISREG(st->st_mode))
+		util_fail(why, "not a regular file");
+	else if (!exchange_mine(c, st))
+		util_fail(why, "owned by uid %lu, not by you",
+		    (unsigned long)st->st_uid);
+	else
+		goto read;
+	close(fd);
+	return -1;
+read:
 	while (got < len && (n = read(fd, buf + got, len - got)) != 0) {
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n == -1) {
-			util_fail(cause, "%s", strerror(errno));
+			util_fail(why, "%s", strerror(errno));
 			close(fd);
 			return -1;
 		}
@@ -615,54 +838,79 @@ exchange_push(struct exchange_dir_ctx *c, const struct exchange_entry *e)
 	c->v[c->n++] = *e;
 }
 
-/* Reads one entry file, checks that it says what its name says. Returns
- * 1 when it was read, 0 when it vanished or is stale, -1 on error. */
+/* Notes a file of the run directory that is not used, and why (freed):
+ * it is said once, in a warning or in the failure's message, and does
+ * not fail the exchange, so that no one can stop a job by planting a
+ * file. */
+static void
+exchange_ignore(struct exchange_dir_ctx *c, const char *name, char *why)
+{
+	if (c->nignored++ < EXCHANGE_LIST_MAX) {
+		buf_adds(&c->ignored, c->nignored == 1 ? "" : ", ");
+		buf_addf(&c->ignored, "%s (", name);
+		util_addvis(&c->ignored, why, strlen(why));
+		buf_adds(&c->ignored, ")");
+	}
+	free(why);
+}
+
+/* The entry in buf, n bytes, checked: its MAC when authenticated, its
+ * format, and that it says what its name says. */
 static int
-exchange_load(struct exchange_dir_ctx *c, const char *name, const char *key,
-    char **cause)
+exchange_check(struct exchange_dir_ctx *c, const char *key, char *buf,
+    size_t n, struct exchange_entry *e, char **why)
+{
+	char	k[sizeof c->key];
+
+	if (n > EXCHANGE_ENTRY_MAX)
+		return util_fail(why, "larger than %d bytes",
+		    EXCHANGE_ENTRY_MAX);
+	if (c->auth != NULL && exchange_verify_entry(buf, &n, c->auth,
+	    c->name, why) == -1)
+		return -1;
+	if (exchange_parse_entry(buf, n, e, why) == -1)
+		return -1;
+	exchange_key(e, k, sizeof k);
+	if (strcmp(k, key) != 0)
+		return util_fail(why, "its name does not match its contents "
+		    "(%s)", k);
+	return 0;
+}
+
+/* Reads one entry file. A file that cannot be used is noted and
+ * skipped; one that vanished or is stale is not counted. */
+static void
+exchange_load(struct exchange_dir_ctx *c, const char *name, const char *key)
 {
 	struct exchange_entry	 e;
 	struct stat		 st;
-	char			 buf[EXCHANGE_ENTRY_MAX + 1], *path, *why;
-	char			 k[sizeof c->key];
+	char			 buf[EXCHANGE_ENTRY_MAX + 1], *why;
 	ssize_t			 n;
-	int			 rc = -1;
 
-	xasprintf(&path, "%s/%s", c->run, name);
-	if (lstat(path, &st) == -1) {
-		if (errno == ENOENT)
-			rc = 0;
-		else
-			util_fail(cause, "exchange entry %s: %s", path,
-			    strerror(errno));
-	} else if (!S_ISREG(st.st_mode))
-		util_fail(cause, "exchange entry %s: not a regular file", path);
-	else if (exchange_is_stale(c, &st)) {
+	if ((n = exchange_readat(c, name, buf, sizeof buf, &st, &why)) == -2)
+		return;
+	if (n == -1)
+		exchange_ignore(c, name, why);
+	else if (exchange_is_stale(c, &st))
 		c->stale++;
-		rc = 0;
-	} else if ((n = exchange_read(path, buf, sizeof buf, &why)) == -2)
-		rc = 0;
-	else if (n == -1) {
-		util_fail(cause, "exchange entry %s: %s", path, why);
-		free(why);
-	} else if (n > EXCHANGE_ENTRY_MAX)
-		util_fail(cause, "exchange entry %s: larger than %d bytes", path,
-		    EXCHANGE_ENTRY_MAX);
-	else if (exchange_parse_entry(buf, (size_t)n, &e, &why) == -1) {
-		util_fail(cause, "exchange entry %s: %s", path, why);
-		free(why);
-	} else {
-		exchange_key(&e, k, sizeof k);
-		if (strcmp(k, key) != 0)
-			util_fail(cause, "exchange entry %s: its name does not "
-			    "match its contents (%s)", path, k);
-		else {
-			exchange_push(c, &e);
-			rc = 1;
-		}
-	}
-	free(path);
-	return rc;
+	else if (exchange_check(c, key, buf, (size_t)n, &e, &why) == -1)
+		exchange_ignore(c, name, why);
+	else
+		exchange_push(c, &e);
+}
+
+/* A directory stream on a new descriptor of dir, rewound. */
+static DIR *
+exchange_opendir(int dir)
+{
+	DIR	*dp;
+	int	 fd;
+
+	if ((fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return NULL;
+	if ((dp = fdopendir(fd)) == NULL)
+		close(fd);
+	return dp;
 }
 
 /* Lists the entries of the run directory into c->v. */
@@ -672,21 +920,23 @@ exchange_scan(struct exchange_dir_ctx *c, char **cause)
 	struct dirent	*d;
 	const char	*key;
 	DIR		*dir;
-	int		 rc = 0;
 
 	c->n = 0;
 	c->stale = 0;
-	if ((dir = opendir(c->run)) == NULL) {
+	c->nignored = 0;
+	buf_free(&c->ignored);
+	buf_init(&c->ignored);
+	if ((dir = exchange_opendir(c->rundir)) == NULL) {
 		util_fail(cause, "exchange directory %s: %s", c->run,
 		    strerror(errno));
 		return -1;
 	}
-	while (rc != -1 && (d = readdir(dir)) != NULL) {
+	while ((d = readdir(dir)) != NULL) {
 		if ((key = exchange_name_key(d->d_name, EXCHANGE_ENTRY)) != NULL)
-			rc = exchange_load(c, d->d_name, key, cause);
+			exchange_load(c, d->d_name, key);
 	}
 	closedir(dir);
-	return rc == -1 ? -1 : 0;
+	return 0;
 }
 
 static const struct exchange_entry *
@@ -803,6 +1053,19 @@ exchange_msg_start(struct exchange_dir_ctx *c, struct buf *b)
 	buf_addf(b, "exchange in %s", c->run);
 }
 
+/* "SEP ignored 2 files: entry.x (why), ..." for a message. */
+static void
+exchange_said_ignored(struct buf *b, const struct exchange_dir_ctx *c,
+    const char *sep)
+{
+	if (c->nignored == 0)
+		return;
+	buf_addf(b, "%s ignored %zu file%s: %s", sep, c->nignored,
+	    c->nignored == 1 ? "" : "s", c->ignored.s);
+	if (c->nignored > EXCHANGE_LIST_MAX)
+		buf_addf(b, " and %zu more", c->nignored - EXCHANGE_LIST_MAX);
+}
+
 static int
 exchange_timed_out(struct exchange_dir_ctx *c, char **cause)
 {
@@ -817,6 +1080,7 @@ exchange_timed_out(struct exchange_dir_ctx *c, char **cause)
 	if (c->stale > 0)
 		buf_addf(&b, "; ignored %zu stale entr%s", c->stale,
 		    c->stale == 1 ? "y" : "ies");
+	exchange_said_ignored(&b, c, ";");
 	*cause = b.s;
 	return XC_EXCHANGE;
 }
@@ -868,16 +1132,58 @@ exchange_gather(struct exchange_dir_ctx *c, char **cause)
 	}
 }
 
+/* A read marker: empty, or with a MAC of the run and the node's key
+ * when authenticated, so that no one else can hurry node 0's cleanup. */
+static void
+exchange_format_read(struct exchange_dir_ctx *c, const char *key,
+    struct buf *b)
+{
+	char	hex[AUTH_HEX_LEN + 1], *msg;
+
+	buf_init(b);
+	if (c->auth == NULL)
+		return;
+	xasprintf(&msg, "%s\n%s", c->name, key);
+	auth_mac_hex(c->auth, "ddprank read", msg, strlen(msg), hex);
+	free(msg);
+	buf_addf(b, "mac %s\n", hex);
+}
+
 static int
 exchange_mark_read(struct exchange_dir_ctx *c, char **cause)
 {
-	char	*path;
-	int	 rc;
+	struct buf	 b;
+	char		*name;
+	int		 rc;
 
-	xasprintf(&path, "%s/" EXCHANGE_READ "%s", c->run, c->key);
-	rc = util_writefile(path, "", 0, 0644, cause);
-	free(path);
+	exchange_format_read(c, c->key, &b);
+	xasprintf(&name, EXCHANGE_READ "%s", c->key);
+	rc = exchange_writeat(c, name, b.s, b.len, NULL, cause);
+	free(name);
+	buf_free(&b);
 	return rc == -1 ? XC_EXCHANGE : XC_OK;
+}
+
+/* 1 when the node of key has said it read the directory. */
+static int
+exchange_has_read(struct exchange_dir_ctx *c, const char *key)
+{
+	struct stat	 st;
+	struct buf	 want;
+	char		 buf[AUTH_HEX_LEN + 8], *name, *why = NULL;
+	ssize_t		 n;
+	int		 ok;
+
+	xasprintf(&name, EXCHANGE_READ "%s", key);
+	n = exchange_readat(c, name, buf, sizeof buf, &st, &why);
+	free(name);
+	free(why);
+	if (n < 0 || exchange_is_stale(c, &st))
+		return 0;
+	exchange_format_read(c, key, &want);
+	ok = (size_t)n == want.len && memcmp(buf, want.s, want.len) == 0;
+	buf_free(&want);
+	return ok;
 }
 
 /* The nodes that have not yet said they read the directory, as a list
@@ -885,22 +1191,19 @@ exchange_mark_read(struct exchange_dir_ctx *c, char **cause)
 static char *
 exchange_unread(struct exchange_dir_ctx *c)
 {
-	struct stat	 st;
 	struct buf	 b;
-	char		*path, k[sizeof c->key];
+	char		 k[sizeof c->key];
 	size_t		 i, missing = 0;
 
 	buf_init(&b);
 	for (i = 0; i < c->n; i++) {
 		exchange_key(&c->v[i], k, sizeof k);
-		xasprintf(&path, "%s/" EXCHANGE_READ "%s", c->run, k);
-		if (lstat(path, &st) == -1 || exchange_is_stale(c, &st)) {
+		if (!exchange_has_read(c, k)) {
 			if (missing++ < EXCHANGE_LIST_MAX) {
 				buf_adds(&b, missing == 1 ? "" : ", ");
 				exchange_describe(&b, &c->v[i]);
 			}
 		}
-		free(path);
 	}
 	if (missing > EXCHANGE_LIST_MAX)
 		buf_addf(&b, " and %zu more", missing - EXCHANGE_LIST_MAX);
@@ -911,27 +1214,53 @@ exchange_unread(struct exchange_dir_ctx *c)
 	return b.s;
 }
 
-/* Removes dir and the files in it; -1 with errno set on failure. */
+/* A name ddprank writes in a run directory: an entry, a read marker, or
+ * the temporary file of either. */
 static int
-exchange_rmdir(const char *dir)
+exchange_ours(const char *name)
+{
+	return strncmp(name, EXCHANGE_ENTRY, strlen(EXCHANGE_ENTRY)) == 0 ||
+	    strncmp(name, EXCHANGE_READ, strlen(EXCHANGE_READ)) == 0;
+}
+
+/* Removes the run directory name of base: only if it is a directory of
+ * this user's (never through a link), only the files ddprank writes and
+ * this user owns, by unlinkat on the directory opened. Whatever else is
+ * in it stays, and so does the directory. -1 with errno set on failure. */
+static int
+exchange_rm_run(struct exchange_dir_ctx *c, const char *name)
 {
 	struct dirent	*d;
+	struct stat	 st;
 	DIR		*dp;
-	char		*path;
-	int		 saved = 0;
+	int		 fd, saved = 0;
 
-	if ((dp = opendir(dir)) == NULL)
+	if ((fd = openat(c->base, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1)
 		return errno == ENOENT ? 0 : -1;
+	if (fstat(fd, &st) == -1)
+		saved = errno;
+	else if (!exchange_mine(c, &st))
+		saved = EPERM;
+	else if ((dp = exchange_opendir(fd)) == NULL)
+		saved = errno;
+	if (saved != 0) {
+		close(fd);
+		errno = saved;
+		return -1;
+	}
 	while ((d = readdir(dp)) != NULL) {
-		if (strcmp(d->d_name, ".") == 0 || strcmp(d->d_name, "..") == 0)
+		if (!exchange_ours(d->d_name) || fstatat(fd, d->d_name, &st,
+		    AT_SYMLINK_NOFOLLOW) == -1 || !exchange_mine(c, &st))
 			continue;
-		xasprintf(&path, "%s/%s", dir, d->d_name);
-		if (unlink(path) == -1 && errno != ENOENT && saved == 0)
+		if (unlinkat(fd, d->d_name, 0) == -1 && errno != ENOENT &&
+		    saved == 0)
 			saved = errno;
-		free(path);
 	}
 	closedir(dp);
-	if (rmdir(dir) == -1 && errno != ENOENT && saved == 0)
+	close(fd);
+	if (unlinkat(c->base, name, AT_REMOVEDIR) == -1 && errno != ENOENT &&
+	    saved == 0)
 		saved = errno;
 	errno = saved;
 	return saved == 0 ? 0 : -1;
@@ -939,32 +1268,20 @@ exchange_rmdir(const char *dir)
 
 /* The directories of earlier runs of this job, left by a run that
  * failed before its node 0 could clean up: the scheduler reran the job,
- * so nothing uses them any more. */
+ * so nothing uses them any more. Their names are computed, as this
+ * run's is, not looked for: nothing else in the base is touched. */
 static void
 exchange_rm_earlier(struct exchange_dir_ctx *c)
 {
-	struct dirent	*d;
-	DIR		*dp;
-	const char	*s;
-	char		*path, *prefix;
-	long long	 r;
-	size_t		 n;
+	char	*name;
+	int64_t	 r;
 
-	if (c->x->retry == 0 || (dp = opendir(c->o->dir)) == NULL)
-		return;
-	xasprintf(&prefix, "%s-r", c->x->jobid);
-	n = strlen(prefix);
-	while ((d = readdir(dp)) != NULL) {
-		s = d->d_name;
-		if (strncmp(s, prefix, n) != 0 || util_strtonum(s + n, 0,
-		    INT64_MAX, &r) == -1 || r >= c->x->retry)
-			continue;
-		xasprintf(&path, "%s/%s", c->o->dir, s);
-		(void)exchange_rmdir(path);
-		free(path);
+	for (r = c->x->retry - 1; r >= 0 && r >= c->x->retry -
+	    EXCHANGE_RETRY_CLEAN; r--) {
+		name = exchange_run_name(c->auth, c->x->jobid, r);
+		(void)exchange_rm_run(c, name);
+		free(name);
 	}
-	closedir(dp);
-	free(prefix);
 }
 
 /* Node 0 removes the run directory once every node has read it, waiting
@@ -973,7 +1290,7 @@ exchange_rm_earlier(struct exchange_dir_ctx *c)
  * first, whatever the wait brings: every node is in this run, so none
  * reads them, and node 0 may be killed while it waits. */
 static void
-exchange_cleanup(struct exchange_dir_ctx *c, struct exchange_result *r)
+exchange_cleanup(struct exchange_dir_ctx *c, struct buf *warn)
 {
 	double	 start = c->clock->now(c->clock->arg), poll = EXCHANGE_POLL_MIN;
 	double	 limit = c->o->timeout < EXCHANGE_CLEANUP_WAIT ?
@@ -983,18 +1300,18 @@ exchange_cleanup(struct exchange_dir_ctx *c, struct exchange_result *r)
 	exchange_rm_earlier(c);
 	while ((unread = exchange_unread(c)) != NULL) {
 		if (c->clock->now(c->clock->arg) - start >= limit) {
-			xasprintf(&r->warning, "exchange: leaving %s in place: "
-			    "no confirmation after %.0f s that %s read it",
-			    c->run, limit, unread);
+			buf_addf(warn, "%sexchange: leaving %s in place: no "
+			    "confirmation after %.0f s that %s read it",
+			    warn->len > 0 ? "; " : "", c->run, limit, unread);
 			free(unread);
 			return;
 		}
 		free(unread);
 		exchange_pause(c, &poll);
 	}
-	if (exchange_rmdir(c->run) == -1)
-		xasprintf(&r->warning, "exchange: cannot remove %s: %s",
-		    c->run, strerror(errno));
+	if (exchange_rm_run(c, c->name) == -1)
+		buf_addf(warn, "%sexchange: cannot remove %s: %s",
+		    warn->len > 0 ? "; " : "", c->run, strerror(errno));
 }
 
 static int
@@ -1002,12 +1319,14 @@ exchange_dir_run(struct exchange_dir_ctx *c, struct exchange_result *r,
     char **cause)
 {
 	const struct exchange_entry	*self;
+	struct buf			 warn;
 	char				 key[sizeof c->key], *why;
 	int				 xc;
 
-	if ((xc = exchange_mkdir(c->o->dir, 0777, 1, cause)) != XC_OK ||
-	    (xc = exchange_mkdir(c->run, 0755, 0, cause)) != XC_OK ||
-	    (xc = exchange_publish(c, cause)) != XC_OK ||
+	if (exchange_open_base(c, cause) == -1 ||
+	    exchange_open_run(c, cause) == -1)
+		return XC_EXCHANGE;
+	if ((xc = exchange_publish(c, cause)) != XC_OK ||
 	    (xc = exchange_gather(c, cause)) != XC_OK)
 		return xc;
 	if (exchange_order(c->v, c->n, &why) == -1) {
@@ -1025,8 +1344,16 @@ exchange_dir_run(struct exchange_dir_ctx *c, struct exchange_result *r,
 	r->master_addr = xstrdup(c->v[0].addr);
 	if ((xc = exchange_mark_read(c, cause)) != XC_OK)
 		return xc;
+	buf_init(&warn);
+	if (c->nignored > 0) {
+		buf_addf(&warn, "exchange in %s", c->run);
+		exchange_said_ignored(&warn, c, ":");
+	}
 	if (r->node_rank == 0)
-		exchange_cleanup(c, r);
+		exchange_cleanup(c, &warn);
+	if (warn.len > 0)
+		r->warning = buf_take(&warn);
+	buf_free(&warn);
 	return XC_OK;
 }
 
@@ -1035,7 +1362,6 @@ exchange_dir(struct exchange_result *r, const struct exchange_opts *o,
     const struct exchange_node *x, char **cause)
 {
 	struct exchange_dir_ctx	 c;
-	char			*name;
 	int			 xc;
 
 	memset(r, 0, sizeof *r);
@@ -1054,12 +1380,21 @@ exchange_dir(struct exchange_result *r, const struct exchange_opts *o,
 	c.o = o;
 	c.x = x;
 	c.clock = o->clock != NULL ? o->clock : &exchange_clock_real;
-	name = exchange_run_name(x->jobid, x->retry);
-	xasprintf(&c.run, "%s/%s", o->dir, name);
-	free(name);
+	c.auth = o->auth != NULL && o->auth->len > 0 ? o->auth : NULL;
+	c.uid = geteuid();
+	c.base = c.rundir = -1;
+	buf_init(&c.ignored);
+	c.name = exchange_run_name(c.auth, x->jobid, x->retry);
+	xasprintf(&c.run, "%s/%s", o->dir, c.name);
 	exchange_key(&x->self, c.key, sizeof c.key);
 	xc = exchange_dir_run(&c, r, cause);
+	if (c.rundir != -1)
+		close(c.rundir);
+	if (c.base != -1)
+		close(c.base);
+	buf_free(&c.ignored);
 	free(c.v);
+	free(c.name);
 	free(c.run);
 	return xc;
 }

@@ -10,6 +10,7 @@
 
 #include "netif.h"
 
+struct auth;
 struct buf;
 
 /* Bytes in an entry file, at most; characters in a host name, at most
@@ -44,6 +45,10 @@ struct exchange_opts {
 	char				*dir;	  /* dir:PATH; owned */
 	int				 timeout; /* seconds */
 	const struct exchange_clock	*clock;	  /* NULL: the real one */
+	/* The job's secret (len 0 or NULL: none): entries are signed and
+	 * checked, and the run directory's name derives from it. */
+	const struct auth		*auth;
+	int				 noowners; /* tests: as on cifs */
 };
 
 /* What one node publishes: its task id (-1 when it has none), its short
@@ -89,6 +94,17 @@ int	exchange_have_mpi(void);
 void	exchange_format_entry(struct buf *, const struct exchange_entry *);
 int	exchange_parse_entry(const char *buf, size_t len,
 	    struct exchange_entry *, char **cause);
+/* With a secret, an entry ends with a line "mac HEX": the HMAC-SHA256,
+ * under the label "ddprank entry", of the run directory's name, a
+ * newline, and every byte of the entry before that line.
+ * exchange_sign_entry appends it to b; exchange_verify_entry checks it,
+ * in constant time, within *len bytes of buf, and on success sets *len
+ * to the length of what it covers (for exchange_parse_entry), or returns
+ * -1 and sets *cause. */
+void	exchange_sign_entry(struct buf *b, const struct auth *,
+	    const char *run);
+int	exchange_verify_entry(const char *buf, size_t *len,
+	    const struct auth *, const char *run, char **cause);
 
 /* Puts v in node order: by task id when every entry has one, else by host
  * name (without regard to case), then address. Two entries with one task
@@ -104,7 +120,7 @@ int	exchange_order(struct exchange_entry *v, size_t n, char **cause);
 int	exchange_number(struct exchange_result *r,
 	    const struct exchange_entry *v, size_t n, size_t me, char **cause);
 
-/* The directory exchange in o->dir/JOBID-rRETRY; see ddprank(1). Fills
+/* The directory exchange in o->dir/exchange_run_name; see ddprank(1). Fills
  * r; free it with exchange_result_free whatever this returns. */
 int	exchange_dir(struct exchange_result *r, const struct exchange_opts *o,
 	    const struct exchange_node *, char **cause);
@@ -113,7 +129,11 @@ int	exchange_mpi(struct exchange_result *r, const struct exchange_opts *o,
 	    const struct exchange_node *, char **cause);
 void	exchange_result_free(struct exchange_result *);
 
-/* "JOBID-rRETRY", the run directory's name. Caller frees. */
-char	*exchange_run_name(const char *jobid, int64_t retry);
+/* The run directory's name: "JOBID-rRETRY", followed with a secret by
+ * "-" and the first 32 hex digits of the HMAC-SHA256 of that under the
+ * label "ddprank run", so that no one else can know it in advance.
+ * Caller frees. */
+char	*exchange_run_name(const struct auth *, const char *jobid,
+	    int64_t retry);
 
 #endif

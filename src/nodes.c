@@ -142,15 +142,20 @@ nodes_slurm_nodeid(struct nodes *n, const struct nodes_env *env,
 static int
 nodes_slurm(struct nodes *n, const struct nodes_env *env, char **cause)
 {
-	const char	*var = "SLURM_STEP_NODELIST", *v;
+	/* SLURM_NODELIST is the older name, still set by some wrappers
+	 * and by Slurm itself for compatibility: the last resort. */
+	static const char *const vars[] = { "SLURM_STEP_NODELIST",
+	    "SLURM_JOB_NODELIST", "SLURM_NODELIST" };
+	const char	*var = NULL, *v = NULL;
 	char		*why;
+	size_t		 i;
 
-	if ((v = nodes_var(env, var)) == NULL) {
-		var = "SLURM_JOB_NODELIST";
-		if ((v = nodes_var(env, var)) == NULL)
-			return util_fail(cause, "no node list: neither "
-			    "SLURM_STEP_NODELIST nor SLURM_JOB_NODELIST is set");
-	}
+	for (i = 0; v == NULL && i < sizeof vars / sizeof vars[0]; i++)
+		v = nodes_var(env, var = vars[i]);
+	if (v == NULL)
+		return util_fail(cause, "no node list: none of "
+		    "SLURM_STEP_NODELIST, SLURM_JOB_NODELIST, SLURM_NODELIST "
+		    "is set");
 	n->text = xstrdup(v);
 	n->source = xstrdup(var);
 	if ((n->list = hostlist_parse(v, &why)) == NULL) {
@@ -327,46 +332,82 @@ nodes_pbs(struct nodes *n, const struct nodes_env *env, char **cause)
 	return rc;
 }
 
-/* LSB_MCPU_HOSTS is "host1 n1 host2 n2 ...". */
+/* LSB_MCPU_HOSTS is "host1 n1 host2 n2 ...". In a job of LSF with IBM
+ * CSM (CSM_ALLOCATION_ID set), LSF lists the launch node, which runs the
+ * batch script but no compute task, first: it is left out. */
 static int
 nodes_lsf(struct nodes *n, const struct nodes_env *env, char **cause)
 {
 	struct strlist	w;
+	size_t		first = 0;
 	int		rc = -1;
 
 	if (nodes_pairs_words(n, env, "LSB_MCPU_HOSTS", &w, cause) == -1)
 		return -1;
+	if (nodes_var(env, "CSM_ALLOCATION_ID") != NULL && w.n > 2)
+		first = 2;
 	if (w.n % 2 != 0)
 		util_fail(cause, "LSB_MCPU_HOSTS: not host and count pairs: "
 		    "'%s'", n->text);
-	else
-		rc = nodes_pairs(n, &w, 0, "LSB_MCPU_HOSTS", cause);
+	else if (first == 0 || nodes_cores("LSB_MCPU_HOSTS", w.v[1],
+	    cause) == 0)
+		rc = nodes_pairs(n, &w, first, "LSB_MCPU_HOSTS", cause);
 	strlist_free(&w);
 	return rc;
 }
 
-/* One hostfile line: "host [slots=N]" after comments are cut. */
+/* The word of a hostfile line that is not a valid slot count, or NULL:
+ * after the host comes nothing, "slots=N" (Open MPI, DeepSpeed) or "N";
+ * MPICH's "host:N" stands alone, and ":N" is cut off its host name. */
+static const char *
+nodes_hostfile_bad(struct strlist *w)
+{
+	const char	*s;
+	char		*colon;
+	long long	 v;
+
+	if (w->n > 2)
+		return w->v[2];
+	if ((colon = strchr(w->v[0], ':')) != NULL) {
+		if (w->n > 1)
+			return w->v[1];
+		if (colon == w->v[0] ||
+		    util_strtonum(colon + 1, 1, INT32_MAX, &v) == -1)
+			return w->v[0];
+		*colon = '\0';
+		return NULL;
+	}
+	if (w->n == 1)
+		return NULL;
+	s = w->v[1];
+	if (strncmp(s, "slots=", 6) == 0)
+		s += 6;
+	return util_strtonum(s, 1, INT32_MAX, &v) == -1 ? w->v[1] : NULL;
+}
+
+/* One hostfile line after comments are cut: "host", "host slots=N",
+ * "host:N" or "host N". */
 static int
 nodes_hostfile_line(struct strlist *names, struct nodes_set *set,
     const char *path, size_t lineno, char *line, char **cause)
 {
 	struct strlist	 w;
-	long long	 v;
-	size_t		 i;
+	const char	*bad;
 	int		 rc = -1;
 
 	line[strcspn(line, "#")] = '\0';
 	strlist_init(&w);
 	nodes_words(&w, line);
-	for (i = 1; i < w.n; i++) {
-		if (strncmp(w.v[i], "slots=", 6) != 0 ||
-		    util_strtonum(w.v[i] + 6, 1, INT32_MAX, &v) == -1) {
-			util_fail(cause, "%s:%zu: expected slots=N after the "
-			    "host name, not '%s'", path, lineno, w.v[i]);
-			goto out;
-		}
+	if (w.n == 0) {
+		rc = 0;
+		goto out;
 	}
-	if (w.n > 0 && nodes_set_add(set, names, w.v[0])) {
+	if ((bad = nodes_hostfile_bad(&w)) != NULL) {
+		util_fail(cause, "%s:%zu: expected 'host', 'host slots=N', "
+		    "'host:N' or 'host N', not '%s'", path, lineno, bad);
+		goto out;
+	}
+	if (nodes_set_add(set, names, w.v[0])) {
 		util_fail(cause, "%s:%zu: host '%s' is listed twice", path,
 		    lineno, w.v[0]);
 		goto out;
@@ -410,7 +451,8 @@ static enum nodes_sched
 nodes_detect(const struct nodes_env *env)
 {
 	if (nodes_var(env, "SLURM_STEP_NODELIST") != NULL ||
-	    nodes_var(env, "SLURM_JOB_NODELIST") != NULL)
+	    nodes_var(env, "SLURM_JOB_NODELIST") != NULL ||
+	    nodes_var(env, "SLURM_NODELIST") != NULL)
 		return NODES_SLURM;
 	if (nodes_var(env, "CCP_NODES") != NULL)
 		return NODES_HPCPACK;
@@ -443,8 +485,8 @@ nodes_load_list(struct nodes *n, const struct nodes_env *env,
 		break;
 	}
 	return util_fail(cause, "no node list: none of SLURM_STEP_NODELIST, "
-	    "SLURM_JOB_NODELIST, CCP_NODES, PBS_NODEFILE, LSB_MCPU_HOSTS is "
-	    "set and no --hostfile was given");
+	    "SLURM_JOB_NODELIST, SLURM_NODELIST, CCP_NODES, PBS_NODEFILE, "
+	    "LSB_MCPU_HOSTS is set and no --hostfile was given");
 }
 
 enum nodes_sched

@@ -6,12 +6,14 @@
 
 #include <errno.h>
 #include <netdb.h>
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "port.h"
 #include "util.h"
 
@@ -71,6 +73,86 @@ port_auto(uint64_t jobid, int64_t task, int64_t step, int lo, int hi)
 	return lo + (int)(n % (uint64_t)(hi - lo + 1));
 }
 
+/* Binds fd to port on the wildcard of its family, as torch's TCPStore
+ * does: SO_REUSEADDR, and IPv6 dual-stack, so that a port taken on any
+ * address, 127.0.0.1 included, is in use. */
+int
+port_auto_secret(const struct auth *a, uint64_t jobid, int64_t task,
+    int64_t step, int lo, int hi)
+{
+	unsigned char	mac[AUTH_MAC_LEN];
+	char		msg[80];
+	uint64_t	n = 0;
+	int		i, len;
+
+	len = snprintf(msg, sizeof msg, "%llu %lld %lld",
+	    (unsigned long long)jobid, (long long)task, (long long)step);
+	auth_mac(a, "ddprank port", msg, (size_t)len, mac);
+	for (i = 0; i < 8; i++)
+		n = n << 8 | mac[i];
+	return lo + (int)(n % (uint64_t)(hi - lo + 1));
+}
+
+static int
+port_bind_wildcard(int fd, int family, int port)
+{
+	struct sockaddr_in6	sin6;
+	struct sockaddr_in	sin;
+	int			one = 1, zero = 0;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) == -1)
+		return -1;
+	if (family == AF_INET) {
+		memset(&sin, 0, sizeof sin);
+		sin.sin_family = AF_INET;
+		sin.sin_addr.s_addr = htonl(INADDR_ANY);
+		sin.sin_port = htons((uint16_t)port);
+		return bind(fd, (struct sockaddr *)&sin, sizeof sin);
+	}
+	if (setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof zero) == -1)
+		return -1;
+	memset(&sin6, 0, sizeof sin6);
+	sin6.sin6_family = AF_INET6;
+	sin6.sin6_addr = in6addr_any;
+	sin6.sin6_port = htons((uint16_t)port);
+	return bind(fd, (struct sockaddr *)&sin6, sizeof sin6);
+}
+
+static int
+port_check_wildcard(int port, char **cause)
+{
+	const char	*where = "[::] (dual-stack)";
+	int		 fd, saved;
+
+	/* TCPStore tries IPv6 first and falls back to IPv4 without it. */
+	if ((fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0)) != -1) {
+		if (port_bind_wildcard(fd, AF_INET6, port) == 0)
+			goto ok;
+		saved = errno;
+		close(fd);
+		if (saved != EAFNOSUPPORT && saved != EADDRNOTAVAIL)
+			goto fail;
+	} else if (errno != EAFNOSUPPORT)
+		return util_fail(cause, "socket: %s", strerror(errno));
+	where = "0.0.0.0";
+	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
+		return util_fail(cause, "socket: %s", strerror(errno));
+	if (port_bind_wildcard(fd, AF_INET, port) == 0)
+		goto ok;
+	saved = errno;
+	close(fd);
+fail:
+	if (saved == EADDRINUSE)
+		return util_fail(cause, "port %d is already in use on this "
+		    "host (checked as torch's store binds it: on %s); choose "
+		    "another with --port N", port, where);
+	return util_fail(cause, "cannot bind port %d on %s: %s; choose "
+	    "another with --port N", port, where, strerror(saved));
+ok:
+	close(fd);
+	return 0;
+}
+
 static int
 port_bind(const struct addrinfo *ai, char **cause, const char *addr,
     int port)
@@ -98,8 +180,8 @@ port_bind(const struct addrinfo *ai, char **cause, const char *addr,
 	return 0;
 }
 
-int
-port_check(const char *addr, int port, char **cause)
+static int
+port_check_addr(const char *addr, int port, char **cause)
 {
 	struct addrinfo	 hints, *res;
 	char		 serv[8];
@@ -111,15 +193,18 @@ port_check(const char *addr, int port, char **cause)
 	hints.ai_flags = AI_PASSIVE | AI_NUMERICHOST | AI_NUMERICSERV;
 	snprintf(serv, sizeof serv, "%d", port);
 	/* A name is not resolved: it may name another interface than the
-	 * one torchrun will listen on, so check the wildcard instead. */
-	if (addr == NULL || getaddrinfo(addr, serv, &hints, &res) != 0) {
-		hints.ai_family = AF_INET;
-		if ((rc = getaddrinfo(NULL, serv, &hints, &res)) != 0)
-			return util_fail(cause, "getaddrinfo: %s",
-			    gai_strerror(rc));
-		addr = "0.0.0.0";
-	}
+	 * one torchrun will listen on; the wildcard is checked anyway. */
+	if (addr == NULL || getaddrinfo(addr, serv, &hints, &res) != 0)
+		return 0;
 	rc = port_bind(res, cause, addr, port);
 	freeaddrinfo(res);
 	return rc;
+}
+
+int
+port_check(const char *addr, int port, char **cause)
+{
+	if (port_check_addr(addr, port, cause) == -1)
+		return -1;
+	return port_check_wildcard(port, cause);
 }

@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+struct auth;
+
 #define PORT_LO_DEFAULT	20000
 #define PORT_HI_DEFAULT	29999
 
@@ -19,10 +21,19 @@ int	port_parse_range(const char *s, int *lo, int *hi, char **cause);
  *	port = LO + n mod (HI - LO + 1)
  * in unsigned 64-bit arithmetic; task and step are -1 when absent. */
 int	port_auto(uint64_t jobid, int64_t task, int64_t step, int lo, int hi);
+/* The same numbers under the job's secret: the first 8 bytes of
+ * HMAC-SHA256("ddprank port", "JOBID TASK STEP"), big-endian, mod the
+ * range size, plus LO. Unknown in advance to other users, which only
+ * raises the cost of taking the port first: they can still try them all. */
+int	port_auto_secret(const struct auth *, uint64_t jobid, int64_t task,
+	    int64_t step, int lo, int hi);
 
-/* Checks that port can be bound on addr (a numeric address, or NULL or a
- * name for the IPv4 wildcard) with SO_REUSEADDR, then closes the socket.
- * Returns -1 and sets *cause saying why not. */
+/* Checks that port can be bound on addr, when it is a numeric address
+ * (so that it is one of this host's), and then as torch's TCPStore binds
+ * it: on the IPv6 wildcard, dual-stack, or on 0.0.0.0 where IPv6 is
+ * missing; with SO_REUSEADDR, closing the socket each time. A port taken
+ * on any address, 127.0.0.1 included, fails. Returns -1 and sets *cause
+ * saying why not. */
 int	port_check(const char *addr, int port, char **cause);
 
 #endif

@@ -69,7 +69,8 @@ const char *const profile_rdzv_names[] = {
 const char *const profile_shell_names[] = {
 	[PROFILE_SHELL_LOGIN] = "login",
 	[PROFILE_SHELL_INTERACTIVE] = "interactive",
-	[PROFILE_SHELL_PLAIN] = "plain", NULL
+	[PROFILE_SHELL_PLAIN] = "plain",
+	[PROFILE_SHELL_LOGIN_INTERACTIVE] = "login-interactive", NULL
 };
 const char *const profile_signal_names[] = {
 	[PROFILE_SIG_USR2] = "USR2", [PROFILE_SIG_USR1] = "USR1", NULL
@@ -114,6 +115,7 @@ static const struct key keys[] = {
 	  .check = check_time },
 	{ .name = "cpus_per_task", .type = K_INT, .off = OFF(cpus_per_task),
 	  .min = 0, .max = 16384 },
+	{ .name = "label_output", .type = K_BOOL, .off = OFF(label_output) },
 	{ .name = "sbatch_extra", .type = K_LIST, .off = OFF(sbatch_extra),
 	  .flags = KF_LINE, .check = check_sbatch },
 	{ .name = "env", .type = K_LIST, .off = OFF(env), .check = profile_check_env },
@@ -155,10 +157,11 @@ static const struct key keys[] = {
 #define NKEYS	(sizeof keys / sizeof keys[0])
 
 /*
- * The default of every list key is this one item: a list still starting
- * with it after the parse was appended to with "+=", so the inherited
- * list is kept and extended. libconfuse reads the default through its
- * lexer, hence the octal escape.
+ * The default of every key is this one item: a key still starting with
+ * it after the parse was appended to with "+=", so the inherited list is
+ * kept and extended, or, for a key that takes one value, refused.
+ * libconfuse reads the default through its lexer, hence the octal
+ * escape.
  */
 #define APPEND_MARK	"\001+="
 static char append_default[] = "{\"\\001+=\"}";
@@ -254,9 +257,9 @@ fail_vis(char **cause, const char *pre, const char *value, const char *post)
 	return -1;
 }
 
-/* Appends s as a libconfuse double-quoted string. "${" is escaped too:
- * libconfuse replaces ${NAME} inside double quotes from the
- * environment. */
+/* Appends s as a libconfuse double-quoted string. "${" is escaped too,
+ * which profile_load reads the same either way, so that a ddpgen from
+ * before it stopped libconfuse expanding ${NAME} reads the dump back. */
 static void
 buf_addquoted(struct buf *b, const char *s)
 {
@@ -314,13 +317,137 @@ profile_check_env(const char *s, char **cause)
 	return 0;
 }
 
+void
+profile_env_set(struct strlist *env, const char *item)
+{
+	size_t	i, len = strcspn(item, "=");
+
+	for (i = 0; i < env->n; i++) {
+		if (strncmp(env->v[i], item, len) == 0 &&
+		    env->v[i][len] == '=') {
+			free(env->v[i]);
+			env->v[i] = xstrdup(item);
+			return;
+		}
+	}
+	strlist_add(env, item);
+}
+
+/*
+ * An sbatch_extra item is one option as it would be typed after sbatch:
+ * --name, --name=value, --name value, -x, -xvalue or -x value. Each is
+ * written as one word on its #SBATCH line, so a value with blanks stays
+ * one argument: a blank after the option becomes "=" (long) or nothing
+ * (short), which is how getopt reads an option's value. Returns the
+ * length of the option's name with its dashes, or 0 when s is not an
+ * option.
+ */
+static size_t
+sbatch_name(const char *s)
+{
+	const char	*alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "abcdefghijklmnopqrstuvwxyz0123456789";
+	size_t		 n;
+
+	if (s[0] != '-')
+		return 0;
+	if (s[1] != '-')
+		return strchr(alnum, s[1]) != NULL && s[1] != '\0' ? 2 : 0;
+	if (s[2] == '\0' || strchr(alnum, s[2]) == NULL)
+		return 0;
+	n = 2 + strspn(s + 2, alnum);
+	while (s[n] == '-' || (s[n] != '\0' && strchr(alnum, s[n]) != NULL))
+		n++;
+	return n;
+}
+
+/* An env entry while removing duplicate names. */
+struct envent {
+	const char	*s;
+	size_t		 len;		/* of the name */
+	size_t		 pos;
+};
+
+static int
+envent_cmp(const void *a, const void *b)
+{
+	const struct envent	*x = a, *y = b;
+	int			 c;
+
+	c = memcmp(x->s, y->s, x->len < y->len ? x->len : y->len);
+	if (c == 0 && x->len != y->len)
+		c = x->len < y->len ? -1 : 1;
+	if (c == 0)
+		c = x->pos < y->pos ? -1 : x->pos > y->pos;
+	return c;
+}
+
+/* profile_env_set's rule over a whole list at once: each name keeps its
+ * first place and takes its last value. Sorting keeps this fast for the
+ * longest lists. */
+static void
+env_dedupe(struct strlist *env)
+{
+	struct envent	*e;
+	size_t		 i, j, k, n = env->n;
+
+	if (n < 2)
+		return;
+	e = xreallocarray(NULL, n, sizeof *e);
+	for (i = 0; i < n; i++) {
+		e[i].s = env->v[i];
+		e[i].len = strcspn(env->v[i], "=");
+		e[i].pos = i;
+	}
+	qsort(e, n, sizeof *e, envent_cmp);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && e[j].len == e[i].len &&
+		    memcmp(e[j].s, e[i].s, e[i].len) == 0; j++)
+			;
+		if (j - i == 1)
+			continue;
+		free(env->v[e[i].pos]);
+		env->v[e[i].pos] = env->v[e[j - 1].pos];
+		for (k = i + 1; k < j; k++) {
+			if (k < j - 1)
+				free(env->v[e[k].pos]);
+			env->v[e[k].pos] = NULL;
+		}
+	}
+	free(e);
+	for (i = j = 0; i < n; i++)
+		if (env->v[i] != NULL)
+			env->v[j++] = env->v[i];
+	env->n = j;
+	env->v[j] = NULL;
+}
+
 static int
 check_sbatch(const char *s, char **cause)
 {
-	if (s[0] == '-')
+	size_t	n = sbatch_name(s);
+
+	if (n > 0 && s[n] == ' ') {
+		if (s[n + strspn(s + n, " ")] != '\0')
+			return 0;
+	} else if (n > 0 && (n == 2 || s[n] == '\0' || s[n] == '='))
 		return 0;
-	return fail_vis(cause, "'", s, "' is not an sbatch option "
-	    "(want --name=value)");
+	return fail_vis(cause, "'", s, "' is not an sbatch option (want "
+	    "--name, --name=value, --name value, -x, -xvalue or -x value)");
+}
+
+/* A checked item as one word; the caller frees it. */
+static char *
+sbatch_word(const char *s)
+{
+	size_t	 n = sbatch_name(s);
+	char	*w;
+
+	if (s[n] != ' ')
+		return xstrdup(s);
+	xasprintf(&w, "%.*s%s%s", (int)n, s, n == 2 ? "" : "=",
+	    s + n + strspn(s + n, " "));
+	return w;
 }
 
 static int
@@ -614,8 +741,8 @@ layer_cfg(void)
 	for (i = 0; i < NKEYS; i++) {
 		opts[i] = (cfg_opt_t)CFG_STR_LIST_CB(keys[i].name, NULL,
 		    CFGF_NONE, layer_item);
-		if (keys[i].type == K_LIST)
-			opts[i].def.parsed = append_default;
+		/* Scalars too, so that "+=" on one is seen and refused. */
+		opts[i].def.parsed = append_default;
 	}
 	opts[NKEYS] = (cfg_opt_t)CFG_END();
 	/* Unknown keys become string options instead of ending the
@@ -714,10 +841,17 @@ layer_finish(struct layer *l)
 		if (opt == NULL || !(opt->flags & CFGF_MODIFIED))
 			continue;
 		n = cfg_opt_size(opt);
-		if (keys[i].type == K_LIST && n > 0 &&
+		if (n > 0 &&
 		    strcmp(cfg_opt_getnstr(opt, 0), APPEND_MARK) == 0) {
 			l->append[i] = 1;
 			n--;
+		}
+		/* n is 0 where a syntax error stopped the parse. */
+		if (l->append[i] && keys[i].type != K_LIST && n > 0) {
+			layer_error(l, layer_line(l, i), "%s: takes %s: use "
+			    "'=', not '+='", keys[i].name, keys[i].type ==
+			    K_RANGE ? "two ports" : "one value");
+			continue;
 		}
 		if (l->bad[i] || layer_count(l, i, opt, n) == -1)
 			continue;
@@ -730,40 +864,79 @@ layer_finish(struct layer *l)
 }
 
 /*
- * libconfuse's lexer leaves its state behind when a file ends inside a
- * quoted string or a comment, or when it rejects a backslash-digit escape
- * in a double-quoted string: the next cfg_init in the process (the next
- * file of an extends chain, the next site listed) then aborts. So such a
- * file never reaches libconfuse. The scan below follows the lexer's
- * rules (lexer.l in libconfuse 3.3): # starts a comment anywhere; at the
- * start of a token two or more slashes start one unless a word character
- * follows them (then they begin a word), and slash-star opens a comment
- * closed by star-slash; quotes open strings; in "..." a backslash escapes
- * the next byte, \DIGITS must be an octal escape of at most three digits
- * and value 255, and ${...} runs to the first } whatever it holds, as it
- * does at the start of a token outside strings; in '...' a backslash
- * takes the next byte along.
+ * Before libconfuse sees a file, a scan that follows its lexer's rules
+ * (lexer.l in libconfuse 3.3) rewrites three things:
+ * - Comments become blanks, newlines kept. libconfuse 3.3 counts two
+ *   lines too many for every # or // comment and one for every slash-star
+ *   comment, so with comments left in, errors named the wrong line.
+ * - In "...", a "${" becomes "\${": libconfuse would replace ${NAME}
+ *   from ddpgen's own environment, an unset name silently by nothing.
+ *   Profile values reach the script as written; "\$" stays "$", so
+ *   profiles that escaped it still mean the same.
+ * - An unquoted ${...} (expanded the same way) is an error.
+ * It also finds a file that ends inside a quoted string or a comment, or
+ * a backslash-digit escape the lexer rejects: libconfuse's lexer leaves
+ * its state behind then, and the next cfg_init in the process (the next
+ * file of an extends chain, the next site listed) aborts. So such a
+ * file never reaches libconfuse.
+ * The lexer's rules: # starts a comment anywhere; at the start of a
+ * token two slashes start one (flex prefers the comment rule, which
+ * matches to the end of the line), and slash-star opens a comment
+ * closed by star-slash; inside a word, slashes are part of it; quotes
+ * open strings; in "..." a backslash escapes the next byte and \DIGITS
+ * must be an octal escape of at most three digits and value 255; in
+ * '...' a backslash takes the next byte along; ${...} at the start of a
+ * token runs to the first } whatever it holds.
  */
 #define LEX_NONWORD	" #\"'\t\n\r={}()+,*"
 
 struct lexscan {
 	const char	*s;
-	size_t		 line;
+	struct buf	 out;
+	int		 line;
 	const char	*what;		/* the problem, or NULL */
-	size_t		 at;		/* its line */
+	int		 at;		/* its line */
+	char		 msg[160];	/* what, when it is made up */
 };
 
+/* Copies n bytes along. */
 static void
-lexscan_eol(struct lexscan *x)
+lexscan_copy(struct lexscan *x, size_t n)
 {
-	x->s += strcspn(x->s, "\n");
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		x->line += x->s[i] == '\n';
+	buf_addn(&x->out, x->s, n);
+	x->s += n;
 }
 
-/* \DIGITS in a double-quoted string: 0 when the lexer accepts it. */
-static int
-lexscan_digits(struct lexscan *x)
+/* Blanks n bytes of a comment, keeping its newlines. */
+static void
+lexscan_blank(struct lexscan *x, size_t n)
 {
-	const char	*d = x->s + 1;
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		x->line += x->s[i] == '\n';
+		buf_addc(&x->out, x->s[i] == '\n' ? '\n' : ' ');
+	}
+	x->s += n;
+}
+
+static void
+lexscan_fail(struct lexscan *x, const char *what, int line)
+{
+	x->what = what;
+	x->at = line;
+}
+
+/* \DIGITS in a double-quoted string: the length the lexer accepts, or 0
+ * when it rejects the escape. */
+static size_t
+lexscan_digits(const char *s)
+{
+	const char	*d = s + 1;
 	size_t		 n = strspn(d, "0123456789");
 	size_t		 o = strspn(d, "01234567");
 	unsigned int	 v = 0;
@@ -773,128 +946,138 @@ lexscan_digits(struct lexscan *x)
 		o = 3;
 	for (i = 0; i < o; i++)
 		v = v * 8 + (unsigned int)(d[i] - '0');
-	x->s = d + n;
-	return n > o || v > 0xff ? -1 : 0;
+	return n > o || v > 0xff ? 0 : n + 1;
 }
 
 static void
 lexscan_dq(struct lexscan *x)
 {
-	const char	*end;
+	int	open = x->line;
+	size_t	n;
 
-	x->at = x->line;
-	for (x->s++; *x->s != '\0' && *x->s != '"';) {
+	lexscan_copy(x, 1);
+	while (*x->s != '\0' && *x->s != '"') {
 		if (x->s[0] == '\\' && x->s[1] >= '0' && x->s[1] <= '9') {
-			if (lexscan_digits(x) == -1) {
-				x->what = "bad escape sequence";
-				x->at = x->line;
+			if ((n = lexscan_digits(x->s)) == 0) {
+				lexscan_fail(x, "bad escape sequence", x->line);
 				return;
 			}
-		} else if (x->s[0] == '\\' && x->s[1] != '\0') {
-			x->line += x->s[1] == '\n';
-			x->s += 2;
-		} else if (x->s[0] == '$' && x->s[1] == '{' &&
-		    (end = strchr(x->s, '}')) != NULL) {
-			for (; x->s <= end; x->s++)
-				x->line += *x->s == '\n';
-		} else
-			x->line += *x->s++ == '\n';
+			lexscan_copy(x, n);
+		} else if (x->s[0] == '\\' && x->s[1] != '\0')
+			lexscan_copy(x, 2);
+		else {
+			if (x->s[0] == '$' && x->s[1] == '{')
+				buf_addc(&x->out, '\\');
+			lexscan_copy(x, 1);
+		}
 	}
 	if (*x->s == '\0')
-		x->what = "unterminated string";
+		lexscan_fail(x, "unterminated string", open);
+	else
+		lexscan_copy(x, 1);
 }
 
 static void
 lexscan_sq(struct lexscan *x)
 {
-	x->at = x->line;
-	for (x->s++; *x->s != '\0' && *x->s != '\''; x->s++) {
-		if (x->s[0] == '\\' && x->s[1] != '\0')
-			x->s++;
-		x->line += *x->s == '\n';
-	}
+	int	open = x->line;
+
+	lexscan_copy(x, 1);
+	while (*x->s != '\0' && *x->s != '\'')
+		lexscan_copy(x, x->s[0] == '\\' && x->s[1] != '\0' ? 2 : 1);
 	if (*x->s == '\0')
-		x->what = "unterminated string";
+		lexscan_fail(x, "unterminated string", open);
+	else
+		lexscan_copy(x, 1);
 }
 
 static void
 lexscan_comment(struct lexscan *x)
 {
-	x->at = x->line;
-	for (x->s += 2; *x->s != '\0' && !(x->s[0] == '*' && x->s[1] == '/');
-	    x->s++)
-		x->line += *x->s == '\n';
-	if (*x->s == '\0')
-		x->what = "unterminated comment";
-	else
-		x->s++;
+	int		 open = x->line;
+	const char	*end = strstr(x->s + 2, "*/");
+
+	if (end == NULL) {
+		lexscan_fail(x, "unterminated comment", open);
+		return;
+	}
+	lexscan_blank(x, (size_t)(end + 2 - x->s));
 }
 
-/* Returns the problem (and its line in *line), or NULL. */
-static const char *
-layer_unterminated(const char *text, size_t *line)
+/* An unquoted ${...}: the problem, with the text it names. */
+static void
+lexscan_unquoted(struct lexscan *x, const char *end)
 {
-	struct lexscan	 x = { text, 1, NULL, 0 };
+	char		*v, *word = xstrndup(x->s, (size_t)(end + 1 - x->s));
+
+	v = vis(word);
+	snprintf(x->msg, sizeof x->msg, "unquoted '%.60s%s': quote it "
+	    "(profiles expand no variables when they load)", v,
+	    strlen(v) > 60 ? "..." : "");
+	free(v);
+	free(word);
+	lexscan_fail(x, x->msg, x->line);
+}
+
+/* The text libconfuse is given, in *out; returns the problem (and its
+ * line in *line), which the caller frees, or NULL. */
+static char *
+layer_lex(const char *text, char **out, int *line)
+{
+	struct lexscan	 x = { .s = text, .line = 1 };
 	const char	*end;
-	size_t		 n;
 	int		 word = 0;
 
-	for (; *x.s != '\0' && x.what == NULL; x.s++) {
-		if (*x.s == '#') {
-			lexscan_eol(&x);
-		} else if (!word && x.s[0] == '/' && x.s[1] == '/') {
-			n = strspn(x.s, "/");
-			if (x.s[n] == '\0' || strchr(LEX_NONWORD, x.s[n]) != NULL)
-				lexscan_eol(&x);
-			else {
-				x.s += n - 1;
-				word = 1;
-				continue;
-			}
-		} else if (!word && x.s[0] == '/' && x.s[1] == '*')
+	buf_init(&x.out);
+	while (*x.s != '\0' && x.what == NULL) {
+		if (*x.s == '#')
+			lexscan_blank(&x, strcspn(x.s, "\n"));
+		else if (!word && x.s[0] == '/' && x.s[1] == '/')
+			lexscan_blank(&x, strcspn(x.s, "\n"));
+		else if (!word && x.s[0] == '/' && x.s[1] == '*')
 			lexscan_comment(&x);
 		else if (!word && x.s[0] == '$' && x.s[1] == '{' &&
-		    (end = strchr(x.s, '}')) != NULL) {
-			for (; x.s < end; x.s++)
-				x.line += *x.s == '\n';
-		}
-
+		    (end = strchr(x.s, '}')) != NULL)
+			lexscan_unquoted(&x, end);
 		else if (*x.s == '"')
 			lexscan_dq(&x);
 		else if (*x.s == '\'')
 			lexscan_sq(&x);
 		else {
-			x.line += *x.s == '\n';
 			word = strchr(LEX_NONWORD, *x.s) == NULL;
+			lexscan_copy(&x, 1);
 			continue;
 		}
 		word = 0;
-		if (*x.s == '\0')
-			break;
-		x.line += *x.s == '\n';	/* a comment's end of line */
 	}
+	*out = buf_take(&x.out);
 	*line = x.at;
-	return x.what;
+	return x.what == NULL ? NULL : xstrdup(x.what);
 }
 
 static void
 layer_parse(struct layer *l)
 {
 	FILE		*fp;
-	const char	*what;
-	size_t		 before = l->errors.n, open;
-	int		 rc = CFG_SUCCESS;
+	char		*what, *text;
+	size_t		 before = l->errors.n;
+	int		 rc = CFG_SUCCESS, open;
 
 	if ((l->cfg = layer_cfg()) == NULL) {
 		layer_error(l, 0, "out of memory");
 		return;
 	}
 	cfg_set_error_function(l->cfg, layer_cfgerror);
+	what = layer_lex(l->text, &text, &open);
+	/* From here on, the text is what libconfuse reads. */
+	free(l->text);
+	l->text = text;
 	profile_cur = l;
 	l->parsing = 1;
 	/* fmemopen refuses an empty buffer on some C libraries. */
-	if ((what = layer_unterminated(l->text, &open)) != NULL) {
+	if (what != NULL) {
 		layer_error(l, open, "%s", what);
+		free(what);
 		rc = CFG_PARSE_ERROR;
 	} else if (*l->text != '\0') {
 		if ((fp = fmemopen(l->text, strlen(l->text), "r")) == NULL)
@@ -1214,13 +1397,46 @@ profile_defaults(struct profile *p)
 	p->port_min = 20000;
 	p->port_max = 29999;
 	p->rdzv = PROFILE_STATIC;
-	p->task_shell = PROFILE_SHELL_LOGIN;
+	p->task_shell = PROFILE_SHELL_LOGIN_INTERACTIVE;
+	p->label_output = 1;
 	p->exclusive = 1;
 	p->fail_on_task_failure = 1;
 	p->exchange_timeout = 300;
 	p->signal_lead = 120;
 	p->checkpoint_signal = PROFILE_SIG_USR2;
 	p->max_requeues = 3;
+}
+
+/*
+ * A template path with a slash is relative to the directory of the file
+ * that sets it, so a centre can ship a template beside its profile and
+ * users extend that profile from anywhere. It is made absolute, which
+ * also lets the --show-site dump load back from another directory. A
+ * name without a slash is looked up along the template path. The
+ * caller frees the result.
+ */
+static char *
+layer_template(const struct layer *l, const char *t)
+{
+	const char	*slash = strrchr(l->file, '/');
+	char		*dir, *real, *path;
+
+	if (strchr(t, '/') == NULL || t[0] == '/')
+		return xstrdup(t);
+	if (slash == NULL)
+		dir = xstrdup(".");
+	else if (slash == l->file)
+		dir = xstrdup("/");
+	else
+		dir = xstrndup(l->file, (size_t)(slash - l->file));
+	if ((real = realpath(dir, NULL)) != NULL) {
+		free(dir);
+		dir = real;
+	}
+	xasprintf(&path, "%s%s%s", dir,
+	    dir[strlen(dir) - 1] == '/' ? "" : "/", t);
+	free(dir);
+	return path;
 }
 
 /* Applies key i as layer l set it (its values were checked). */
@@ -1239,7 +1455,10 @@ profile_apply(struct profile *p, const struct layer *l, size_t i)
 	case K_STR:
 		s = key_field(p, k);
 		free(*s);
-		*s = xstrdup(cfg_opt_getnstr(opt, 0));
+		if (k->off == OFF(template))
+			*s = layer_template(l, cfg_opt_getnstr(opt, 0));
+		else
+			*s = xstrdup(cfg_opt_getnstr(opt, 0));
 		break;
 	case K_LIST:
 		list = key_field(p, k);
@@ -1247,8 +1466,15 @@ profile_apply(struct profile *p, const struct layer *l, size_t i)
 			strlist_free(list);
 			strlist_init(list);
 		}
-		for (j = l->append[i]; j < n; j++)
-			strlist_add(list, cfg_opt_getnstr(opt, j));
+		for (j = l->append[i]; j < n; j++) {
+			if (k->off == OFF(sbatch_extra))
+				strlist_addown(list,
+				    sbatch_word(cfg_opt_getnstr(opt, j)));
+			else
+				strlist_add(list, cfg_opt_getnstr(opt, j));
+		}
+		if (k->off == OFF(env))
+			env_dedupe(list);
 		break;
 	case K_RANGE:
 		key_item(k, cfg_opt_getnstr(opt, 0), &p->port_min, NULL);

@@ -24,7 +24,8 @@ enum profile_rdzv {
 enum profile_shell {		/* how an HPC Pack task runs its command */
 	PROFILE_SHELL_LOGIN,	/* bash -lc */
 	PROFILE_SHELL_INTERACTIVE, /* bash -ic */
-	PROFILE_SHELL_PLAIN	/* bash -c, with path set explicitly */
+	PROFILE_SHELL_PLAIN,	/* bash -c, with path set explicitly */
+	PROFILE_SHELL_LOGIN_INTERACTIVE /* bash -lic, the default */
 };
 
 enum profile_signal {		/* the checkpoint signal */
@@ -63,6 +64,7 @@ struct profile {
 	char		*time;		/* Slurm time format, "" = unset */
 	int		 cpus_per_task;	/* 0: unset */
 	struct strlist	 sbatch_extra;	/* one sbatch option per item */
+	int		 label_output;	/* Slurm: srun --label */
 
 	struct strlist	 env;		/* NAME=VALUE, exported */
 	struct strlist	 setup;		/* shell lines, code by design */
@@ -144,6 +146,11 @@ int		 profile_word(const char *const *names, const char *s);
  * cause is not NULL, *cause. */
 int		 profile_check_env(const char *, char **cause);
 int		 profile_parse_port(const char *, int *out, char **cause);
+
+/* Sets NAME=VALUE in env: an entry of the same name keeps its place and
+ * takes the new value, else it is appended. So env holds one entry per
+ * name, in the order names first appear. */
+void		 profile_env_set(struct strlist *env, const char *item);
 
 /* Appends the resolved profile in profile syntax (for --show-site). */
 void		 profile_dump(const struct profile *, struct buf *);

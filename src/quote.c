@@ -75,6 +75,111 @@ quote_sh_posix(struct buf *b, const char *s)
 		quote_sh_single(b, s);
 }
 
+#define QUOTE_NAME1	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_"
+#define QUOTE_NAME	QUOTE_NAME1 "0123456789"
+
+/* The length of the reference $NAME or ${NAME} at s, 0 if s starts
+ * none; *name and *namelen get NAME. */
+static size_t
+quote_var_ref(const char *s, const char **name, size_t *namelen)
+{
+	const char	*p = s + 1;
+	size_t		 brace = 0, n;
+
+	if (s[0] != '$')
+		return 0;
+	if (*p == '{') {
+		brace = 1;
+		p++;
+	}
+	if (*p == '\0' || strchr(QUOTE_NAME1, *p) == NULL)
+		return 0;
+	n = 1 + strspn(p + 1, QUOTE_NAME);
+	if (brace && p[n] != '}')
+		return 0;
+	*name = p;
+	*namelen = n;
+	return 1 + brace + n + brace;
+}
+
+/* Appends s by the job-time rule, its literal runs quoted by lit. */
+static void
+quote_vars(struct buf *b, const char *s,
+    void (*lit_fn)(struct buf *, const char *))
+{
+	struct buf	 lit;
+	const char	*name;
+	size_t		 len, namelen;
+	int		 refs = 0;
+
+	buf_init(&lit);
+	while (*s != '\0') {
+		if (s[0] == '\\' && s[1] == '$') {
+			buf_addc(&lit, '$');
+			s += 2;
+		} else if ((len = quote_var_ref(s, &name, &namelen)) > 0) {
+			if (lit.len > 0)
+				lit_fn(b, lit.s);
+			lit.len = 0;
+			lit.s[0] = '\0';
+			buf_addf(b, "\"${%.*s-}\"", (int)namelen, name);
+			refs = 1;
+			s += len;
+		} else
+			buf_addc(&lit, *s++);
+	}
+	if (!refs || lit.len > 0)
+		lit_fn(b, lit.s);
+	buf_free(&lit);
+}
+
+void
+quote_sh_vars(struct buf *b, const char *s)
+{
+	quote_vars(b, s, quote_sh);
+}
+
+void
+quote_sh_vars_line(struct buf *b, const char *s)
+{
+	quote_vars(b, s, quote_sh_line);
+}
+
+int
+quote_has_vars(const char *s)
+{
+	const char	*name;
+	size_t		 namelen;
+
+	for (; *s != '\0'; s++)
+		if ((s[0] == '\\' && s[1] == '$') ||
+		    quote_var_ref(s, &name, &namelen) > 0)
+			return 1;
+	return 0;
+}
+
+void
+quote_sh_line(struct buf *b, const char *s)
+{
+	const char	*p;
+
+	if (strchr(s, ';') == NULL) {
+		quote_sh(b, s);
+		return;
+	}
+	buf_adds(b, "$'");
+	for (p = s; *p != '\0'; p++) {
+		if (*p == ';')
+			buf_adds(b, "\\x3b");
+		else if (*p == '\\' || *p == '\'') {
+			buf_addc(b, '\\');
+			buf_addc(b, *p);
+		} else
+			util_addvis(b, p, 1);
+	}
+	buf_addc(b, '\'');
+}
+
 /* Length of the UTF-8 sequence at s if it encodes an XML 1.0 Char
  * (no overlong forms, surrogates, U+FFFE, U+FFFF or beyond U+10FFFF);
  * 0 otherwise. Only called for lead bytes >= 0x80. */
@@ -294,4 +399,13 @@ quote_cmd(struct buf *b, const char *s, char **cause)
 	quote_cmd_meta(b, arg.s);
 	buf_free(&arg);
 	return 0;
+}
+
+void
+quote_sh_eval(struct buf *b, const char *s)
+{
+	if (*s == '=')
+		quote_sh_single(b, s);
+	else
+		quote_sh_posix(b, s);
 }

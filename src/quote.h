@@ -22,6 +22,38 @@ void	quote_sh(struct buf *, const char *s);
  * not for lines that must stay single (comments, #SBATCH). */
 void	quote_sh_posix(struct buf *, const char *s);
 
+/* Appends s as one bash word in which the variable references $NAME and
+ * ${NAME} (NAME matching [A-Za-z_][A-Za-z0-9_]*) expand when the script
+ * runs, an unset variable to the empty string, and nothing else does:
+ * each reference becomes "${NAME-}", every run of other text between
+ * them is quoted by quote_sh, so $(...), `...`, ${X:-y}, $1, globs and
+ * blanks stay literal and no word splitting happens. \$ stands for a
+ * literal $ (the backslash is dropped); every other backslash is
+ * literal. Without references or \$ the result is quote_sh's. For
+ * environment values (-e, a profile's env). */
+void	quote_sh_vars(struct buf *, const char *s);
+
+/* As quote_sh_vars, with the literal runs quoted by quote_sh_line, so
+ * the word holds no ';' and stays on one line: for env values carried
+ * in HPC Pack's DDPGEN_TASK. */
+void	quote_sh_vars_line(struct buf *, const char *s);
+
+/* Whether quote_sh_vars would expand something in s: a reference
+ * $NAME or ${NAME}, or \$. */
+int	quote_has_vars(const char *s);
+
+/* Appends s as quote_sh does, except that the text appended never holds
+ * a ';' or a control byte: a word with either is written in bash's
+ * $'...' with ';' as \x3b. For shell code that must stay one line
+ * without ';', as a value of HPC Pack's /jobenv list must (job new
+ * separates variables there with ';'). */
+void	quote_sh_line(struct buf *, const char *s);
+
+/* As quote_sh_posix, and zsh reads the word back too: a word beginning
+ * with = (zsh's EQUALS expansion) is quoted, even in an assignment. For
+ * ddprank env's output. */
+void	quote_sh_eval(struct buf *, const char *s);
+
 /* Appends s escaped for XML 1.0 attribute values and text alike
  * (& < > " ' as entities; tab, newline and CR as character references).
  * s must be UTF-8, as the generated documents are. Returns -1 (and sets

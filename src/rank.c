@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "auth.h"
 #include "exchange.h"
 #include "exitcode.h"
 #include "hostlist.h"
@@ -75,7 +76,12 @@ rank_port_of(int *port, const struct rank_opts *o, enum nodes_sched s,
 		    "set; choose a port with --port N", rank_job_vars(s));
 		return XC_PORT;
 	}
-	*port = port_auto(job->id, job->task, job->step, o->lo, o->hi);
+	if (o->auth != NULL && o->auth->len > 0)
+		*port = port_auto_secret(o->auth, job->id, job->task,
+		    job->step, o->lo, o->hi);
+	else
+		*port = port_auto(job->id, job->task, job->step, o->lo,
+		    o->hi);
 	return XC_OK;
 }
 
@@ -330,6 +336,39 @@ rank_check_port(struct rank_ctx *c, struct rank *r, char **cause)
 	return XC_OK;
 }
 
+/* One torchrun per node: a Slurm step of more tasks than nodes (an
+ * inherited --ntasks-per-node, -n) would start two on a node, which then
+ * collide on the port with a confusing error. Every task of such a step
+ * refuses, so the whole step fails at once. */
+static int
+rank_one_task(struct rank_ctx *c, char **cause)
+{
+	int64_t	local = 0, tasks = 0, nodes = 0;
+
+	if (c->nodes.sched != NODES_SLURM)
+		return XC_OK;
+	if (nodes_var_num(&local, c->env, "SLURM_LOCALID", 0, cause) == -1 ||
+	    nodes_var_num(&tasks, c->env, "SLURM_STEP_NUM_TASKS", 1,
+	    cause) == -1 ||
+	    nodes_var_num(&nodes, c->env, "SLURM_STEP_NUM_NODES", 1,
+	    cause) == -1)
+		return XC_NODES;
+	if (nodes > 0 && tasks > nodes) {
+		util_fail(cause, "this job step runs %lld tasks on %lld nodes "
+		    "(SLURM_STEP_NUM_TASKS, SLURM_STEP_NUM_NODES): ddprank "
+		    "must run once per node; start the step with srun -N N "
+		    "-n N", (long long)tasks, (long long)nodes);
+		return XC_NODES;
+	}
+	if (local > 0) {
+		util_fail(cause, "this is task %lld of its node "
+		    "(SLURM_LOCALID): ddprank must run once per node; start "
+		    "the step with srun -N N -n N", (long long)local);
+		return XC_NODES;
+	}
+	return XC_OK;
+}
+
 /* With the node list: this node's place in it, the master's address. */
 static int
 rank_from_list(struct rank_ctx *c, struct rank *r, char **cause)
@@ -339,7 +378,8 @@ rank_from_list(struct rank_ctx *c, struct rank *r, char **cause)
 
 	if (nodes_load(&c->nodes, c->env, o->sched, o->hostfile, cause) == -1)
 		return XC_NODES;
-	if ((xc = rank_job_port(r, o, c->env, c->nodes.sched,
+	if ((xc = rank_one_task(c, cause)) == XC_OK &&
+	    (xc = rank_job_port(r, o, c->env, c->nodes.sched,
 	    cause)) == XC_OK &&
 	    (xc = rank_identify(c, r, cause)) == XC_OK &&
 	    (xc = rank_match_iface(c, r, cause)) == XC_OK)
@@ -515,6 +555,112 @@ rank_from_exchange(struct rank_ctx *c, struct rank *r, char **cause)
 	return xc;
 }
 
+/* A site or user that set GLOO_SOCKET_IFNAME or NCCL_SOCKET_IFNAME knows
+ * its network better than one pattern: their value stays, and node 0
+ * says so once for the job. */
+static void
+rank_keep_ifnames(struct rank_ctx *c, struct rank *r)
+{
+	const char	*gloo, *nccl;
+	struct buf	 b;
+
+	if (r->ifname == NULL)
+		return;
+	gloo = nodes_var(c->env, "GLOO_SOCKET_IFNAME");
+	nccl = nodes_var(c->env, "NCCL_SOCKET_IFNAME");
+	r->keep_gloo = gloo != NULL;
+	r->keep_nccl = nccl != NULL;
+	if (r->node_rank != 0 || (gloo == NULL && nccl == NULL))
+		return;
+	buf_init(&b);
+	buf_adds(&b, "keeping ");
+	if (gloo != NULL)
+		buf_addf(&b, "GLOO_SOCKET_IFNAME=%s%s", gloo,
+		    nccl != NULL ? " and " : "");
+	if (nccl != NULL)
+		buf_addf(&b, "NCCL_SOCKET_IFNAME=%s", nccl);
+	buf_addf(&b, " from the environment instead of interface %s",
+	    r->ifname);
+	r->note = b.s;
+}
+
+/* "10.0.0.1 fd00::1", for messages. Caller frees. */
+static char *
+rank_addr_list(const struct netif_addrs *addrs)
+{
+	struct buf	b;
+	char		s[NETIF_ADDRSTRLEN];
+	size_t		i;
+
+	buf_init(&b);
+	for (i = 0; i < addrs->n; i++) {
+		netif_addr_format(&addrs->v[i], NULL, s, sizeof s);
+		buf_addf(&b, "%s%s", i > 0 ? " " : "", s);
+	}
+	if (addrs->n == 0)
+		buf_adds(&b, "no address");
+	return b.s;
+}
+
+/* 1 if a is an address of the interface c matched. */
+static int
+rank_on_iface(struct rank_ctx *c, const struct netif_addr *a)
+{
+	size_t	i;
+
+	for (i = 0; i < c->ifs.n; i++) {
+		if (strcmp(c->ifs.v[i].name, c->iface->name) == 0 &&
+		    netif_addr_equal(&c->ifs.v[i].a, a))
+			return 1;
+	}
+	return 0;
+}
+
+/* torchrun's c10d agent that hosts the rendezvous gives the workers its
+ * host name as MASTER_ADDR (socket.getfqdn); only torchrun 2.3 and later
+ * take --local-addr (PET_LOCAL_ADDR) instead, and ddprank cannot tell
+ * which torchrun runs. Any node may host it, so every node checks that
+ * its name leads to the interface the pattern chose. */
+static int
+rank_c10d_iface(struct rank_ctx *c, struct rank *r, char **cause)
+{
+	struct netif_addrs	 addrs;
+	char			 host[HOSTLIST_NAME_MAX + 1], *why, *list;
+	char			 s[NETIF_ADDRSTRLEN];
+	size_t			 i;
+	int			 xc = XC_IFACE;
+
+	if (c->o->rdzv != RANK_C10D || c->iface == NULL)
+		return XC_OK;
+	netif_addr_format(&c->iface->a, c->iface->name, s, sizeof s);
+	r->local_addr = xstrdup(s);
+	if (c->sys->hostname(c->sys->arg, host, sizeof host, cause) == -1)
+		return XC_FAIL;
+	netif_addrs_init(&addrs);
+	if (c->sys->resolve(c->sys->arg, host, &addrs, &why) == -1) {
+		util_fail(cause, "--rdzv c10d: torchrun gives the workers this "
+		    "node's host name as MASTER_ADDR, and %s; use --rdzv "
+		    "static with --iface", why);
+		free(why);
+		goto out;
+	}
+	for (i = 0; i < addrs.n; i++) {
+		if (rank_on_iface(c, &addrs.v[i])) {
+			xc = XC_OK;
+			goto out;
+		}
+	}
+	list = rank_addr_list(&addrs);
+	util_fail(cause, "--rdzv c10d: torchrun gives the workers this node's "
+	    "host name '%s' as MASTER_ADDR, which resolves to %s, not to "
+	    "%s of interface %s; use --rdzv static with --iface", host, list,
+	    s, c->iface->name);
+	free(list);
+out:
+	netif_addrs_free(&addrs);
+	return xc;
+}
+
 int
 rank_compute(struct rank *r, const struct rank_opts *o,
     const struct nodes_env *env, const struct netif_sys *sys, char **cause)
@@ -533,7 +679,11 @@ rank_compute(struct rank *r, const struct rank_opts *o,
 	else
 		xc = rank_from_list(&c, r, cause);
 	if (xc == XC_OK)
+		xc = rank_c10d_iface(&c, r, cause);
+	if (xc == XC_OK)
 		xc = rank_check_port(&c, r, cause);
+	if (xc == XC_OK)
+		rank_keep_ifnames(&c, r);
 	netif_list_free(&c.ifs);
 	nodes_free(&c.nodes);
 	return xc;
@@ -547,6 +697,8 @@ rank_free(struct rank *r)
 	free(r->ifname);
 	free(r->jobid);
 	free(r->warning);
+	free(r->note);
+	free(r->local_addr);
 	memset(r, 0, sizeof *r);
 }
 
@@ -602,6 +754,8 @@ rank_vars_c10d(struct rank_vars *vs, const struct rank *r)
 	if (r->jobid != NULL)
 		rank_var(vs, "PET_RDZV_ID", 0, "%s", r->jobid);
 	rank_var(vs, "PET_RDZV_CONF", 0, "is_host=%d", r->node_rank == 0);
+	if (r->local_addr != NULL)
+		rank_var(vs, "PET_LOCAL_ADDR", 0, "%s", r->local_addr);
 }
 
 void
@@ -613,11 +767,11 @@ rank_vars(struct rank_vars *vs, const struct rank *r, int exec,
 	rank_var(vs, "NNODES", 1, "%llu", (unsigned long long)r->nnodes);
 	rank_var(vs, "MASTER_ADDR", 0, "%s", r->master_addr);
 	rank_var(vs, "MASTER_PORT", 1, "%d", r->master_port);
-	if (r->ifname != NULL) {
+	if (r->ifname != NULL && !r->keep_gloo)
 		rank_var(vs, "GLOO_SOCKET_IFNAME", 0, "%s", r->ifname);
-		/* NCCL takes prefixes: "=" asks for this name exactly. */
+	/* NCCL takes prefixes: "=" asks for this name exactly. */
+	if (r->ifname != NULL && !r->keep_nccl)
 		rank_var(vs, "NCCL_SOCKET_IFNAME", 0, "=%s", r->ifname);
-	}
 	if (!exec)
 		return;
 	rank_var(vs, "PET_NNODES", 0, "%llu", (unsigned long long)r->nnodes);
@@ -639,8 +793,9 @@ rank_vars_free(struct rank_vars *vs)
 	vs->n = 0;
 }
 
-/* Users eval this in whatever shell they have, dash included, so the
- * words are POSIX: a value with a newline spans two lines. */
+/* Users eval this in whatever shell they have, dash and zsh included, so
+ * the words are POSIX (a value with a newline spans two lines) and a
+ * value that begins with = is quoted for zsh, which would expand it. */
 void
 rank_format_sh(struct buf *b, const struct rank_vars *vs)
 {
@@ -648,7 +803,7 @@ rank_format_sh(struct buf *b, const struct rank_vars *vs)
 
 	for (i = 0; i < vs->n; i++) {
 		buf_addf(b, "export %s=", vs->v[i].name);
-		quote_sh_posix(b, vs->v[i].value);
+		quote_sh_eval(b, vs->v[i].value);
 		buf_addc(b, '\n');
 	}
 }

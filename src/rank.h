@@ -11,6 +11,7 @@
 #include "nodes.h"
 #include "util.h"
 
+struct auth;
 struct exchange_opts;
 struct netif_sys;
 struct rx;
@@ -33,9 +34,15 @@ struct rank_opts {
 	int			 lo, hi;	/* --port-range */
 	int			 check_port;	/* bind it on node 0 */
 	uint64_t		 nnodes;	/* --nnodes, or 0 */
+	/* exec's --rdzv; env leaves it RANK_STATIC: with c10d and --iface
+	 * this node's host name must lead to the interface. */
+	enum rank_rdzv		 rdzv;
 	/* --exchange: the nodes learn each other from the exchange, not
 	 * from a node list; NULL or EXCHANGE_NONE for none. */
 	const struct exchange_opts *exchange;
+	/* The job's secret: the automatic port derives from it when it has
+	 * one (len > 0). NULL for none. */
+	const struct auth	*auth;
 };
 
 struct rank {
@@ -51,6 +58,13 @@ struct rank {
 	 * set even when rank_compute fails. */
 	int		 duplicate;
 	char		*warning;
+	/* GLOO_SOCKET_IFNAME and NCCL_SOCKET_IFNAME are already set: they
+	 * are kept, not exported; note says so (node 0), or is NULL. */
+	int		 keep_gloo, keep_nccl;
+	char		*note;
+	/* With c10d and --iface: this node's address on the interface,
+	 * for torchrun's --local-addr (PET_LOCAL_ADDR); else NULL. */
+	char		*local_addr;
 };
 
 /* One variable to export; number says JSON should not quote it. */

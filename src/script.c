@@ -1,6 +1,10 @@
 /* script.c: the template variables of a job, and rendering its script. */
 #include "config.h"
 
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,18 +47,39 @@ script_set_list(struct tmpl_vars *v, const char *name,
 	tmpl_set_list(v, name, l->v, l->n);
 }
 
-/* env items are NAME=VALUE, checked by the profile; the template gets
- * them as records so the name and the value are escaped apart. */
-static void
-script_set_env(struct tmpl_vars *v, const struct strlist *env)
+/*
+ * HPC Pack sets its job variables as given, before the task shell reads
+ * its startup files. A value that the job-time rule expands ($NAME,
+ * ${NAME}, \$) is exported by DDPGEN_TASK instead, after the setup
+ * lines as in a Slurm script, so "PATH=/opt/x:$PATH" extends the PATH
+ * the startup files made.
+ */
+static int
+script_job_time(const struct profile *p, const char *item)
 {
+	const char	*eq = strchr(item, '=');
+
+	return p->scheduler == PROFILE_HPCPACK &&
+	    quote_has_vars(eq == NULL ? "" : eq + 1);
+}
+
+/* env items are NAME=VALUE, checked by the profile; the template gets
+ * them as records so the name and the value are escaped apart. An HPC
+ * Pack job leaves out those DDPGEN_TASK exports (script_job_time). */
+static void
+script_set_env(struct tmpl_vars *v, const struct profile *p)
+{
+	const struct strlist	*env = &p->env;
+	static const char *const fields[] = { "name", "value", NULL };
 	struct tmpl_vars	*rec;
 	const char		*eq;
 	char			*name;
 	size_t			 i;
 
-	tmpl_set_empty_list(v, "env");
+	tmpl_set_fields(v, "env", fields);
 	for (i = 0; i < env->n; i++) {
+		if (script_job_time(p, env->v[i]))
+			continue;
 		eq = strchr(env->v[i], '=');
 		name = xstrndup(env->v[i], eq == NULL ? strlen(env->v[i]) :
 		    (size_t)(eq - env->v[i]));
@@ -110,10 +135,11 @@ script_set_runtime(struct tmpl_vars *v, const struct profile *p)
 	tmpl_set(v, "port_range", range);
 	tmpl_set(v, "rdzv", profile_rdzv_names[p->rdzv]);
 	tmpl_set(v, "rdzv_c10d", p->rdzv == PROFILE_C10D ? "1" : "");
+	tmpl_set(v, "label_output", p->label_output ? "1" : "");
 	script_set_list(v, "launcher", &p->launcher);
 	script_set_list(v, "launcher_args", &p->launcher_args);
 	script_set_list(v, "setup", &p->setup);
-	script_set_env(v, &p->env);
+	script_set_env(v, p);
 }
 
 /* The command every HPC Pack task runs: ddprank exec with the shared
@@ -166,19 +192,59 @@ script_task_argv(const struct job *job, struct strlist *argv)
 	strlist_add(argv, job->script);
 }
 
-/* The task's shell code: the setup lines, then the command. The HPC Pack
+/* The task's shell code, the value of the job variable DDPGEN_TASK: the
+ * setup lines (through eval, so that they keep their newlines), then the
+ * command. One line without ';' (quote_sh_line), since job new's
+ * /jobenv takes ';' between variables. "|| :" keeps a failed setup line
+ * from stopping the task, as it would not in a script. The HPC Pack
  * agent reruns a task that exits 253 without telling anyone, so that
- * status becomes 1. */
+ * status becomes 1: the last command's status is the shell's, and exit
+ * runs in a subshell, since an interactive login shell's own exit prints
+ * "logout". */
+static void
+script_task_export(struct buf *b, const char *name, size_t namelen,
+    const char *value)
+{
+	buf_addf(b, "export %.*s=", (int)namelen, name);
+	quote_sh_vars_line(b, value);
+	buf_adds(b, " && ");
+}
+
+/* The exports of script_job_time's values, path's first. */
+static void
+script_task_exports(struct buf *b, const struct profile *p)
+{
+	size_t	i, n;
+
+	if (quote_has_vars(p->path_env))
+		script_task_export(b, "PATH", 4, p->path_env);
+	for (i = 0; i < p->env.n; i++) {
+		if (!script_job_time(p, p->env.v[i]))
+			continue;
+		n = strcspn(p->env.v[i], "=");
+		script_task_export(b, p->env.v[i], n, p->env.v[i] + n + 1);
+	}
+}
+
 static char *
 script_task_command(const struct job *job)
 {
-	struct strlist	 argv;
-	struct buf	 b;
-	size_t		 i;
+	const struct strlist	*setup = &job->prof->setup;
+	struct strlist		 argv;
+	struct buf		 b, code;
+	size_t			 i;
 
 	buf_init(&b);
-	for (i = 0; i < job->prof->setup.n; i++)
-		buf_addf(&b, "%s\n", job->prof->setup.v[i]);
+	if (setup->n > 0) {
+		buf_init(&code);
+		for (i = 0; i < setup->n; i++)
+			buf_addf(&code, "%s\n", setup->v[i]);
+		buf_adds(&b, "eval ");
+		quote_sh_line(&b, code.s);
+		buf_adds(&b, " || : && ");
+		buf_free(&code);
+	}
+	script_task_exports(&b, job->prof);
 	strlist_init(&argv);
 	script_task_argv(job, &argv);
 	for (i = 0; i < job->nargs; i++)
@@ -186,24 +252,97 @@ script_task_command(const struct job *job)
 	for (i = 0; i < argv.n; i++) {
 		if (i > 0)
 			buf_addc(&b, ' ');
-		quote_sh(&b, argv.v[i]);
+		quote_sh_line(&b, argv.v[i]);
 	}
 	strlist_free(&argv);
-	buf_adds(&b, "; rc=$?; if [ \"$rc\" -eq 253 ]; then rc=1; fi; "
-	    "exit \"$rc\"");
+	buf_adds(&b, " || (exit \"$(($? == 253 ? 1 : $?))\")");
 	return buf_take(&b);
+}
+
+/* The bash option of each task_shell. */
+static const char *const script_shell_flags[] = {
+	[PROFILE_SHELL_LOGIN] = "-lc",
+	[PROFILE_SHELL_INTERACTIVE] = "-ic",
+	[PROFILE_SHELL_PLAIN] = "-c",
+	[PROFILE_SHELL_LOGIN_INTERACTIVE] = "-lic"
+};
+
+/* What an interactive bash without a terminal says first on stderr, as
+ * grep's basic regular expressions (the number is a process group). */
+#define SCRIPT_NOISE1	"bash: cannot set terminal process group ([-0-9]*): " \
+			"Inappropriate ioctl for device"
+#define SCRIPT_NOISE2	"bash: no job control in this shell"
+
+/*
+ * The task's CommandLine, which the agent runs with its own bash: the
+ * task shell evaluating DDPGEN_TASK. An interactive shell without a
+ * terminal prints two lines about job control before it reads its
+ * startup files; its stderr goes through a grep that drops exactly
+ * those, and the real stderr comes back (from fd 3) before the task's
+ * own code runs, so the startup files' messages are kept.
+ */
+static char *
+script_task_command_line(const struct profile *p)
+{
+	char	*s;
+
+	if (p->task_shell == PROFILE_SHELL_LOGIN ||
+	    p->task_shell == PROFILE_SHELL_PLAIN)
+		xasprintf(&s, "bash %s 'eval \"$DDPGEN_TASK\"'",
+		    script_shell_flags[p->task_shell]);
+	else
+		xasprintf(&s, "bash %s 'exec 2>&3 3>&- && eval "
+		    "\"$DDPGEN_TASK\"' 3>&2 2> >(grep -vx -e '%s' -e '%s' >&2)",
+		    script_shell_flags[p->task_shell], SCRIPT_NOISE1,
+		    SCRIPT_NOISE2);
+	return s;
+}
+
+/* The command that regenerates the job, for DDPGEN_COMMAND: shell words
+ * on one line without ';'. */
+static char *
+script_command_line(const struct job *job)
+{
+	struct buf	b;
+	size_t		i;
+
+	buf_init(&b);
+	for (i = 0; i < job->argc; i++) {
+		if (i > 0)
+			buf_addc(&b, ' ');
+		quote_sh_line(&b, job->argv[i]);
+	}
+	return buf_take(&b);
+}
+
+/* "D:HH:MM" for job new's /runtime and New-HpcJob's -RunTime: days,
+ * hours and minutes, the seconds rounded up to a minute. */
+static void
+script_set_runtime_dhm(struct tmpl_vars *v, long long secs)
+{
+	long long	m = (secs + 59) / 60;
+	char		s[64];
+
+	if (secs <= 0)
+		s[0] = '\0';
+	else
+		snprintf(s, sizeof s, "%02lld:%02lld:%02lld", m / 1440,
+		    m / 60 % 24, m % 60);
+	tmpl_set(v, "runtime", s);
 }
 
 static void
 script_set_tasks(struct tmpl_vars *v, const struct job *job)
 {
+	static const char *const fields[] = { "task_id", "stdout", "stderr",
+					       NULL };
 	struct tmpl_vars	*rec;
 	char			*s;
 	int			 i;
 
 	/* One record per node costs memory in proportion to the nodes, so
 	 * only the HPC Pack templates, which need them, get them. */
-	tmpl_set_empty_list(v, "tasks");
+	tmpl_set_fields(v, "tasks", fields);
 	if (job->prof->scheduler != PROFILE_HPCPACK)
 		return;
 	for (i = 1; i <= job->nodes; i++) {
@@ -221,11 +360,6 @@ script_set_tasks(struct tmpl_vars *v, const struct job *job)
 static void
 script_set_hpcpack(struct tmpl_vars *v, const struct job *job)
 {
-	static const char *const flags[] = {
-		[PROFILE_SHELL_LOGIN] = "-lc",
-		[PROFILE_SHELL_INTERACTIVE] = "-ic",
-		[PROFILE_SHELL_PLAIN] = "-c"
-	};
 	const struct profile	*p = job->prof;
 	long long		 secs = 0;
 	char			*s;
@@ -233,8 +367,8 @@ script_set_hpcpack(struct tmpl_vars *v, const struct job *job)
 	tmpl_set(v, "node_group", p->node_group);
 	tmpl_set(v, "shared_dir", p->shared_dir);
 	tmpl_set(v, "task_shell", profile_shell_names[p->task_shell]);
-	tmpl_set(v, "task_shell_flag", flags[p->task_shell]);
-	tmpl_set(v, "path", p->path_env);
+	tmpl_set(v, "task_shell_flag", script_shell_flags[p->task_shell]);
+	tmpl_set(v, "path", quote_has_vars(p->path_env) ? "" : p->path_env);
 	tmpl_set(v, "exclusive", p->exclusive ? "true" : "false");
 	tmpl_set(v, "fail_on_task_failure",
 	    p->fail_on_task_failure ? "true" : "false");
@@ -243,10 +377,145 @@ script_set_hpcpack(struct tmpl_vars *v, const struct job *job)
 		profile_parse_time(p->time, &secs);
 	/* At most INT_MAX: profile_validate says so. */
 	script_set_count(v, "runtime_seconds", secs > 0 ? (int)secs : 0);
+	script_set_runtime_dhm(v, secs);
 	s = script_task_command(job);
 	tmpl_set(v, "task_command", s);
 	free(s);
+	s = script_task_command_line(p);
+	tmpl_set(v, "task_command_line", s);
+	free(s);
+	s = script_command_line(job);
+	tmpl_set(v, "command_line", s);
+	free(s);
 	script_set_tasks(v, job);
+}
+
+/* Length in UTF-16 code units, as Windows counts characters: one per
+ * UTF-8 sequence, two for those of 4 bytes (beyond U+FFFF). */
+static size_t
+script_u16len(const char *s)
+{
+	const unsigned char	*p;
+	size_t			 n = 0;
+
+	for (p = (const unsigned char *)s; *p != '\0'; p++) {
+		if ((*p & 0xc0) != 0x80)
+			n++;
+		if (*p >= 0xf0)
+			n++;
+	}
+	return n;
+}
+
+static int
+script_has_ext(const char *path, const char *ext)
+{
+	size_t	n = strlen(path), e = strlen(ext);
+
+	return n >= e && strcmp(path + n - e, ext) == 0;
+}
+
+/* job new's /jobenv reads ';' as the start of another variable, and no
+ * escape for it is documented: a .cmd job refuses such a value. */
+static int
+script_check_jobenv(const struct profile *p, char **cause)
+{
+	size_t	i;
+
+	if (strchr(p->path_env, ';') != NULL && !quote_has_vars(p->path_env))
+		return util_fail(cause, "path: ';' cannot be written in a "
+		    "cmd.exe job: job new's /jobenv would start another "
+		    "variable there (use --format xml or ps)");
+	for (i = 0; i < p->env.n; i++) {
+		if (strchr(p->env.v[i], ';') == NULL ||
+		    script_job_time(p, p->env.v[i]))
+			continue;
+		return util_fail(cause, "env: %.*s: ';' cannot be written in "
+		    "a cmd.exe job: job new's /jobenv would start another "
+		    "variable there (use --format xml or ps)",
+		    (int)strcspn(p->env.v[i], "="), p->env.v[i]);
+	}
+	return 0;
+}
+
+/* All the job's variables as name=value, the way the limit is counted. */
+static size_t
+script_env_len(const struct job *job, size_t *task, size_t *command)
+{
+	const struct profile	*p = job->prof;
+	char			*s;
+	size_t			 n, i;
+
+	s = script_task_command(job);
+	*task = strlen("DDPGEN_TASK=") + script_u16len(s);
+	free(s);
+	s = script_command_line(job);
+	*command = strlen("DDPGEN_COMMAND=") + script_u16len(s);
+	free(s);
+	n = *task + *command;
+	if (*p->path_env != '\0' && !quote_has_vars(p->path_env))
+		n += strlen("PATH=") + script_u16len(p->path_env);
+	for (i = 0; i < p->env.n; i++)
+		if (!script_job_time(p, p->env.v[i]))
+			n += script_u16len(p->env.v[i]);
+	return n;
+}
+
+int
+script_check_hpcpack(const struct job *job, const char *tpath, char **cause)
+{
+	const struct profile	*p = job->prof;
+	size_t			 n, task, command;
+	char			*s;
+
+	if (p->scheduler != PROFILE_HPCPACK)
+		return 0;
+	s = script_task_command_line(p);
+	n = script_u16len(s);
+	free(s);
+	if (n > SCRIPT_MAX_COMMAND_LINE)
+		return util_fail(cause, "task_shell: the task's command line "
+		    "has %zu characters; HPC Pack takes at most %d", n,
+		    SCRIPT_MAX_COMMAND_LINE);
+	n = script_env_len(job, &task, &command);
+	if (n > SCRIPT_MAX_ENV)
+		return util_fail(cause, "job variables: %zu characters "
+		    "(DDPGEN_TASK, the task's command, %zu; DDPGEN_COMMAND "
+		    "%zu; path and env %zu); HPC Pack takes at most %d: "
+		    "shorten the arguments, setup lines or env values", n,
+		    task, command, n - task - command, SCRIPT_MAX_ENV);
+	if (script_has_ext(tpath, ".cmd"))
+		return script_check_jobenv(p, cause);
+	return 0;
+}
+
+int
+script_check_output(const char *tpath, const struct buf *out, char **cause)
+{
+	const char	*line, *end;
+	char		*copy;
+	size_t		 n, lineno = 1;
+
+	if (!script_has_ext(tpath, ".cmd"))
+		return 0;
+	for (line = out->s; *line != '\0'; line = end + 1, lineno++) {
+		if ((end = strchr(line, '\n')) == NULL)
+			end = line + strlen(line);
+		/* The CR of a CRLF ends the line, as the LF does. */
+		copy = xstrndup(line, (size_t)(end - line -
+		    (end > line && end[-1] == '\r')));
+		n = script_u16len(copy);
+		free(copy);
+		if (n + SCRIPT_CMD_EXPAND > SCRIPT_MAX_CMD_LINE)
+			return util_fail(cause, "cmd.exe: line %zu of the "
+			    "batch file has %zu characters; cmd.exe reads at "
+			    "most %d, less %d kept for the file name "
+			    "%%DDPGEN_OUT%% expands to (use --format xml or ps)",
+			    lineno, n, SCRIPT_MAX_CMD_LINE, SCRIPT_CMD_EXPAND);
+		if (*end == '\0')
+			break;
+	}
+	return 0;
 }
 
 struct tmpl_vars *
@@ -260,9 +529,17 @@ script_vars(const struct job *job)
 	tmpl_set(v, "description", job->prof->description);
 	tmpl_set_list(v, "command", job->argv, job->argc);
 	script_set_int(v, "nodes", job->nodes);
+	/* Other users' jobs on the nodes could bind the port first, or
+	 * reach the unauthenticated store from next door. */
+	tmpl_set(v, "sbatch_exclusive", job->prof->exclusive &&
+	    job->nodes > 1 ? "1" : "");
 	tmpl_set(v, "ddprank", job->ddprank);
 	tmpl_set(v, "script", job->script);
 	tmpl_set_list(v, "args", job->args, job->nargs);
+	if (job->env_pass != NULL)
+		script_set_list(v, "env_pass", job->env_pass);
+	else
+		tmpl_set_empty_list(v, "env_pass");
 	script_set_requests(v, job->prof);
 	script_set_runtime(v, job->prof);
 	script_set_life(v, job->prof);
@@ -317,4 +594,99 @@ script_render(const struct job *job, const char *path, struct buf *out,
 	tmpl_vars_free(v);
 	tmpl_free(t);
 	return rc;
+}
+
+/* Runs "bash -n" on the code in fd, its standard error into err.
+ * Returns bash's wait status, or -1 with errno set. */
+static int
+script_run_bash_n(int fd, struct buf *err)
+{
+	char	chunk[4096];
+	pid_t	pid;
+	ssize_t	n;
+	int	pfd[2], status;
+
+	if (pipe(pfd) == -1)
+		return -1;
+	if ((pid = fork()) == -1) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		if (dup2(fd, 0) == -1 || dup2(pfd[1], 1) == -1 ||
+		    dup2(pfd[1], 2) == -1)
+			_exit(127);
+		close(pfd[0]);
+		close(pfd[1]);
+		execlp("bash", "bash", "-n", (char *)NULL);
+		_exit(127);
+	}
+	close(pfd[1]);
+	while ((n = read(pfd[0], chunk, sizeof chunk)) != 0) {
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1)
+			break;
+		buf_addn(err, chunk, (size_t)n);
+	}
+	close(pfd[0]);
+	while (waitpid(pid, &status, 0) == -1)
+		if (errno != EINTR)
+			return -1;
+	return status;
+}
+
+/* bash's first line of complaint, without its "bash: " (and, when
+ * strip_line, "line N: ") prefix. */
+static char *
+script_bash_message(const char *err, int strip_line)
+{
+	const char	*s = err, *p;
+
+	if (strncmp(s, "bash: ", 6) == 0)
+		s += 6;
+	if (strip_line && strncmp(s, "line ", 5) == 0 &&
+	    (p = strstr(s, ": ")) != NULL)
+		s = p + 2;
+	return xstrndup(s, strcspn(s, "\n"));
+}
+
+int
+script_check_syntax(const char *code, int strip_line, char **cause)
+{
+	struct buf	 err;
+	FILE		*f;
+	int		 status;
+
+	if ((f = tmpfile()) == NULL)
+		return util_fail(cause, "bash -n: temporary file: %s",
+		    strerror(errno));
+	if (fputs(code, f) == EOF || fflush(f) == EOF ||
+	    lseek(fileno(f), 0, SEEK_SET) == -1) {
+		fclose(f);
+		return util_fail(cause, "bash -n: temporary file: %s",
+		    strerror(errno));
+	}
+	buf_init(&err);
+	status = script_run_bash_n(fileno(f), &err);
+	fclose(f);
+	if (status == -1) {
+		buf_free(&err);
+		return util_fail(cause, "bash -n: %s", strerror(errno));
+	}
+	/* No bash to ask: exec failed and it said nothing. */
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && err.len == 0) {
+		buf_free(&err);
+		return 1;
+	}
+	/* A warning (a here-document that runs to the end) fails too. */
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || err.len > 0) {
+		*cause = script_bash_message(err.len > 0 ? err.s :
+		    "bash -n failed", strip_line);
+		buf_free(&err);
+		return -1;
+	}
+	buf_free(&err);
+	return 0;
 }

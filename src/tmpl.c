@@ -31,6 +31,7 @@ struct tmpl_var {
 	struct tmpl_item	*items;
 	size_t			 n;
 	size_t			 cap;
+	struct strlist		 fields;	/* of its records, declared */
 };
 
 struct tmpl_vars {
@@ -49,6 +50,7 @@ enum tmpl_kind {
 
 enum tmpl_filter {
 	TMPL_F_SH,
+	TMPL_F_SHVARS,
 	TMPL_F_XML,
 	TMPL_F_CMD,
 	TMPL_F_PS
@@ -129,6 +131,7 @@ tmpl_var_clear(struct tmpl_var *v)
 	}
 	free(v->items);
 	free(v->s);
+	strlist_free(&v->fields);
 	v->items = NULL;
 	v->s = NULL;
 	v->n = v->cap = 0;
@@ -177,6 +180,7 @@ tmpl_vars_slot(struct tmpl_vars *vars, const char *name)
 	memset(v, 0, sizeof *v);
 	v->name = xstrdup(name);
 	v->type = TMPL_LIST;
+	strlist_init(&v->fields);
 	return v;
 }
 
@@ -210,10 +214,12 @@ void
 tmpl_set_list(struct tmpl_vars *vars, const char *name, char *const *items,
     size_t n)
 {
-	struct tmpl_var	 new = { NULL, TMPL_LIST, NULL, NULL, 0, 0 };
+	struct tmpl_var	 new = { NULL, TMPL_LIST, NULL, NULL, 0, 0,
+			    { NULL, 0, 0 } };
 	struct tmpl_var	*v;
 	size_t		 i;
 
+	strlist_init(&new.fields);
 	/* Copied before the old value goes, in case items points into it. */
 	for (i = 0; i < n; i++)
 		tmpl_var_additem(&new)->s = xstrdup(items[i]);
@@ -249,6 +255,16 @@ void
 tmpl_set_empty_list(struct tmpl_vars *vars, const char *name)
 {
 	(void)tmpl_vars_list(vars, name);
+}
+
+void
+tmpl_set_fields(struct tmpl_vars *vars, const char *name,
+    const char *const *fields)
+{
+	struct tmpl_var	*v = tmpl_vars_list(vars, name);
+
+	for (; *fields != NULL; fields++)
+		strlist_add(&v->fields, *fields);
 }
 
 /* The tree. */
@@ -515,6 +531,8 @@ tmpl_add_filter(struct tmpl_parser *ps, struct tmpl_node *n,
 
 	if (len == 2 && memcmp(s, "sh", 2) == 0)
 		f = TMPL_F_SH;
+	else if (len == 6 && memcmp(s, "shvars", 6) == 0)
+		f = TMPL_F_SHVARS;
 	else if (len == 3 && memcmp(s, "xml", 3) == 0)
 		f = TMPL_F_XML;
 	else if (len == 3 && memcmp(s, "cmd", 3) == 0)
@@ -790,6 +808,14 @@ tmpl_quote_sh(struct buf *b, const char *s, char **cause)
 	return 0;
 }
 
+static int
+tmpl_quote_shvars(struct buf *b, const char *s, char **cause)
+{
+	(void)cause;
+	quote_sh_vars(b, s);
+	return 0;
+}
+
 static tmpl_quote_fn
 tmpl_ctx_quote(enum tmpl_ctx ctx)
 {
@@ -867,6 +893,8 @@ tmpl_filter(const struct tmpl *t, const struct tmpl_node *n,
 	switch (f) {
 	case TMPL_F_SH:
 		return tmpl_filter_words(t, n, l, tmpl_quote_sh, cause);
+	case TMPL_F_SHVARS:
+		return tmpl_filter_words(t, n, l, tmpl_quote_shvars, cause);
 	case TMPL_F_CMD:
 		return tmpl_filter_words(t, n, l, quote_cmd, cause);
 	case TMPL_F_PS:
@@ -978,11 +1006,95 @@ tmpl_render_nodes(const struct tmpl *t, const struct tmpl_nodes *nodes,
 	return r;
 }
 
+/* Checking: every name of the template, rendered or not. */
+
+/* One level of names: the top variables, or the list a {{#list}} walks
+ * (its records' fields, declared or present), or a list of unknown
+ * shape, where any name may be a field. */
+struct tmpl_cscope {
+	const struct tmpl_vars		*vars;
+	const struct tmpl_var		*list;
+	int				 any;
+	const struct tmpl_cscope	*up;
+};
+
+/* 1 when name is found at this level, with *v its variable (NULL when
+ * it is a declared field only). */
+static int
+tmpl_cscope_find(const struct tmpl_cscope *sc, const char *name,
+    const struct tmpl_var **v)
+{
+	const struct tmpl_var	*l = sc->list;
+	size_t			 i;
+
+	*v = NULL;
+	if (sc->any)
+		return 1;
+	if (sc->vars != NULL)
+		return (*v = tmpl_vars_find(sc->vars, name)) != NULL;
+	for (i = 0; i < l->n; i++) {
+		if (l->items[i].rec != NULL &&
+		    (*v = tmpl_vars_find(l->items[i].rec, name)) != NULL)
+			return 1;
+	}
+	for (i = 0; i < l->fields.n; i++) {
+		if (strcmp(l->fields.v[i], name) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+tmpl_check_nodes(const struct tmpl *t, const struct tmpl_nodes *nodes,
+    const struct tmpl_cscope *sc, char **cause)
+{
+	const struct tmpl_node		*n;
+	const struct tmpl_cscope	*s;
+	const struct tmpl_var		*v = NULL;
+	struct tmpl_cscope		 inner;
+	size_t				 i;
+
+	for (i = 0; i < nodes->n; i++) {
+		n = nodes->v[i];
+		if (n->kind == TMPL_TEXT || strcmp(n->text, ".") == 0)
+			v = NULL;
+		else {
+			for (s = sc; s != NULL; s = s->up)
+				if (tmpl_cscope_find(s, n->text, &v))
+					break;
+			if (s == NULL)
+				return tmpl_rerror(t, n, cause, "unknown "
+				    "variable '%s'", n->text);
+		}
+		inner = *sc;
+		if (n->kind == TMPL_EACH) {
+			inner.vars = NULL;
+			inner.list = v;
+			inner.any = v == NULL || v->type != TMPL_LIST;
+			inner.up = sc;
+		}
+		if (tmpl_check_nodes(t, &n->body, &inner, cause) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int
+tmpl_check(const struct tmpl *t, const struct tmpl_vars *vars,
+    char **cause)
+{
+	struct tmpl_cscope	top = { vars, NULL, 0, NULL };
+
+	return tmpl_check_nodes(t, &t->body, &top, cause);
+}
+
 int
 tmpl_render(const struct tmpl *t, const struct tmpl_vars *vars,
     struct buf *out, char **cause)
 {
 	struct tmpl_scope	top = { vars, NULL, NULL };
 
+	if (tmpl_check(t, vars, cause) != 0)
+		return -1;
 	return tmpl_render_nodes(t, &t->body, &top, out, cause);
 }

@@ -4,9 +4,11 @@
  *   {{name}}            the variable, escaped for the template's context
  *   {{name|f1|f2}}      filters applied left to right, then the context
  *                       escape; filters: sh (one shell word; a list becomes
- *                       its words joined by spaces), cmd and ps (likewise,
- *                       with quote_cmd and quote_ps), xml, raw (no context
- *                       escape at the end: must be asked for explicitly)
+ *                       its words joined by spaces), shvars (as sh, but
+ *                       $NAME and ${NAME} expand: quote_sh_vars), cmd and
+ *                       ps (likewise, with quote_cmd and quote_ps), xml,
+ *                       raw (no context escape at the end: must be asked
+ *                       for explicitly)
  *   {{#list}}..{{/list}} repeated per item; {{.}} is a string item, the
  *                       fields of a record item are visible by name
  *   {{?name}}..{{/name}} rendered when name is a non-empty string or list
@@ -39,9 +41,10 @@
  * - Names resolve in the innermost {{#list}} record first, then outward
  *   to the top variables; {{.}} is the innermost item and an error when
  *   that is a record (or, at parse time, outside any {{#list}}).
- * - An unknown name is an error in {{?name}} and {{^name}} too: set it
- *   to "" or declare an empty list. {{#name}} on a string is an error,
- *   and so is {{name}} on a list of records.
+ * - An unknown name is an error in {{?name}} and {{^name}} too, and in
+ *   a section that does not render: set it to "" or declare an empty
+ *   list (with its records' fields: tmpl_set_fields). {{#name}} on a
+ *   string is an error, and so is {{name}} on a list of records.
  * - Sections nest at most 64 deep, which bounds rendering's recursion. */
 #ifndef DDPGEN_TMPL_H
 #define DDPGEN_TMPL_H
@@ -73,6 +76,11 @@ struct tmpl_vars *tmpl_add_record(struct tmpl_vars *, const char *name);
 /* Declares name as a list (possibly empty) so {{#name}} and {{^name}}
  * work before any record is added. */
 void		 tmpl_set_empty_list(struct tmpl_vars *, const char *name);
+/* Declares name as a list of records with these fields (a NULL-ended
+ * array), so that the names of a {{#name}} section are checked even
+ * when the list is empty. */
+void		 tmpl_set_fields(struct tmpl_vars *, const char *name,
+		    const char *const *fields);
 
 /* Parses template text; name is used in messages. NULL + *cause on error. */
 struct tmpl	*tmpl_parse(const char *name, const char *text,
@@ -80,8 +88,15 @@ struct tmpl	*tmpl_parse(const char *name, const char *text,
 /* Reads and parses a file, the context chosen by its extension; a NUL
  * byte in the file is an error. */
 struct tmpl	*tmpl_load(const char *path, char **cause);
-/* Renders into out (appending). -1 + *cause on error; out may then hold
- * a partial rendering, which the caller discards. */
+/* Checks that every name of the template resolves in vars, in sections
+ * that would not render too: a name inside {{#list}} may be a field of
+ * one of its records or a declared field (tmpl_set_fields). -1 +
+ * *cause ("FILE:LINE: unknown variable 'x'") otherwise. */
+int		 tmpl_check(const struct tmpl *, const struct tmpl_vars *,
+		    char **cause);
+/* Checks (tmpl_check), then renders into out (appending). -1 + *cause on
+ * error; out may then hold a partial rendering, which the caller
+ * discards. */
 int		 tmpl_render(const struct tmpl *, const struct tmpl_vars *,
 		    struct buf *out, char **cause);
 void		 tmpl_free(struct tmpl *);

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -422,4 +423,107 @@ fail:
 	free(tmp);
 	util_fail(cause, "%s: %s", path, strerror(saved));
 	return -1;
+}
+
+/* Opens path, following links, and writes data to what it names: a
+ * device or a FIFO is written in place, as a shell's > would. */
+static int
+util_writethrough(const char *path, const char *data, size_t len,
+    unsigned int mode, char **cause)
+{
+	int	fd, saved;
+
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    (mode_t)mode)) == -1)
+		return util_fail(cause, "%s: %s", path, strerror(errno));
+	if (util_writeall(fd, data, len) == -1) {
+		saved = errno;
+		close(fd);
+		return util_fail(cause, "%s: %s", path, strerror(saved));
+	}
+	if (close(fd) == -1)
+		return util_fail(cause, "%s: %s", path, strerror(errno));
+	return 0;
+}
+
+int
+util_writeout(const char *path, const char *data, size_t len,
+    unsigned int mode, char **cause)
+{
+	struct stat	 st;
+	char		*real;
+	int		 rc;
+
+	if (lstat(path, &st) == -1) {
+		if (errno != ENOENT)
+			return util_fail(cause, "%s: %s", path,
+			    strerror(errno));
+		return util_writefile(path, data, len, mode, cause);
+	}
+	if (S_ISREG(st.st_mode))
+		return util_writefile(path, data, len, mode, cause);
+	/* A link to a regular file replaces that file; a dangling link,
+	 * or one realpath cannot follow (/dev/stdout to "pipe:[N]"), is
+	 * written through. */
+	if (S_ISLNK(st.st_mode) && (real = realpath(path, NULL)) != NULL) {
+		if (stat(real, &st) == 0 && S_ISREG(st.st_mode))
+			rc = util_writefile(real, data, len, mode, cause);
+		else
+			rc = util_writethrough(real, data, len, mode, cause);
+		free(real);
+		return rc;
+	}
+	return util_writethrough(path, data, len, mode, cause);
+}
+
+/* The long option the argument arg ("--name" or "--name=value") names
+ * with the value val, or NULL. */
+static const struct option *
+opt_long(const struct option *longopts, const char *arg, int val)
+{
+	size_t	i, len;
+
+	if (strncmp(arg, "--", 2) != 0)
+		return NULL;
+	arg += 2;
+	len = strcspn(arg, "=");
+	for (i = 0; longopts[i].name != NULL; i++)
+		if (longopts[i].val == val &&
+		    strncmp(longopts[i].name, arg, len) == 0)
+			return &longopts[i];
+	return NULL;
+}
+
+/* How many long options start with the name in arg ("--na=x"). */
+static size_t
+opt_prefixes(const struct option *longopts, const char *arg)
+{
+	size_t	i, n = 0, len = strcspn(arg, "=");
+
+	for (i = 0; longopts[i].name != NULL; i++)
+		n += strncmp(longopts[i].name, arg, len) == 0;
+	return n;
+}
+
+char *
+util_opterr(int ch, char *const *argv, const struct option *longopts)
+{
+	const struct option	*lo;
+	const char		*arg = argv[optind - 1];
+	char			*msg;
+
+	lo = optopt != 0 ? opt_long(longopts, arg, optopt) : NULL;
+	if (ch == ':' && lo != NULL)
+		xasprintf(&msg, "--%s: needs a value", lo->name);
+	else if (ch == ':')
+		xasprintf(&msg, "-%c: needs a value", optopt);
+	else if (lo != NULL)
+		xasprintf(&msg, "--%s: takes no value", lo->name);
+	else if (optopt != 0)
+		xasprintf(&msg, "-%c: unknown option", optopt);
+	else
+		xasprintf(&msg, "%.*s: %s option", (int)strcspn(arg, "="), arg,
+		    opt_prefixes(longopts, arg + 2) > 1 ? "ambiguous" :
+		    "unknown");
+	return msg;
 }

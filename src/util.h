@@ -53,6 +53,14 @@ void	 util_vwarn(const char *, va_list)
 void	 util_warn(const char *, ...)
 	    __attribute__((format(printf, 1, 2)));
 
+/* The message for getopt_long's '?' or ':' (ch), called with opterr 0
+ * and an optstring starting "+:": "-x: unknown option", "--name:
+ * ambiguous option", "--name: needs a value", "--name: takes no value".
+ * The option is named as typed for an unknown long option, else by its
+ * long name when it was given by it. The caller frees it. */
+struct option;
+char	*util_opterr(int ch, char *const *argv, const struct option *);
+
 /* Appends s[0, n) with its control bytes written as \n, \t, \r or
  * \xHH, so that a message stays one line whatever a value in it holds. */
 void	 util_addvis(struct buf *, const char *, size_t);
@@ -103,6 +111,15 @@ char	*util_readfile(const char *path, size_t *len, char **cause);
 /* Writes data to path atomically: a temporary file in the same
  * directory, fsync, chmod to mode, rename. Nothing is left on error. */
 int	 util_writefile(const char *path, const char *data, size_t len,
+	    unsigned int mode, char **cause);
+
+/* Writes data where a user's -o FILE points: a path that does not exist
+ * or names a regular file is replaced atomically as util_writefile
+ * does; a symbolic link is followed and its target handled the same
+ * way; anything else that exists (a device, a FIFO, a dangling link) is
+ * opened and written through, never replaced. mode is the final mode of
+ * a new file. -1 + *cause, naming the path and the error, on failure. */
+int	 util_writeout(const char *path, const char *data, size_t len,
 	    unsigned int mode, char **cause);
 
 #endif

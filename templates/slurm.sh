@@ -6,6 +6,9 @@
 #SBATCH --job-name={{job_name}}
 #SBATCH --nodes={{nodes}}
 #SBATCH --ntasks-per-node=1
+{{?sbatch_exclusive}}
+#SBATCH --exclusive
+{{/sbatch_exclusive}}
 {{?gpus_per_node}}
 #SBATCH --gpus-per-node={{gpus_per_node}}
 {{/gpus_per_node}}
@@ -40,6 +43,13 @@
 {{/sbatch_extra}}
 set -euo pipefail
 
+# A heterogeneous job (sbatch ... : ...) would give srun the nodes of its
+# first component only, and train on part of the job: refuse it.
+if [ -n "${SLURM_HET_SIZE:-}${SLURM_PACK_SIZE:-}" ]; then
+	echo "ddpgen job: a heterogeneous job (${SLURM_HET_SIZE:-${SLURM_PACK_SIZE:-}} components) is not supported; submit it without ':'" >&2
+	exit 2
+fi
+
 # ddprank computes each node's rank, the master address and the port at
 # run time; it must exist at this path on every node.
 DDPRANK={{ddprank}}
@@ -49,16 +59,48 @@ if [ ! -x "$DDPRANK" ]; then
 fi
 {{?setup}}
 
+# Setup lines run as the user's own shell runs them, without -u, which
+# /etc/bash.bashrc, conda activate and module scripts trip over.
+set +u
 {{#setup}}
 {{.|raw}}
 {{/setup}}
+set -euo pipefail
 {{/setup}}
 {{?env}}
 
+# $NAME and ${NAME} expand when the job runs; nothing else does.
+# shellcheck disable=SC2016
+{
 {{#env}}
-export {{name}}={{value}}
+export {{name}}={{value|shvars|raw}}
 {{/env}}
+}
 {{/env}}
+{{?env_pass}}
+
+# Passed from the environment sbatch was run in (ddpgen --env NAME), so
+# that no value is written here.
+ddpgen_pass() {
+	if [ -z "${!1+set}" ]; then
+		echo "ddpgen job: $1 is not in the job's environment: export it before sbatch, or with SBATCH_EXPORT=NONE submit with sbatch --export=$1" >&2
+		exit 1
+	fi
+	export "${1?}"
+}
+{{#env_pass}}
+ddpgen_pass {{.}}
+{{/env_pass}}
+{{/env_pass}}
+
+# torchrun sets OMP_NUM_THREADS=1 when it is unset: give each process its
+# share of the CPUs of the task instead, as Slurm counts them at run time
+# (-c given to sbatch included).
+if [ -z "${OMP_NUM_THREADS:-}" ] && [ "${SLURM_CPUS_PER_TASK:-0}" -gt 0 ] 2>/dev/null; then
+	OMP_NUM_THREADS=$((SLURM_CPUS_PER_TASK / {{nproc_per_node}}))
+	[ "$OMP_NUM_THREADS" -ge 1 ] || OMP_NUM_THREADS=1
+	export OMP_NUM_THREADS
+fi
 
 {{?discovery_iface}}
 # This shell runs on the first node of the allocation: the address of its
@@ -177,8 +219,9 @@ ddpgen_carry_on() {
 		exit 0
 	fi
 	# The continuation, a job of its own, must not inherit this job's
-	# restart count or array job id (the task id stays, for the training).
-	if cont=$(unset SLURM_RESTART_COUNT SLURM_ARRAY_JOB_ID
+	# restart count, array job id (the task id stays, for the training)
+	# or secret (it makes its own).
+	if cont=$(unset SLURM_RESTART_COUNT SLURM_ARRAY_JOB_ID DDPRANK_SECRET
 	    sbatch --parsable --dependency="afterany:$SLURM_JOB_ID" \
 	    --output="$(scontrol show job "$ddpgen_id" | sed -n 's/^ *StdOut=//p')" \
 	    --comment="ddpgen restart=0 limits=$limits base=$((ddpgen_base + ddpgen_count + 1)) last=$why" \
@@ -192,11 +235,21 @@ ddpgen_carry_on() {
 trap ddpgen_warning {{checkpoint_signal}}
 {{/requeue}}
 
+# A secret for this job alone: srun carries it to every task, whose
+# environment only this user can read, and the automatic port derives
+# from it (ddprank(1), SECURITY).
+DDPRANK_SECRET=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
+export DDPRANK_SECRET
+
 # One task per node; each runs ddprank, which execs the launcher with its
 # node rank, node count, master address and port set. A node where
-# ddprank is missing says so; a failing node ends the whole step.
+# ddprank is missing says so; a failing node ends the whole step. The
+# node and task counts on the command line beat what sbatch was given (its
+# SLURM_NTASKS, SLURM_NTASKS_PER_NODE); --export=ALL passes what this
+# script exported even when the job was submitted with --export=NONE.
 # shellcheck disable=SC2016
-srun --ntasks-per-node=1 --kill-on-bad-exit=1 \
+srun --nodes="$SLURM_NNODES" --ntasks="$SLURM_NNODES" --ntasks-per-node=1 \
+	--kill-on-bad-exit=1 --export=ALL{{?label_output}} --label{{/label_output}} \
 	/bin/bash -c 'if [ ! -x "$1" ]; then echo "ddpgen job: ddprank not found at $1 on $(hostname)" >&2; exit 127; fi; exec "$@"' ddprank \
 	"$DDPRANK" exec{{?iface}} --iface {{iface}}{{/iface}} --port {{port}} --port-range {{port_range}} --rdzv {{rdzv}} -- \
 	{{launcher}} --nproc_per_node={{nproc_per_node}}{{?max_restarts}} --max-restarts={{max_restarts}}{{/max_restarts}}{{#launcher_args}} {{.}}{{/launcher_args}} \

@@ -15,6 +15,7 @@
 
 #include <check.h>
 
+#include "auth.h"
 #include "exchange.h"
 #include "exitcode.h"
 #include "netif.h"
@@ -583,10 +584,11 @@ START_TEST(test_dir_not_first)
 	expect_ok(&w, 1, 3, "10.0.0.1");
 	ck_assert_ptr_null(w.r.warning);
 	ck_assert(fc.t >= 2.0 && fc.t < 3.0);
-	/* The base directory is shared by every user's jobs. */
+	/* A base ddprank makes is private: a base that users share is made
+	 * by root, mode 1777. */
 	snprintf(path, sizeof path, "%s/x", base);
 	ck_assert_int_eq(stat(path, &st), 0);
-	ck_assert_int_eq(st.st_mode & 07777, 01777);
+	ck_assert_int_eq(st.st_mode & 07777, 0700);
 	/* Not node 0: the entries stay, with this node's read marker. */
 	ck_assert(exists("x/77-r0/entry.t2"));
 	ck_assert(exists("x/77-r0/read.t2"));
@@ -845,56 +847,73 @@ START_TEST(test_dir_retry_crashed_reader)
 }
 END_TEST
 
+/* Files nobody should have put there are ignored with a warning, not an
+ * error: one planted file must not stop the job. */
 START_TEST(test_dir_bad_entries)
 {
-	struct run	w;
-	struct buf	b;
-	char		path[512];
+	static const char *const why[] = {
+		"entry.t3 (line 1: not a ddprank exchange entry)",
+		"entry.t4 (larger than 1024 bytes)",
+		"entry.t5 (not a regular file)",
+		"entry.t6 (a symbolic link)",
+		"entry.t7 (its name does not match its contents (t3))",
+		"entry.t8 (owned by uid 12345, not by you)"
+	};
+	struct run	 w;
+	struct buf	 b;
+	char		 path[512];
+	size_t		 i, n = sizeof why / sizeof why[0];
 
 	make_dir("x");
 	make_dir("x/77-r0");
-	write_file("x/77-r0/entry.t2", "GET / HTTP/1.0\r\n");
-	run_init(&w, 1, "node1", 2);
-	expect_dir_error(&w, "exchange entry @/x/77-r0/entry.t2: line 1: "
-	    "not a ddprank exchange entry");
-
+	write_file("x/77-r0/entry.t3", "GET / HTTP/1.0\r\n");
 	buf_init(&b);
 	while (b.len < 100000)
 		buf_adds(&b, "0123456789abcdef");
-	write_file("x/77-r0/entry.t2", b.s);
+	write_file("x/77-r0/entry.t4", b.s);
 	buf_free(&b);
-	run_init(&w, 1, "node1", 2);
-	expect_dir_error(&w, "exchange entry @/x/77-r0/entry.t2: larger than "
-	    "1024 bytes");
-
-	write_file("x/77-r0/entry.t2", ENTRY("3", "node3", "10.0.0.3"));
-	run_init(&w, 1, "node1", 2);
-	expect_dir_error(&w, "exchange entry @/x/77-r0/entry.t2: its name "
-	    "does not match its contents (t3)");
-
-	/* Neither a FIFO nor a symbolic link is read. */
-	snprintf(path, sizeof path, "%s/x/77-r0/entry.t2", base);
-	ck_assert_int_eq(unlink(path), 0);
+	snprintf(path, sizeof path, "%s/x/77-r0/entry.t5", base);
 	ck_assert_int_eq(mkfifo(path, 0644), 0);
-	run_init(&w, 1, "node1", 2);
-	expect_dir_error(&w, "exchange entry @/x/77-r0/entry.t2: not a "
-	    "regular file");
-	ck_assert_int_eq(unlink(path), 0);
+	snprintf(path, sizeof path, "%s/x/77-r0/entry.t6", base);
 	ck_assert_int_eq(symlink("/dev/zero", path), 0);
-	run_init(&w, 1, "node1", 2);
-	expect_dir_error(&w, "exchange entry @/x/77-r0/entry.t2: not a "
-	    "regular file");
-	ck_assert_int_eq(unlink(path), 0);
-
+	write_file("x/77-r0/entry.t7", ENTRY("3", "node3", "10.0.0.3"));
+	write_file("x/77-r0/entry.t8", ENTRY("8", "node8", "10.6.6.6"));
+	snprintf(path, sizeof path, "%s/x/77-r0/entry.t8", base);
+	if (geteuid() != 0 || chown(path, 12345, 12345) == -1)
+		n--;
 	/* Temporary files of a writer and foreign names are not entries. */
-	write_file("x/77-r0/entry.t2", ENTRY("2", "node2", "10.0.0.2"));
 	write_file("x/77-r0/entry.t3.Xy12Ab", "partial");
 	write_file("x/77-r0/notes.txt", "hello");
+	write_file("x/77-r0/entry.t2", ENTRY("2", "node2", "10.0.0.2"));
 	write_file("x/77-r0/read.t2", NULL);
 	run_init(&w, 1, "node1", 2);
 	run_go(&w);
 	expect_ok(&w, 0, 2, "10.0.0.1");
-	ck_assert(!exists("x/77-r0"));
+	ck_assert_ptr_nonnull(w.r.warning);
+	ck_assert_msg(strstr(w.r.warning, "ignored") != NULL, "%s",
+	    w.r.warning);
+	for (i = 0; i < n; i++)
+		ck_assert_msg(strstr(w.r.warning, why[i]) != NULL,
+		    "no '%s' in '%s'", why[i], w.r.warning);
+	/* Only what ddprank writes, and owns, is removed. */
+	ck_assert(!exists("x/77-r0/entry.t2"));
+	ck_assert(!exists("x/77-r0/read.t1"));
+	ck_assert(exists("x/77-r0/notes.txt"));
+	if (n == sizeof why / sizeof why[0])
+		ck_assert(exists("x/77-r0/entry.t8"));
+	ck_assert_msg(strstr(w.r.warning, "cannot remove") != NULL, "%s",
+	    w.r.warning);
+	run_done(&w);
+
+	/* Not enough entries that count: the timeout says what was
+	 * ignored. */
+	write_file("x/77-r0/entry.t2", "junk\n");
+	run_init(&w, 1, "node1", 2);
+	w.o.timeout = 1;
+	run_go(&w);
+	ck_assert_int_eq(w.xc, XC_EXCHANGE);
+	ck_assert_msg(strstr(w.cause, "entry.t2 (line 1: not a ddprank "
+	    "exchange entry)") != NULL, "%s", w.cause);
 	run_done(&w);
 }
 END_TEST
@@ -935,6 +954,332 @@ START_TEST(test_dir_setup_errors)
 	ck_assert_str_eq(w.cause, "--exchange dir: needs --nnodes N, the "
 	    "number of nodes to wait for");
 	run_done(&w);
+}
+END_TEST
+
+/* --- StrictModes and the authenticated exchange ------------------------- */
+
+#define KEY1	"00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
+#define KEY2	"ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100"
+
+static struct auth	key1, key2;
+
+static void
+keys_init(void)
+{
+	char	*cause = NULL;
+
+	ck_assert_int_eq(auth_parse(&key1, KEY1, "key1", &cause), 0);
+	ck_assert_int_eq(auth_parse(&key2, KEY2, "key2", &cause), 0);
+}
+
+/* An entry of task in run, signed with a. Caller frees. */
+static char *
+signed_entry(const struct auth *a, const char *run, int64_t task,
+    const char *addr)
+{
+	struct exchange_entry	e;
+	struct buf		b;
+
+	memset(&e, 0, sizeof e);
+	e.task = task;
+	snprintf(e.host, sizeof e.host, "node%lld", (long long)task);
+	snprintf(e.addr, sizeof e.addr, "%s", addr);
+	buf_init(&b);
+	exchange_format_entry(&b, &e);
+	exchange_sign_entry(&b, a, run);
+	return b.s;
+}
+
+/* The read marker of key in run, as node 1's own writer makes it. */
+static char *
+read_marker(const char *run, const char *key)
+{
+	char	*msg, *s, hex[AUTH_HEX_LEN + 1];
+
+	xasprintf(&msg, "%s\n%s", run, key);
+	auth_mac_hex(&key1, "ddprank read", msg, strlen(msg), hex);
+	free(msg);
+	xasprintf(&s, "mac %s\n", hex);
+	return s;
+}
+
+START_TEST(test_sign_verify)
+{
+	struct buf	 b;
+	size_t		 n;
+	char		*cause = NULL, *e;
+
+	keys_init();
+	e = signed_entry(&key1, "77-r0-x", 2, "10.0.0.2");
+	n = strlen(e);
+	ck_assert_int_eq(exchange_verify_entry(e, &n, &key1, "77-r0-x",
+	    &cause), 0);
+	ck_assert_uint_eq(n, strlen(ENTRY("2", "node2", "10.0.0.2")));
+	ck_assert_int_eq(memcmp(e, ENTRY("2", "node2", "10.0.0.2"), n), 0);
+	/* Another key, another run, one byte changed, no mac line. */
+	n = strlen(e);
+	ck_assert_int_eq(exchange_verify_entry(e, &n, &key2, "77-r0-x",
+	    &cause), -1);
+	ck_assert_str_eq(cause, "does not authenticate: written without "
+	    "this job's secret");
+	free(cause);
+	ck_assert_int_eq(exchange_verify_entry(e, &n, &key1, "77-r1-x",
+	    &cause), -1);
+	free(cause);
+	e[strlen("ddprank-exchange 1\ntask ")] = '3';
+	ck_assert_int_eq(exchange_verify_entry(e, &n, &key1, "77-r0-x",
+	    &cause), -1);
+	free(cause);
+	free(e);
+	buf_init(&b);
+	buf_adds(&b, ENTRY("2", "node2", "10.0.0.2"));
+	n = b.len;
+	ck_assert_int_eq(exchange_verify_entry(b.s, &n, &key1, "77-r0-x",
+	    &cause), -1);
+	ck_assert_str_eq(cause, "not authenticated: no mac line");
+	free(cause);
+	buf_free(&b);
+	/* The run directory's name: unknown without the key. */
+	e = exchange_run_name(&key1, "77", 0);
+	ck_assert_uint_eq(strlen(e), strlen("77-r0-") + 32);
+	ck_assert_int_eq(strncmp(e, "77-r0-", 6), 0);
+	free(e);
+	e = exchange_run_name(NULL, "77", 0);
+	ck_assert_str_eq(e, "77-r0");
+	free(e);
+}
+END_TEST
+
+/* Two nodes sharing a secret: the attacker's predictable directory is
+ * not even looked at; an entry the attacker signs with another key, or
+ * not at all, is ignored, and a genuine one counts. */
+START_TEST(test_dir_auth)
+{
+	struct event	 ev[4];
+	struct run	 w;
+	char		*name, *rel[3], *content[3];
+
+	keys_init();
+	name = exchange_run_name(&key1, "77", 0);
+	make_dir("x");
+	make_dir("x/77-r0");
+	write_file("x/77-r0/entry.t2", ENTRY("2", "evil", "10.6.6.6"));
+	xasprintf(&rel[0], "x/%s/entry.t2", name);
+	xasprintf(&rel[1], "x/%s/read.t2", name);
+	content[0] = signed_entry(&key2, name, 2, "10.6.6.6");
+	run_init(&w, 1, "node1", 2);
+	w.o.auth = &key1;
+	w.o.timeout = 1;
+	memset(ev, 0, sizeof ev);
+	ev[0].at = 0.1;
+	ev[0].path = rel[0];
+	ev[0].content = content[0];
+	fc.ev = ev;
+	run_go(&w);
+	ck_assert_int_eq(w.xc, XC_EXCHANGE);
+	ck_assert_msg(strstr(w.cause, "ignored 1 file: entry.t2 (does not "
+	    "authenticate: written without this job's secret)") != NULL, "%s",
+	    w.cause);
+	run_done(&w);
+
+	/* The genuine entry, and its read marker. */
+	content[1] = signed_entry(&key1, name, 2, "10.0.0.2");
+	content[2] = read_marker(name, "t2");
+	ev[0].content = content[1];
+	ev[0].done = 0;
+	ev[1].at = 0.2;
+	ev[1].path = rel[1];
+	ev[1].content = content[2];
+	fc.t = 0;
+	run_init(&w, 1, "node1", 2);
+	w.o.auth = &key1;
+	run_go(&w);
+	expect_ok(&w, 0, 2, "10.0.0.1");
+	ck_assert_ptr_null(w.r.warning);
+	xasprintf(&rel[2], "x/%s", name);
+	ck_assert(!exists(rel[2]));
+	ck_assert(exists("x/77-r0/entry.t2"));
+	run_done(&w);
+	free(rel[0]);
+	free(rel[1]);
+	free(rel[2]);
+	free(content[0]);
+	free(content[1]);
+	free(content[2]);
+	free(name);
+}
+END_TEST
+
+/* A run directory someone else made, or that others may write to, is
+ * not used: the exchange fails closed. */
+START_TEST(test_dir_foreign_run)
+{
+	struct run	w;
+	char		path[512];
+
+	make_dir("x");
+	make_dir("x/77-r0");
+	snprintf(path, sizeof path, "%s/x/77-r0", base);
+	ck_assert_int_eq(chmod(path, 0777), 0);
+	run_init(&w, 1, "node1", 2);
+	expect_dir_error(&w, "exchange directory @/x/77-r0: mode 0777: others "
+	    "could write in it; not using it");
+	if (geteuid() != 0)
+		return;
+	ck_assert_int_eq(chmod(path, 0755), 0);
+	ck_assert_int_eq(chown(path, 12345, 12345), 0);
+	run_init(&w, 1, "node1", 2);
+	expect_dir_error(&w, "exchange directory @/x/77-r0 is owned by uid "
+	    "12345, not by you: someone else made it; not using it");
+}
+END_TEST
+
+START_TEST(test_dir_base_checks)
+{
+	struct run	w;
+	char		path[512], target[512];
+
+	make_dir("x");
+	snprintf(path, sizeof path, "%s/x", base);
+	ck_assert_int_eq(chmod(path, 0777), 0);
+	run_init(&w, 1, "node1", 1);
+	expect_dir_error(&w, "exchange directory @/x: mode 0777: writable by "
+	    "others and not sticky, so they could swap your files; chmod +t");
+	ck_assert_int_eq(chmod(path, 01777), 0);
+	run_init(&w, 1, "node1", 1);
+	run_go(&w);
+	expect_ok(&w, 0, 1, "10.0.0.1");
+	run_done(&w);
+	if (geteuid() == 0) {
+		ck_assert_int_eq(chown(path, 12345, 12345), 0);
+		run_init(&w, 1, "node1", 1);
+		expect_dir_error(&w, "exchange directory @/x is owned by uid "
+		    "12345, neither you nor root: its owner could swap your "
+		    "files; use a base that root made, mode 1777");
+	}
+	/* A link to a directory is not followed. */
+	make_dir("real");
+	snprintf(target, sizeof target, "%s/real", base);
+	snprintf(path, sizeof path, "%s/link", base);
+	ck_assert_int_eq(symlink(target, path), 0);
+	run_init(&w, 1, "node1", 1);
+	snprintf(w.dir, sizeof w.dir, "%s/link", base);
+	expect_dir_error(&w, "exchange directory @/link: a symbolic link");
+	/* Without owners (cifs), only a secret can tell the job's files. */
+	run_init(&w, 1, "node1", 1);
+	w.o.noowners = 1;
+	expect_dir_error(&w, "exchange directory @/x is on a file system that "
+	    "does not keep owners (cifs, smb): anyone could write in it; give "
+	    "the job a secret (DDPRANK_SECRET, or the key file "
+	    "~/.ddprank/key)");
+	keys_init();
+	run_init(&w, 1, "node1", 1);
+	w.o.noowners = 1;
+	w.o.auth = &key1;
+	run_go(&w);
+	expect_ok(&w, 0, 1, "10.0.0.1");
+	run_done(&w);
+}
+END_TEST
+
+/* Cleanup of an earlier run never follows a link nor removes what is
+ * not ddprank's and this user's. */
+START_TEST(test_dir_cleanup_links)
+{
+	struct run	w;
+	char		path[512], target[512];
+
+	make_dir("x");
+	make_dir("victim");
+	write_file("victim/entry.t1", "precious");
+	write_file("victim/read.t1", "precious");
+	snprintf(target, sizeof target, "%s/victim", base);
+	snprintf(path, sizeof path, "%s/x/77-r0", base);
+	ck_assert_int_eq(symlink(target, path), 0);
+	make_dir("x/77-r1");
+	write_file("x/77-r1/entry.t1", ENTRY("1", "old1", "10.9.0.1"));
+	snprintf(path, sizeof path, "%s/x/77-r1/entry.t1", base);
+	if (geteuid() == 0)
+		ck_assert_int_eq(chown(path, 12345, 12345), 0);
+	run_init(&w, 1, "node1", 1);
+	w.x.retry = 2;
+	run_go(&w);
+	expect_ok(&w, 0, 1, "10.0.0.1");
+	run_done(&w);
+	ck_assert(exists("victim/entry.t1"));
+	ck_assert(exists("victim/read.t1"));
+	ck_assert(exists("x/77-r0"));
+	ck_assert(exists("x/77-r2") == 0);
+	if (geteuid() == 0)
+		ck_assert(exists("x/77-r1/entry.t1"));
+}
+END_TEST
+
+/* The key file, checked as StrictModes checks: only a file no one else
+ * can read or replace is used. */
+static void
+expect_key_error(const char *want)
+{
+	struct auth	 a;
+	struct buf	 b;
+	const char	*at;
+	char		*cause = NULL;
+
+	buf_init(&b);
+	for (; (at = strchr(want, '@')) != NULL; want = at + 1) {
+		buf_addn(&b, want, (size_t)(at - want));
+		buf_adds(&b, base);
+	}
+	buf_adds(&b, want);
+	ck_assert_int_eq(auth_load_file(&a, base, geteuid(), &cause), -1);
+	ck_assert_str_eq(cause, b.s);
+	ck_assert_uint_eq(a.len, 0);
+	free(cause);
+	buf_free(&b);
+}
+
+START_TEST(test_key_file)
+{
+	struct auth	 a;
+	char		*cause = NULL, path[600], dir[512];
+
+	ck_assert_int_eq(chmod(base, 0755), 0);
+	ck_assert_int_eq(auth_load_file(&a, base, geteuid(), &cause), 0);
+	ck_assert_uint_eq(a.len, 0);
+	snprintf(dir, sizeof dir, "%s/.ddprank", base);
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	ck_assert_int_eq(auth_load_file(&a, base, geteuid(), &cause), 0);
+	ck_assert_uint_eq(a.len, 0);
+	snprintf(path, sizeof path, "%s/key", dir);
+	write_file(".ddprank/key", KEY1 "\n");
+	ck_assert_int_eq(chmod(path, 0600), 0);
+	ck_assert_int_eq(auth_load_file(&a, base, geteuid(), &cause), 0);
+	ck_assert_uint_eq(a.len, 32);
+	ck_assert_int_eq(chmod(path, 0640), 0);
+	expect_key_error("@/.ddprank/key: mode 0640: readable or writable by "
+	    "others; chmod go=");
+	ck_assert_int_eq(chmod(path, 0600), 0);
+	ck_assert_int_eq(chmod(dir, 0777), 0);
+	expect_key_error("@/.ddprank: mode 0777: writable by others; chmod "
+	    "go-w");
+	ck_assert_int_eq(chmod(dir, 0700), 0);
+	write_file(".ddprank/key", "not hex at all, not hex at all, 0123\n");
+	expect_key_error("@/.ddprank/key: not hex digits");
+	write_file(".ddprank/key", "0123\n");
+	expect_key_error("@/.ddprank/key: expected 32 to 128 hex digits, an "
+	    "even number");
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(symlink("/etc/passwd", path), 0);
+	expect_key_error("@/.ddprank/key: a symbolic link");
+	if (geteuid() != 0)
+		return;
+	ck_assert_int_eq(unlink(path), 0);
+	write_file(".ddprank/key", KEY1 "\n");
+	ck_assert_int_eq(chmod(path, 0600), 0);
+	ck_assert_int_eq(chown(path, 12345, 12345), 0);
+	expect_key_error("@/.ddprank/key: owned by uid 12345, not by you (uid "
+	    "0)");
 }
 END_TEST
 
@@ -1196,6 +1541,12 @@ exchange_suite(void)
 	tcase_add_test(tc, test_dir_bad_entries);
 	tcase_add_test(tc, test_dir_too_many);
 	tcase_add_test(tc, test_dir_setup_errors);
+	tcase_add_test(tc, test_sign_verify);
+	tcase_add_test(tc, test_dir_auth);
+	tcase_add_test(tc, test_dir_foreign_run);
+	tcase_add_test(tc, test_dir_base_checks);
+	tcase_add_test(tc, test_dir_cleanup_links);
+	tcase_add_test(tc, test_key_file);
 	tcase_add_test(tc, test_rank_exchange);
 	tcase_add_test(tc, test_rank_exchange_hostname);
 	tcase_add_test(tc, test_rank_nnodes_list);

@@ -148,11 +148,39 @@ START_TEST(test_slurm_errors)
 	expect_error(ENV("SLURM_JOB_NODELIST=a,b", "SLURM_NODEID=-1"),
 	    NODES_AUTO, NULL, "SLURM_NODEID is not a number: '-1'");
 	expect_error(ENV("CCP_NODES=1 a 1"), NODES_SLURM, NULL,
-	    "no node list: neither SLURM_STEP_NODELIST nor "
-	    "SLURM_JOB_NODELIST is set");
+	    "no node list: none of SLURM_STEP_NODELIST, SLURM_JOB_NODELIST, "
+	    "SLURM_NODELIST is set");
 	expect_error(ENV("SLURM_JOB_NODELIST=", "SLURM_STEP_NODELIST="),
-	    NODES_SLURM, NULL, "no node list: neither SLURM_STEP_NODELIST "
-	    "nor SLURM_JOB_NODELIST is set");
+	    NODES_SLURM, NULL, "no node list: none of SLURM_STEP_NODELIST, "
+	    "SLURM_JOB_NODELIST, SLURM_NODELIST is set");
+}
+END_TEST
+
+START_TEST(test_slurm_old_nodelist)
+{
+	struct nodes	n;
+
+	/* Older Slurm and some wrappers set only SLURM_NODELIST; the newer
+	 * variables win when they are set. */
+	expect_hosts(&n, ENV("SLURM_NODELIST=old[1-2]", "SLURM_NODEID=1"),
+	    NODES_AUTO, NULL, "old1 old2");
+	ck_assert_int_eq(n.sched, NODES_SLURM);
+	ck_assert_str_eq(n.source, "SLURM_NODELIST");
+	ck_assert_int_eq(n.nodeid, 1);
+	nodes_free(&n);
+	expect_hosts(&n, ENV("SLURM_NODELIST=old[1-2]",
+	    "SLURM_JOB_NODELIST=job[1-3]"), NODES_AUTO, NULL,
+	    "job1 job2 job3");
+	nodes_free(&n);
+	expect_hosts(&n, ENV("SLURM_NODELIST=old[1-2]",
+	    "SLURM_STEP_NODELIST=step1", "SLURM_JOB_NODELIST=job[1-3]"),
+	    NODES_AUTO, NULL, "step1");
+	nodes_free(&n);
+	/* It is the job's list inside a step too: no step-scoped check. */
+	expect_hosts(&n, ENV("SLURM_NODELIST=old[1-2]", "SLURM_NODEID=5",
+	    "SLURM_STEP_ID=0"), NODES_AUTO, NULL, "old1 old2");
+	ck_assert_int_eq(n.nodeid, -1);
+	nodes_free(&n);
 }
 END_TEST
 
@@ -255,22 +283,47 @@ START_TEST(test_lsf)
 }
 END_TEST
 
+START_TEST(test_lsf_csm)
+{
+	struct nodes	n;
+
+	/* LSF with IBM CSM lists the launch node first: not a compute
+	 * host. Without CSM the first host is one. */
+	expect_hosts(&n, ENV("LSB_MCPU_HOSTS=batch1 1 vm 32 nodeB 32",
+	    "CSM_ALLOCATION_ID=4711"), NODES_AUTO, NULL, "vm nodeB");
+	ck_assert_str_eq(n.text, "batch1 1 vm 32 nodeB 32");
+	nodes_free(&n);
+	expect_hosts(&n, ENV("LSB_MCPU_HOSTS=batch1 1 vm 32 nodeB 32"),
+	    NODES_AUTO, NULL, "batch1 vm nodeB");
+	nodes_free(&n);
+	/* A launch node alone is all there is to use. */
+	expect_hosts(&n, ENV("LSB_MCPU_HOSTS=only 4", "CSM_ALLOCATION_ID=1"),
+	    NODES_AUTO, NULL, "only");
+	nodes_free(&n);
+	expect_error(ENV("LSB_MCPU_HOSTS=batch1 x vm 32",
+	    "CSM_ALLOCATION_ID=1"), NODES_AUTO, NULL,
+	    "LSB_MCPU_HOSTS: bad core count 'x'");
+}
+END_TEST
+
 START_TEST(test_hostfile)
 {
 	struct nodes	 n;
 	char		*path, *src;
 
 	path = t_tmpfile("check_nodes", "# nodes of the job\n\n"
-	    "node1 slots=4\n  node2\t# the second\nnode3 slots=1  \n#node4\n");
+	    "node1 slots=4\n  node2\t# the second\nnode3 slots=1  \n#node4\n"
+	    "node5:4\nnode6 8\nnode7:1 # MPICH\n");
 	/* Scheduler variables do not override an explicit hostfile. */
 	expect_hosts(&n, ENV("SLURM_JOB_NODELIST=x,y"), NODES_AUTO, path,
-	    "node1 node2 node3");
+	    "node1 node2 node3 node5 node6 node7");
 	ck_assert_int_eq(n.sched, NODES_HOSTFILE);
 	xasprintf(&src, "hostfile %s", path);
 	ck_assert_str_eq(n.source, src);
-	ck_assert_str_eq(n.text, "node1,node2,node3");
+	ck_assert_str_eq(n.text, "node1,node2,node3,node5,node6,node7");
 	nodes_free(&n);
-	expect_hosts(&n, ENV(NULL), NODES_HOSTFILE, path, "node1 node2 node3");
+	expect_hosts(&n, ENV(NULL), NODES_HOSTFILE, path,
+	    "node1 node2 node3 node5 node6 node7");
 	nodes_free(&n);
 	unlink(path);
 	free(src);
@@ -294,12 +347,26 @@ expect_hostfile_error(const char *data, const char *want)
 
 START_TEST(test_hostfile_errors)
 {
-	expect_hostfile_error("a\nb slots=x\n",
-	    ":2: expected slots=N after the host name, not 'slots=x'");
-	expect_hostfile_error("a slots=0\n",
-	    ":1: expected slots=N after the host name, not 'slots=0'");
-	expect_hostfile_error("a b\n",
-	    ":1: expected slots=N after the host name, not 'b'");
+	expect_hostfile_error("a\nb slots=x\n", ":2: expected 'host', "
+	    "'host slots=N', 'host:N' or 'host N', not 'slots=x'");
+	expect_hostfile_error("a slots=0\n", ":1: expected 'host', "
+	    "'host slots=N', 'host:N' or 'host N', not 'slots=0'");
+	expect_hostfile_error("a b\n", ":1: expected 'host', "
+	    "'host slots=N', 'host:N' or 'host N', not 'b'");
+	expect_hostfile_error("a 0\n", ":1: expected 'host', "
+	    "'host slots=N', 'host:N' or 'host N', not '0'");
+	expect_hostfile_error("a 2 slots=2\n", ":1: expected 'host', "
+	    "'host slots=N', 'host:N' or 'host N', not 'slots=2'");
+	expect_hostfile_error("a:x\n", ":1: expected 'host', "
+	    "'host slots=N', 'host:N' or 'host N', not 'a:x'");
+	expect_hostfile_error(":4\n", ":1: expected 'host', "
+	    "'host slots=N', 'host:N' or 'host N', not ':4'");
+	expect_hostfile_error("a:1:2\n", ":1: expected 'host', "
+	    "'host slots=N', 'host:N' or 'host N', not 'a:1:2'");
+	expect_hostfile_error("a:4 slots=4\n", ":1: expected 'host', "
+	    "'host slots=N', 'host:N' or 'host N', not 'slots=4'");
+	expect_hostfile_error("a:4\nb\na 2\n",
+	    ":3: host 'a' is listed twice");
 	expect_hostfile_error("a\nb\n# c\na slots=2\n",
 	    ":4: host 'a' is listed twice");
 	expect_hostfile_error("# nothing\n\n", ": no hosts");
@@ -333,8 +400,8 @@ START_TEST(test_detect_order)
 	nodes_free(&n);
 	expect_error(ENV("SLURM_JOB_ID=7", "CCP_NODES="), NODES_AUTO, NULL,
 	    "no node list: none of SLURM_STEP_NODELIST, SLURM_JOB_NODELIST, "
-	    "CCP_NODES, PBS_NODEFILE, LSB_MCPU_HOSTS is set and no --hostfile "
-	    "was given");
+	    "SLURM_NODELIST, CCP_NODES, PBS_NODEFILE, LSB_MCPU_HOSTS is set "
+	    "and no --hostfile was given");
 	unlink(path);
 	free(var);
 	free(path);
@@ -513,6 +580,7 @@ nodes_suite(void)
 	tcase_add_test(tc, test_slurm_job_list);
 	tcase_add_test(tc, test_slurm_nodeid_scope);
 	tcase_add_test(tc, test_slurm_errors);
+	tcase_add_test(tc, test_slurm_old_nodelist);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("others");
@@ -521,6 +589,7 @@ nodes_suite(void)
 	tcase_add_test(tc, test_pbs);
 	tcase_add_test(tc, test_pbs_errors);
 	tcase_add_test(tc, test_lsf);
+	tcase_add_test(tc, test_lsf_csm);
 	tcase_add_test(tc, test_hostfile);
 	tcase_add_test(tc, test_hostfile_errors);
 	tcase_add_test(tc, test_detect_order);

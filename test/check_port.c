@@ -1,6 +1,10 @@
 /* check_port.c: unit tests for --port, --port-range, the formula and the bind check. */
 #include "config.h"
 
+#include <sys/socket.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -10,6 +14,7 @@
 
 #include <check.h>
 
+#include "auth.h"
 #include "port.h"
 #include "testlib.h"
 #include "util.h"
@@ -114,6 +119,30 @@ START_TEST(test_auto)
 }
 END_TEST
 
+/* Under a secret: the documented HMAC, checked against Python's hmac
+ * module (test values computed once); another secret, another port. */
+START_TEST(test_auto_secret)
+{
+	struct auth	 a, b;
+	char		*cause = NULL;
+	int		 p;
+
+	ck_assert_int_eq(auth_parse(&a, "00112233445566778899aabbccddeeff\n",
+	    "test", &cause), 0);
+	ck_assert_int_eq(port_auto_secret(&a, 123456, -1, -1, 20000, 29999),
+	    23726);
+	ck_assert_int_eq(port_auto_secret(&a, 123456, 3, 0, 20000, 29999),
+	    26254);
+	ck_assert_int_eq(auth_parse(&b, "00112233445566778899aabbccddeefe",
+	    "test", &cause), 0);
+	ck_assert_int_ne(port_auto_secret(&b, 123456, -1, -1, 20000, 29999),
+	    23726);
+	p = port_auto_secret(&b, 7, 1, 2, 1024, 1030);
+	ck_assert_int_ge(p, 1024);
+	ck_assert_int_le(p, 1030);
+}
+END_TEST
+
 /* The message wanted is formatted from fmt and the arguments after it. */
 static void __attribute__((format(printf, 3, 4)))
 expect_check_error(const char *addr, int port, const char *fmt, ...)
@@ -129,6 +158,37 @@ expect_check_error(const char *addr, int port, const char *fmt, ...)
 	free(cause);
 }
 
+static void
+expect_in_use(const char *addr, int port)
+{
+	expect_check_error(addr, port, "port %d is already in use on this "
+	    "host (checked as torch's store binds it: on [::] (dual-stack)); "
+	    "choose another with --port N", port);
+}
+
+/* A listener on ::1, for the dual-stack check; -1 without IPv6. */
+static int
+listener6(int port)
+{
+	struct sockaddr_in6	sin6;
+	int			fd;
+
+	if ((fd = socket(AF_INET6, SOCK_STREAM, 0)) == -1)
+		return -1;
+	memset(&sin6, 0, sizeof sin6);
+	sin6.sin6_family = AF_INET6;
+	sin6.sin6_addr = in6addr_loopback;
+	sin6.sin6_port = htons((uint16_t)port);
+	if (bind(fd, (struct sockaddr *)&sin6, sizeof sin6) == -1 ||
+	    listen(fd, 1) == -1) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* As torch's TCPStore binds: a port taken on 127.0.0.1 only (which
+ * binding the node's own address would not see) is in use. */
 START_TEST(test_check)
 {
 	char	*cause = NULL;
@@ -137,16 +197,22 @@ START_TEST(test_check)
 	fd = t_listener(&port);
 	expect_check_error("127.0.0.1", port, "port %d is already in use on "
 	    "127.0.0.1; choose another with --port N", port);
-	/* Names are not resolved: the wildcard is checked instead. */
-	expect_check_error("localhost", port, "port %d is already in use on "
-	    "0.0.0.0; choose another with --port N", port);
-	expect_check_error(NULL, port, "port %d is already in use on "
-	    "0.0.0.0; choose another with --port N", port);
+	/* Taken on 127.0.0.1 only: free on the node's other addresses
+	 * (127.0.0.2 stands for one), but not where torch's TCPStore
+	 * binds, the dual-stack wildcard. */
+	expect_in_use("127.0.0.2", port);
+	/* Names are not resolved: the wildcard is checked. */
+	expect_in_use("localhost", port);
+	expect_in_use(NULL, port);
 	close(fd);
 	/* SO_REUSEADDR: a port left in TIME_WAIT or just closed is fine. */
 	ck_assert_int_eq(port_check("127.0.0.1", port, &cause), 0);
 	ck_assert_int_eq(port_check(NULL, port, &cause), 0);
 	ck_assert_int_eq(port_check("::1", port, &cause), 0);
+	if ((fd = listener6(port)) != -1) {
+		expect_in_use(NULL, port);
+		close(fd);
+	}
 	/* 192.0.2.0/24 is TEST-NET-1, never an address of this host. */
 	expect_check_error("192.0.2.77", port, "cannot bind port %d: "
 	    "192.0.2.77 is not an address of this host", port);
@@ -163,6 +229,7 @@ port_suite(void)
 	tcase_add_test(tc, test_parse);
 	tcase_add_test(tc, test_parse_range);
 	tcase_add_test(tc, test_auto);
+	tcase_add_test(tc, test_auto_secret);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("check");

@@ -168,7 +168,7 @@ START_TEST(test_defaults)
 	ck_assert_str_eq(p->ddprank, "");
 	ck_assert_str_eq(p->node_group, "");
 	ck_assert_str_eq(p->shared_dir, "/app");
-	ck_assert_int_eq(p->task_shell, PROFILE_SHELL_LOGIN);
+	ck_assert_int_eq(p->task_shell, PROFILE_SHELL_LOGIN_INTERACTIVE);
 	ck_assert_str_eq(p->path_env, "");
 	ck_assert_int_eq(p->exclusive, 1);
 	ck_assert_int_eq(p->fail_on_task_failure, 1);
@@ -294,6 +294,7 @@ static const struct {
 	{ "task_shell", "login", PROFILE_SHELL_LOGIN },
 	{ "task_shell", "interactive", PROFILE_SHELL_INTERACTIVE },
 	{ "task_shell", "plain", PROFILE_SHELL_PLAIN },
+	{ "task_shell", "login-interactive", PROFILE_SHELL_LOGIN_INTERACTIVE },
 };
 
 START_TEST(test_enums)
@@ -399,7 +400,7 @@ static const struct {
 	{ "rdzv = etcd\n",
 	    "t.conf:3: rdzv: bad value 'etcd' (static or c10d)" },
 	{ "task_shell = zsh\n", "t.conf:3: task_shell: bad value 'zsh' "
-	    "(login, interactive or plain)" },
+	    "(login, interactive, plain or login-interactive)" },
 	{ "discovery = Iface\niface = e\n",
 	    "t.conf:3: discovery: bad value 'Iface' (hostname or iface)" },
 	{ "iface = \"^eth[\"\n", "t.conf:3: iface: bad pattern '^eth[': "
@@ -436,7 +437,17 @@ static const struct {
 	{ "sbatch_extra = {\"--x=1\", \"--mail\\tx\"}\n",
 	    "t.conf:3: sbatch_extra: control character in '--mail\\tx'" },
 	{ "sbatch_extra = {\"mail-type=END\"}\n", "t.conf:3: sbatch_extra: "
-	    "'mail-type=END' is not an sbatch option (want --name=value)" },
+	    "'mail-type=END' is not an sbatch option (want --name, "
+	    "--name=value, --name value, -x, -xvalue or -x value)" },
+	{ "sbatch_extra = {\"-w \", \"--a_b\", \"---x\", \"- w\"}\n",
+	    "t.conf:3: sbatch_extra: '-w ' is not an sbatch option (want "
+	    "--name, --name=value, --name value, -x, -xvalue or -x value)\n"
+	    "t.conf:3: sbatch_extra: '--a_b' is not an sbatch option (want "
+	    "--name, --name=value, --name value, -x, -xvalue or -x value)\n"
+	    "t.conf:3: sbatch_extra: '---x' is not an sbatch option (want "
+	    "--name, --name=value, --name value, -x, -xvalue or -x value)\n"
+	    "t.conf:3: sbatch_extra: '- w' is not an sbatch option (want "
+	    "--name, --name=value, --name value, -x, -xvalue or -x value)" },
 	{ "description = \"\"\n", "t.conf:3: description: empty value" },
 	{ "discovery = iface\n",
 	    "t.conf:3: discovery: 'iface' needs an iface pattern" },
@@ -455,6 +466,12 @@ static const struct {
 	{ "account = \"open\n", "t.conf:3: unterminated string" },
 	{ "account = 'it\\'s\n", "t.conf:3: unterminated string" },
 	{ "account = a /* note\n\n", "t.conf:3: unterminated comment" },
+	{ "qos += \"x\"\n",
+	    "t.conf:3: qos: takes one value: use '=', not '+='" },
+	{ "\nexclusive += {true}\n",
+	    "t.conf:4: exclusive: takes one value: use '=', not '+='" },
+	{ "port_range += {2000, 3000}\n",
+	    "t.conf:3: port_range: takes two ports: use '=', not '+='" },
 	{ "job_name = a\njob_name += b\n",
 	    "t.conf:4: job_name: expected one value, got a list of 2" },
 };
@@ -471,7 +488,6 @@ START_TEST(test_unterminated_then_more)
 		"extends = plmt\nqos = \"${X=\"q\"}\nqos = \"${Y\"\n",
 		"extends = plmt\nqos = \"\\8\"", "extends = plmt\nqos = \"\\400\"",
 		"extends = plmt\nqos = \"\\0123\"",
-		"extends = plmt\npartition = //it's\n",
 		"extends=\"plmt\"${\"\"}\"", "extends = plmt\n${X \"}\"\n",
 	};
 	struct strlist	 dirs, errors;
@@ -489,7 +505,8 @@ START_TEST(test_unterminated_then_more)
 		ck_assert_ptr_null(profile_load(bad, &dirs, &errors));
 		ck_assert_msg(errors.n == 1 &&
 		    (strstr(errors.v[0], "unterminated") != NULL ||
-		    strstr(errors.v[0], "bad escape") != NULL),
+		    strstr(errors.v[0], "bad escape") != NULL ||
+		    strstr(errors.v[0], "unquoted") != NULL),
 		    "[%s]: %s", broken[i], errors.n > 0 ? errors.v[0] : "?");
 		strlist_free(&errors);
 		strlist_init(&errors);
@@ -505,7 +522,7 @@ START_TEST(test_unterminated_then_more)
 END_TEST
 
 /* What the lexer reads as closed must not be flagged: escapes, comments
- * holding quotes, slashes inside words, ${...} holding a quote. */
+ * holding quotes, slashes inside words. */
 START_TEST(test_lexer_accepts)
 {
 	struct strlist	 errors;
@@ -513,17 +530,34 @@ START_TEST(test_lexer_accepts)
 
 	p = parse(BASE "partition = \"a\\101\\x41\\\"\\\\\" # it's \"\n"
 	    "// it's\nqos = 'it\\'s' /* it's\n \" */\n"
-	    "account = a//b\nconstraint = \"${DDPGEN_NOPE:-x\"y}\"\n"
-	    "job_name = ${DDPGEN_NOPE:-'j}\n",
+	    "account = a//b\nconstraint = \"${DDPGEN_NOPE:-x\\\"y}\"\n",
 	    &errors);
 	ck_assert_msg(p != NULL, "%s", errors.n > 0 ? errors.v[0] : "?");
 	ck_assert_str_eq(p->partition, "aAA\"\\");
 	ck_assert_str_eq(p->qos, "it's");
 	ck_assert_str_eq(p->account, "a//b");
-	ck_assert_str_eq(p->constraint, "x\"y");
-	ck_assert_str_eq(p->job_name, "'j");
+	ck_assert_str_eq(p->constraint, "${DDPGEN_NOPE:-x\"y}");
 	profile_free(p);
 	strlist_free(&errors);
+}
+END_TEST
+
+/* libconfuse 3.3 counts two lines too many per # or // comment and one
+ * per slash-star comment: errors must name the true line. */
+START_TEST(test_comment_lines)
+{
+	parse_fails("# one\n#two\n  ## three\n" BASE "zz = 1\n",
+	    "t.conf:6: unknown key 'zz'");
+	parse_fails("// one\n//two\n" BASE "zz = 1\n",
+	    "t.conf:5: unknown key 'zz'");
+	parse_fails("/* one\n two */ /* three */\n/**/\n" BASE "zz = 1\n",
+	    "t.conf:6: unknown key 'zz'");
+	parse_fails(BASE "qos = q # trailing\naccount = a // too\n"
+	    "partition = p /* and\n this */\n\ngpus_per_node = x\n",
+	    "t.conf:8: gpus_per_node: 'x' is not an integer");
+	parse_fails("# a\n// b\n/* c\n*/\n" BASE "time = \"1:2:3:4\"\n",
+	    "t.conf:7: time: bad time '1:2:3:4' (want M, M:S, H:M:S, D-H, "
+	    "D-H:M, D-H:M:S or UNLIMITED)");
 }
 END_TEST
 
@@ -587,7 +621,7 @@ START_TEST(test_many_errors)
 	    "t.conf:10: job_name: control character in 'a\\x01'\n"
 	    "t.conf:11: qos: expected one value, got a list of 2\n"
 	    "t.conf:12: task_shell: bad value 'fish' "
-	    "(login, interactive or plain)\n"
+	    "(login, interactive, plain or login-interactive)\n"
 	    "t.conf:13: unexpected token '='");
 }
 END_TEST
@@ -628,15 +662,44 @@ START_TEST(test_syntax)
 }
 END_TEST
 
-START_TEST(test_env_substitution)
+/* Nothing is expanded when a profile loads: ${NAME} reaches the script
+ * as written, set or not, and "\$" is still a "$". */
+START_TEST(test_no_expansion)
 {
 	struct profile	*p;
 
 	setenv("DDPGEN_TEST_ACCOUNT", "m777", 1);
+	unsetenv("DDPGEN_TEST_UNSET");
 	p = parse_ok(BASE "account = \"${DDPGEN_TEST_ACCOUNT}\"\n"
-	    "setup = {\"echo \\${HOME}\"}\n");
-	ck_assert_str_eq(p->account, "m777");
+	    "setup = {\"echo \\${HOME}\", "
+	    "\"export TMPDIR=/scratch/${SLURM_JOB_ID}\", "
+	    "\"x=${DDPGEN_TEST_UNSET:-d} $${Y}\"}\n");
+	ck_assert_str_eq(p->account, "${DDPGEN_TEST_ACCOUNT}");
 	ck_assert_str_eq(p->setup.v[0], "echo ${HOME}");
+	ck_assert_str_eq(p->setup.v[1], "export TMPDIR=/scratch/${SLURM_JOB_ID}");
+	ck_assert_str_eq(p->setup.v[2], "x=${DDPGEN_TEST_UNSET:-d} $${Y}");
+	profile_free(p);
+	/* Unquoted, libconfuse would expand it: an error. */
+	parse_fails(BASE "\n\nqos = ${DDPGEN_TEST_ACCOUNT}\n",
+	    "t.conf:5: unquoted '${DDPGEN_TEST_ACCOUNT}': quote it "
+	    "(profiles expand no variables when they load)");
+}
+END_TEST
+/* An option and its value typed with a blank, as after sbatch, become
+ * the one word getopt reads the same way: #SBATCH quotes each item as
+ * one word, and sbatch took '-w node1' for -w with the value " node1". */
+START_TEST(test_sbatch_words)
+{
+	struct profile		*p;
+	const char *const	 want[] = { "-wnode1", "--nodelist=a b",
+				    "--mail-type=END", "-x", "--exclusive",
+				    "-wnode2", "--x=1 2" };
+
+	p = parse_ok(BASE "sbatch_extra = {\"-w node1\", "
+	    "\"--nodelist  a b\", \"--mail-type=END\", \"-x\", "
+	    "\"--exclusive\", \"-wnode2\", \"--x=1 2\"}\n");
+	list_eq(&p->sbatch_extra, want, 7);
+	ck_assert_int_eq(profile_validate(p, NULL), 0);
 	profile_free(p);
 }
 END_TEST
@@ -760,6 +823,60 @@ START_TEST(test_extends_append)
 	p = load_ok("empty", &dirs);
 	ck_assert_uint_eq(p->setup.n, 0);
 	profile_free(p);
+	strlist_free(&dirs);
+}
+END_TEST
+
+/* Env entries are keyed by name: a later layer's value replaces the
+ * earlier one in its place, one entry per name; so does a later item of
+ * one list, and so does profile_env_set (the -e option). */
+START_TEST(test_extends_env_by_name)
+{
+	struct strlist		 dirs;
+	struct profile		*p;
+	const char *const	 env[] = { "X=1", "OMP_NUM_THREADS=8",
+				    "A=3", "B=2" };
+	const char *const	 cli[] = { "X=1", "OMP_NUM_THREADS=4",
+				    "A=3", "B=2", "C=5" };
+
+	put("sys/base.conf", PARENT "env += {\"OMP_NUM_THREADS=1\"}\n");
+	put("sys/child.conf", "extends = base\n"
+	    "env += {\"OMP_NUM_THREADS=8\", \"A=1\", \"B=2\", \"A=3\"}\n");
+	dirs_of(&dirs, "sys", NULL);
+	p = load_ok("child", &dirs);
+	list_eq(&p->env, env, 4);
+	profile_env_set(&p->env, "OMP_NUM_THREADS=4");
+	profile_env_set(&p->env, "C=4");
+	profile_env_set(&p->env, "C=5");
+	list_eq(&p->env, cli, 5);
+	profile_free(p);
+	strlist_free(&dirs);
+}
+END_TEST
+
+/* A template path with a slash is relative to the file that sets it,
+ * made absolute; a name without one is left for the template path. */
+START_TEST(test_template_relative)
+{
+	struct strlist	 dirs;
+	struct profile	*p;
+	char		*want, *real;
+
+	put("sys/base.conf", BASE "template = \"t/c.sh\"\n");
+	put("user/child.conf", "extends = \"../sys/base.conf\"\n");
+	put("user/named.conf", "extends = \"../sys/base.conf\"\n"
+	    "template = \"c.sh\"\n");
+	dirs_of(&dirs, "user", NULL);
+	p = load_ok("child", &dirs);
+	real = realpath(tmp, NULL);
+	xasprintf(&want, "%s/sys/t/c.sh", real);
+	ck_assert_str_eq(p->template, want);
+	profile_free(p);
+	p = load_ok("named", &dirs);
+	ck_assert_str_eq(p->template, "c.sh");
+	profile_free(p);
+	free(want);
+	free(real);
 	strlist_free(&dirs);
 }
 END_TEST
@@ -1100,6 +1217,7 @@ START_TEST(test_dump_format)
 	    "constraint = \"\"\n"
 	    "time = \"\"\n"
 	    "cpus_per_task = 0\n"
+	    "label_output = true\n"
 	    "sbatch_extra = {}\n"
 	    "env = {}\n"
 	    "setup = {\"say \\\"hi\\\"\", \"a\\\\b\"}\n"
@@ -1112,7 +1230,7 @@ START_TEST(test_dump_format)
 	    "ddprank = \"\"\n"
 	    "node_group = \"\"\n"
 	    "shared_dir = \"/app\"\n"
-	    "task_shell = \"login\"\n"
+	    "task_shell = \"login-interactive\"\n"
 	    "path = \"\"\n"
 	    "exclusive = true\n"
 	    "fail_on_task_failure = true\n"
@@ -1261,9 +1379,9 @@ START_TEST(test_shipped_facts)
 	profile_free(p);
 	p = load_ok("hpcpack", &dirs);
 	ck_assert_int_eq(p->scheduler, PROFILE_HPCPACK);
-	ck_assert_int_eq(p->rdzv, PROFILE_C10D);
+	ck_assert_int_eq(p->rdzv, PROFILE_STATIC);
 	ck_assert_str_eq(p->shared_dir, "/app");
-	ck_assert_int_eq(p->task_shell, PROFILE_SHELL_LOGIN);
+	ck_assert_int_eq(p->task_shell, PROFILE_SHELL_LOGIN_INTERACTIVE);
 	ck_assert_str_eq(p->template, "hpcpack.xml");
 	profile_free(p);
 	p = load_ok("slurm", &dirs);
@@ -1447,7 +1565,9 @@ profile_suite(void)
 	tcase_add_test(tc, test_bools);
 	tcase_add_test(tc, test_port_auto);
 	tcase_add_test(tc, test_syntax);
-	tcase_add_test(tc, test_env_substitution);
+	tcase_add_test(tc, test_no_expansion);
+	tcase_add_test(tc, test_sbatch_words);
+	tcase_add_test(tc, test_comment_lines);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("errors");
@@ -1463,6 +1583,8 @@ profile_suite(void)
 	tcase_add_test(tc, test_unterminated_then_more);
 	tcase_add_test(tc, test_extends_override);
 	tcase_add_test(tc, test_extends_append);
+	tcase_add_test(tc, test_extends_env_by_name);
+	tcase_add_test(tc, test_template_relative);
 	tcase_add_test(tc, test_extends_chain3);
 	tcase_add_test(tc, test_extends_cycle);
 	tcase_add_test(tc, test_extends_missing);

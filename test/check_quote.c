@@ -140,8 +140,8 @@ compare_printed(const struct buf *out, const struct strlist *words,
 }
 
 static void
-bash_batch(const char *dir, const struct strlist *words, size_t from,
-    size_t to, const char *locale)
+bash_batch_with(const char *dir, const struct strlist *words, size_t from,
+    size_t to, const char *locale, void (*quote)(struct buf *, const char *))
 {
 	struct buf	 script, out;
 	char		*path, *cmd;
@@ -150,7 +150,7 @@ bash_batch(const char *dir, const struct strlist *words, size_t from,
 	buf_init(&script);
 	for (i = from; i < to; i++) {
 		buf_adds(&script, "printf '%s\\0' ");
-		quote_sh(&script, words->v[i]);
+		quote(&script, words->v[i]);
 		buf_addc(&script, '\n');
 	}
 	xasprintf(&path, "%s/words.sh", dir);
@@ -163,6 +163,13 @@ bash_batch(const char *dir, const struct strlist *words, size_t from,
 	buf_free(&script);
 	free(cmd);
 	free(path);
+}
+
+static void
+bash_batch(const char *dir, const struct strlist *words, size_t from,
+    size_t to, const char *locale)
+{
+	bash_batch_with(dir, words, from, to, locale, quote_sh);
 }
 
 START_TEST(test_sh_bare)
@@ -275,6 +282,52 @@ START_TEST(test_sh_bash_property)
 }
 END_TEST
 
+/* quote_sh_line: never a ';' or a control byte, and bash reads back the
+ * bytes quoted. */
+START_TEST(test_sh_line_units)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	quote_sh_line(&b, "a;b");
+	buf_addc(&b, ' ');
+	quote_sh_line(&b, "it's; \\x\n");
+	buf_addc(&b, ' ');
+	quote_sh_line(&b, "plain words");
+	buf_addc(&b, ' ');
+	quote_sh_line(&b, ";3b");
+	ck_assert_str_eq(b.s, "$'a\\x3bb' $'it\\'s\\x3b \\\\x\\n' 'plain words' "
+	    "$'\\x3b3b'");
+	buf_free(&b);
+}
+END_TEST
+
+START_TEST(test_sh_line_property)
+{
+	struct strlist	 words = { NULL, 0, 0 };
+	struct buf	 b;
+	char		*dir = t_tmpdir("check_quote");
+	size_t		 i, to;
+
+	random_words(&words, 0x5eed0003);
+	strlist_add(&words, ";");
+	strlist_add(&words, "a;\n;b;;\x01");
+	for (i = 0; i < words.n; i++) {
+		buf_init(&b);
+		quote_sh_line(&b, words.v[i]);
+		ck_assert_msg(strchr(b.s, ';') == NULL, "';' in %s", b.s);
+		ck_assert_msg(!util_has_cntrl(b.s), "control byte in %s", b.s);
+		buf_free(&b);
+	}
+	for (i = 0; i < words.n; i += BATCH) {
+		to = i + BATCH < words.n ? i + BATCH : words.n;
+		bash_batch_with(dir, &words, i, to, "C.UTF-8", quote_sh_line);
+	}
+	strlist_free(&words);
+	t_rmtree(dir);
+}
+END_TEST
+
 START_TEST(test_sh_posix_units)
 {
 	struct buf	b;
@@ -320,6 +373,136 @@ START_TEST(test_sh_posix_property)
 	buf_free(&script);
 	free(path);
 	strlist_free(&words);
+	t_rmtree(dir);
+}
+END_TEST
+
+static char *
+shvars(const char *s)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	quote_sh_vars(&b, s);
+	return b.s;
+}
+
+static void
+expect_shvars(const char *in, const char *want)
+{
+	char	*got = shvars(in);
+
+	ck_assert_str_eq(got, want);
+	free(got);
+}
+
+START_TEST(test_sh_vars_units)
+{
+	expect_shvars("", "''");
+	expect_shvars("plain", "plain");
+	expect_shvars("a b", "'a b'");
+	expect_shvars("$PATH", "\"${PATH-}\"");
+	expect_shvars("${PATH}", "\"${PATH-}\"");
+	expect_shvars("/opt/venv/bin:$PATH", "/opt/venv/bin:\"${PATH-}\"");
+	expect_shvars("/opt/x:${PATH}", "/opt/x:\"${PATH-}\"");
+	expect_shvars("$A$B_1x", "\"${A-}\"\"${B_1x-}\"");
+	expect_shvars("${A}b c", "\"${A-}\"'b c'");
+	/* Not references: literal, as quote_sh writes them. */
+	expect_shvars("$(id)`id`", "'$(id)`id`'");
+	expect_shvars("${A:-x}", "'${A:-x}'");
+	expect_shvars("${A", "'${A'");
+	expect_shvars("$1$$$?$", "'$1$$$?$'");
+	expect_shvars("${1}", "'${1}'");
+	expect_shvars("*.py ~", "'*.py ~'");
+	/* \$ is a literal $, any other backslash itself. */
+	expect_shvars("\\$HOME", "'$HOME'");
+	expect_shvars("a\\b", "'a'\\\\'b'");
+	expect_shvars("\\\\$A", "\\\\'$A'");
+	expect_shvars("it's $A\n", "'it'\\''s '\"${A-}\"$'\\n'");
+	expect_shvars("\xc3\xa9$A\xff", "'\xc3\xa9'\"${A-}\"'\xff'");
+}
+END_TEST
+
+/* The model of quote_sh_vars: s with each reference replaced by the
+ * value of its name, from vars (NAME=VALUE items; unset is empty). */
+static char *
+shvars_expand(const char *s, const char *const *vars)
+{
+	struct buf	 b;
+	const char	*p, *end;
+	size_t		 n, i, brace;
+
+	buf_init(&b);
+	while (*s != '\0') {
+		if (s[0] == '\\' && s[1] == '$') {
+			buf_addc(&b, '$');
+			s += 2;
+			continue;
+		}
+		brace = s[0] == '$' && s[1] == '{';
+		p = s + 1 + brace;
+		n = s[0] == '$' && *p != '\0' && strchr("xy", *p) != NULL ?
+		    strspn(p, "xy1") : 0;
+		if (n == 0 || (brace && p[n] != '}')) {
+			buf_addc(&b, *s++);
+			continue;
+		}
+		for (i = 0; vars[i] != NULL; i++) {
+			end = strchr(vars[i], '=');
+			if ((size_t)(end - vars[i]) == n &&
+			    strncmp(vars[i], p, n) == 0)
+				buf_adds(&b, end + 1);
+		}
+		s = p + n + brace;
+	}
+	return b.s;
+}
+
+/* bash expands exactly the references, to exactly their values, and
+ * nothing else. Names are drawn from x, y and 1 (bash sets none of
+ * them; $_ it does); x and y hold what would do harm if expanded again. */
+START_TEST(test_sh_vars_bash_property)
+{
+	static const char *const vars[] = { "x=$(touch pwned) *", "y=",
+	    "xy='\\\n", NULL };
+	struct strlist	 words = { NULL, 0, 0 }, want = { NULL, 0, 0 };
+	struct buf	 script, out;
+	char		*dir = t_tmpdir("check_quote"), *path, *cmd;
+	size_t		 i;
+
+	rng_seed(0x5eed0006);
+	for (i = 0; i < NWORDS; i++)
+		strlist_addown(&words, random_bytes(24, 0, 0,
+		    "$$${}\\xy1 *'\"`()~:-\n"));
+	buf_init(&script);
+	buf_adds(&script, "cd \"$1\" || exit 1\nunset x1 y1\n");
+	for (i = 0; vars[i] != NULL; i++) {
+		buf_adds(&script, "export ");
+		buf_addn(&script, vars[i], 2);
+		quote_sh(&script, vars[i] + 2);
+		buf_addc(&script, '\n');
+	}
+	for (i = 0; i < words.n; i++) {
+		buf_adds(&script, "printf '%s\\0' ");
+		quote_sh_vars(&script, words.v[i]);
+		buf_addc(&script, '\n');
+		strlist_addown(&want, shvars_expand(words.v[i], vars));
+	}
+	xasprintf(&path, "%s/vars.sh", dir);
+	t_write(path, script.s, script.len);
+	xasprintf(&cmd, "bash -u '%s' '%s'", path, dir);
+	buf_init(&out);
+	ck_assert_int_eq(t_capture(cmd, &out), 0);
+	compare_printed(&out, &want, 0, want.n, "bash");
+	free(path);
+	xasprintf(&path, "%s/pwned", dir);
+	ck_assert_int_eq(access(path, F_OK), -1);
+	buf_free(&out);
+	buf_free(&script);
+	free(cmd);
+	free(path);
+	strlist_free(&words);
+	strlist_free(&want);
 	t_rmtree(dir);
 }
 END_TEST
@@ -1249,10 +1432,14 @@ quote_suite(void)
 	tcase_add_test(tc, test_sh_bare);
 	tcase_add_test(tc, test_sh_empty);
 	tcase_add_test(tc, test_sh_posix_units);
+	tcase_add_test(tc, test_sh_line_units);
+	tcase_add_test(tc, test_sh_line_property);
 	tcase_add_test(tc, test_sh_posix_property);
 	tcase_add_test(tc, test_sh_single);
 	tcase_add_test(tc, test_sh_ansic);
 	tcase_add_test(tc, test_sh_appends);
+	tcase_add_test(tc, test_sh_vars_units);
+	tcase_add_test(tc, test_sh_vars_bash_property);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("sh_property");

@@ -240,7 +240,7 @@ START_TEST(test_master_iface)
 	    "export MASTER_ADDR=10.0.0.1\n"
 	    "export MASTER_PORT=29500\n"
 	    "export GLOO_SOCKET_IFNAME=eth0\n"
-	    "export NCCL_SOCKET_IFNAME==eth0\n");
+	    "export NCCL_SOCKET_IFNAME='=eth0'\n");
 	rx_free(&rx);
 	use_iface("^eth3$");
 	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]"),
@@ -249,7 +249,7 @@ START_TEST(test_master_iface)
 	    "export MASTER_ADDR=10.3.0.1\n"
 	    "export MASTER_PORT=29500\n"
 	    "export GLOO_SOCKET_IFNAME=eth3\n"
-	    "export NCCL_SOCKET_IFNAME==eth3\n");
+	    "export NCCL_SOCKET_IFNAME='=eth3'\n");
 	/* Node 0: the address of its own matched interface, unresolved. */
 	fake.hostname = "nid01";
 	fake.resolved = 0;
@@ -259,7 +259,7 @@ START_TEST(test_master_iface)
 	    "export MASTER_ADDR=10.3.0.2\n"
 	    "export MASTER_PORT=29500\n"
 	    "export GLOO_SOCKET_IFNAME=eth3\n"
-	    "export NCCL_SOCKET_IFNAME==eth3\n");
+	    "export NCCL_SOCKET_IFNAME='=eth3'\n");
 	ck_assert_int_eq(fake.resolved, 0);
 }
 END_TEST
@@ -274,7 +274,7 @@ START_TEST(test_master_fallbacks)
 	    "export MASTER_ADDR=192.168.1.1\n"
 	    "export MASTER_PORT=29500\n"
 	    "export GLOO_SOCKET_IFNAME=eth3\n"
-	    "export NCCL_SOCKET_IFNAME==eth3\n");
+	    "export NCCL_SOCKET_IFNAME='=eth3'\n");
 	/* No IPv4 address at all: the first. */
 	expect_sh(ENV("SLURM_JOB_NODELIST=nid03,nid02"),
 	    "export NODE_RANK=1\n"
@@ -282,7 +282,7 @@ START_TEST(test_master_fallbacks)
 	    "export MASTER_ADDR=fd00::3\n"
 	    "export MASTER_PORT=29500\n"
 	    "export GLOO_SOCKET_IFNAME=eth3\n"
-	    "export NCCL_SOCKET_IFNAME==eth3\n");
+	    "export NCCL_SOCKET_IFNAME='=eth3'\n");
 }
 END_TEST
 
@@ -297,7 +297,7 @@ START_TEST(test_master_env_wins)
 	    "export MASTER_ADDR=10.9.9.9\n"
 	    "export MASTER_PORT=29500\n"
 	    "export GLOO_SOCKET_IFNAME=eth3\n"
-	    "export NCCL_SOCKET_IFNAME==eth3\n");
+	    "export NCCL_SOCKET_IFNAME='=eth3'\n");
 	ck_assert_int_eq(fake.resolved, 0);
 	/* An empty MASTER_ADDR is no MASTER_ADDR. */
 	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]", "MASTER_ADDR="),
@@ -306,7 +306,7 @@ START_TEST(test_master_env_wins)
 	    "export MASTER_ADDR=10.3.0.2\n"
 	    "export MASTER_PORT=29500\n"
 	    "export GLOO_SOCKET_IFNAME=eth3\n"
-	    "export NCCL_SOCKET_IFNAME==eth3\n");
+	    "export NCCL_SOCKET_IFNAME='=eth3'\n");
 }
 END_TEST
 
@@ -425,8 +425,8 @@ START_TEST(test_errors)
 	free(cause);
 	expect_error(ENV("CCP_NODES="), XC_NODES,
 	    "no node list: none of SLURM_STEP_NODELIST, SLURM_JOB_NODELIST, "
-	    "CCP_NODES, PBS_NODEFILE, LSB_MCPU_HOSTS is set and no --hostfile "
-	    "was given");
+	    "SLURM_NODELIST, CCP_NODES, PBS_NODEFILE, LSB_MCPU_HOSTS is set "
+	    "and no --hostfile was given");
 }
 END_TEST
 
@@ -562,7 +562,7 @@ START_TEST(test_vars_exec)
 	    "export MASTER_ADDR=10.3.0.1\n"
 	    "export MASTER_PORT=29500\n"
 	    "export GLOO_SOCKET_IFNAME=eth3\n"
-	    "export NCCL_SOCKET_IFNAME==eth3\n"
+	    "export NCCL_SOCKET_IFNAME='=eth3'\n"
 	    "export PET_NNODES=2\n"
 	    "export PET_NODE_RANK=0\n"
 	    "export PET_MASTER_ADDR=10.3.0.1\n"
@@ -578,7 +578,7 @@ START_TEST(test_vars_exec)
 	    "export MASTER_ADDR=10.3.0.1\n"
 	    "export MASTER_PORT=29500\n"
 	    "export GLOO_SOCKET_IFNAME=eth3\n"
-	    "export NCCL_SOCKET_IFNAME==eth3\n");
+	    "export NCCL_SOCKET_IFNAME='=eth3'\n");
 	r.node_rank = 1;
 	free(r.master_addr);
 	r.master_addr = xstrdup("fe80::1%eth3");
@@ -627,6 +627,151 @@ START_TEST(test_format_hostile)
 	    "\"NCCL_SOCKET_IFNAME\":\"=e'1\"}\n");
 	buf_free(&b);
 	rank_vars_free(&vs);
+	rank_free(&r);
+}
+END_TEST
+
+START_TEST(test_one_task_per_node)
+{
+	struct rank	 r;
+	char		*cause;
+
+	/* sbatch --ntasks-per-node=2 leaking into the step: every task
+	 * refuses, not only the second of each node. */
+	expect_error(ENV("SLURM_STEP_NODELIST=nid[01-03]",
+	    "SLURM_STEP_NUM_TASKS=6", "SLURM_STEP_NUM_NODES=3",
+	    "SLURM_LOCALID=0", "SLURM_STEP_ID=0"), XC_NODES,
+	    "this job step runs 6 tasks on 3 nodes (SLURM_STEP_NUM_TASKS, "
+	    "SLURM_STEP_NUM_NODES): ddprank must run once per node; start "
+	    "the step with srun -N N -n N");
+	expect_error(ENV("SLURM_STEP_NODELIST=nid[01-03]", "SLURM_LOCALID=1"),
+	    XC_NODES, "this is task 1 of its node (SLURM_LOCALID): ddprank "
+	    "must run once per node; start the step with srun -N N -n N");
+	expect_error(ENV("SLURM_JOB_NODELIST=nid[01-03]", "SLURM_LOCALID=x"),
+	    XC_NODES, "SLURM_LOCALID is not a number: 'x'");
+	/* One task per node, and the batch shell, are fine. */
+	expect_sh(ENV("SLURM_STEP_NODELIST=nid[01-03]",
+	    "SLURM_STEP_NUM_TASKS=3", "SLURM_STEP_NUM_NODES=3",
+	    "SLURM_LOCALID=0"),
+	    "export NODE_RANK=1\n"
+	    "export NNODES=3\n"
+	    "export MASTER_ADDR=10.0.0.1\n"
+	    "export MASTER_PORT=29500\n");
+	/* Other schedulers' lists do not read Slurm's task variables. */
+	ck_assert_int_eq(compute(&r, ENV("CCP_NODES=2 NID01 8 NID02 8",
+	    "SLURM_LOCALID=1"), &cause), XC_OK);
+	rank_free(&r);
+}
+END_TEST
+
+START_TEST(test_keep_ifnames)
+{
+	struct rank	 r;
+	char		*cause;
+
+	use_iface("^eth3$");
+	/* Node 1 keeps the value quietly; node 0 says so for the job. */
+	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=nid[01-03]",
+	    "NCCL_SOCKET_IFNAME=^docker,lo"), &cause), XC_OK);
+	ck_assert_ptr_null(r.note);
+	expect_vars(&r, 0, RANK_STATIC,
+	    "export NODE_RANK=1\n"
+	    "export NNODES=3\n"
+	    "export MASTER_ADDR=10.3.0.1\n"
+	    "export MASTER_PORT=29500\n"
+	    "export GLOO_SOCKET_IFNAME=eth3\n");
+	rank_free(&r);
+	fake.hostname = "nid01";
+	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=nid[01-03]",
+	    "NCCL_SOCKET_IFNAME=ib", "GLOO_SOCKET_IFNAME=ib0"), &cause),
+	    XC_OK);
+	ck_assert_str_eq(r.note, "keeping GLOO_SOCKET_IFNAME=ib0 and "
+	    "NCCL_SOCKET_IFNAME=ib from the environment instead of interface "
+	    "eth3");
+	expect_vars(&r, 1, RANK_STATIC,
+	    "export NODE_RANK=0\n"
+	    "export NNODES=3\n"
+	    "export MASTER_ADDR=10.3.0.2\n"
+	    "export MASTER_PORT=29500\n"
+	    "export PET_NNODES=3\n"
+	    "export PET_NODE_RANK=0\n"
+	    "export PET_MASTER_ADDR=10.3.0.2\n"
+	    "export PET_MASTER_PORT=29500\n");
+	rank_free(&r);
+	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=nid[01-03]",
+	    "GLOO_SOCKET_IFNAME=ib0"), &cause), XC_OK);
+	ck_assert_str_eq(r.note, "keeping GLOO_SOCKET_IFNAME=ib0 from the "
+	    "environment instead of interface eth3");
+	rank_free(&r);
+}
+END_TEST
+
+START_TEST(test_c10d_iface)
+{
+	struct rank	 r;
+	char		*cause;
+
+	use_iface("^eth3$");
+	opts.rdzv = RANK_C10D;
+	/* nid02 resolves to its own eth3 address: torchrun's host name
+	 * leads the workers to the interface. */
+	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=nid[01-03]"),
+	    &cause), XC_OK);
+	ck_assert_str_eq(r.local_addr, "10.3.0.2");
+	r.jobid = xstrdup("7");
+	expect_vars(&r, 1, RANK_C10D,
+	    "export NODE_RANK=1\n"
+	    "export NNODES=3\n"
+	    "export MASTER_ADDR=10.3.0.1\n"
+	    "export MASTER_PORT=29500\n"
+	    "export GLOO_SOCKET_IFNAME=eth3\n"
+	    "export NCCL_SOCKET_IFNAME='=eth3'\n"
+	    "export PET_NNODES=3\n"
+	    "export PET_NODE_RANK=1\n"
+	    "export PET_MASTER_ADDR=10.3.0.1\n"
+	    "export PET_MASTER_PORT=29500\n"
+	    "export PET_RDZV_BACKEND=c10d\n"
+	    "export PET_RDZV_ENDPOINT=10.3.0.1:29500\n"
+	    "export PET_RDZV_ID=7\n"
+	    "export PET_RDZV_CONF=is_host=0\n"
+	    "export PET_LOCAL_ADDR=10.3.0.2\n");
+	rank_free(&r);
+	/* 'far' resolves to no address of eth3. */
+	fake.hostname = "far";
+	expect_error(ENV("SLURM_JOB_NODELIST=far,nid02"), XC_IFACE,
+	    "--rdzv c10d: torchrun gives the workers this node's host name "
+	    "'far' as MASTER_ADDR, which resolves to 192.168.1.1 10.0.0.1, "
+	    "not to 10.3.0.2 of interface eth3; use --rdzv static with "
+	    "--iface");
+	fake.hostname = "nowhere";
+	expect_error(ENV("MASTER_ADDR=10.3.0.9", "SLURM_JOB_NODELIST=nowhere"),
+	    XC_IFACE, "--rdzv c10d: torchrun gives the workers this node's "
+	    "host name as MASTER_ADDR, and cannot resolve 'nowhere': Name or "
+	    "service not known; use --rdzv static with --iface");
+	/* Static rendezvous gives the workers MASTER_ADDR itself. */
+	opts.rdzv = RANK_STATIC;
+	fake.hostname = "far";
+	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=far,nid02"),
+	    &cause), XC_OK);
+	ck_assert_ptr_null(r.local_addr);
+	rank_free(&r);
+}
+END_TEST
+
+START_TEST(test_format_zsh)
+{
+	struct rank	r = { .node_rank = 0, .nnodes = 1, .master_port = 2 };
+
+	/* zsh expands a word that begins with =, even after export X=. */
+	r.master_addr = xstrdup("=x");
+	r.ifname = xstrdup("=e");
+	expect_vars(&r, 0, RANK_STATIC,
+	    "export NODE_RANK=0\n"
+	    "export NNODES=1\n"
+	    "export MASTER_ADDR='=x'\n"
+	    "export MASTER_PORT=2\n"
+	    "export GLOO_SOCKET_IFNAME='=e'\n"
+	    "export NCCL_SOCKET_IFNAME='==e'\n");
 	rank_free(&r);
 }
 END_TEST
@@ -686,11 +831,15 @@ rank_suite(void)
 	tcase_add_test(tc, test_port_mixed_env);
 	tcase_add_test(tc, test_job_error);
 	tcase_add_test(tc, test_ip);
+	tcase_add_test(tc, test_one_task_per_node);
+	tcase_add_test(tc, test_keep_ifnames);
+	tcase_add_test(tc, test_c10d_iface);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("output");
 	tcase_add_test(tc, test_vars_exec);
 	tcase_add_test(tc, test_format_hostile);
+	tcase_add_test(tc, test_format_zsh);
 	suite_add_tcase(s, tc);
 	return s;
 }

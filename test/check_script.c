@@ -138,6 +138,149 @@ START_TEST(test_vars_runtime)
 }
 END_TEST
 
+/* --exclusive for jobs of several nodes, unless the profile says not. */
+START_TEST(test_vars_exclusive)
+{
+	char	*s;
+
+	s = render(BASE, "[{{sbatch_exclusive}}]", 2);
+	ck_assert_str_eq(s, "[1]");
+	free(s);
+	s = render(BASE, "[{{sbatch_exclusive}}]", 1);
+	ck_assert_str_eq(s, "['']");
+	free(s);
+	s = render(BASE "exclusive = false\n", "[{{sbatch_exclusive}}]", 2);
+	ck_assert_str_eq(s, "['']");
+	free(s);
+}
+END_TEST
+
+#define HPC "description = \"d\"\nscheduler = hpcpack\n"
+
+/* The run time for job new and New-HpcJob: D:HH:MM, seconds rounded up
+ * to a minute, computed here rather than by the script. */
+START_TEST(test_vars_hpcpack_runtime)
+{
+	char	*s;
+
+	s = render(HPC "time = \"1-00:00:30\"\n", "{{runtime}}", 1);
+	ck_assert_str_eq(s, "01:00:01");
+	free(s);
+	s = render(HPC "time = \"59\"\n", "{{runtime}}", 1);
+	ck_assert_str_eq(s, "00:00:59");
+	free(s);
+	s = render(HPC "time = \"0:0:59\"\n", "{{runtime}}", 1);
+	ck_assert_str_eq(s, "00:00:01");
+	free(s);
+	s = render(HPC "time = \"24855-3:14:07\"\n", "{{runtime}}", 1);
+	ck_assert_str_eq(s, "24855:03:15");
+	free(s);
+	s = render(HPC, "[{{runtime}}]", 1);
+	ck_assert_str_eq(s, "['']");
+	free(s);
+}
+END_TEST
+
+/* The task's CommandLine evaluates DDPGEN_TASK in the task shell; the
+ * interactive ones drop bash's job-control notice. */
+START_TEST(test_vars_hpcpack_command_line)
+{
+	char	*s;
+
+	s = render(HPC "task_shell = login\n", "{{task_command_line|raw}}", 1);
+	ck_assert_str_eq(s, "bash -lc 'eval \"$DDPGEN_TASK\"'");
+	free(s);
+	s = render(HPC "task_shell = plain\npath = \"/bin\"\n",
+	    "{{task_command_line|raw}}", 1);
+	ck_assert_str_eq(s, "bash -c 'eval \"$DDPGEN_TASK\"'");
+	free(s);
+	s = render(HPC, "{{task_shell}} {{task_command_line|raw}}", 1);
+	ck_assert_str_eq(s, "login-interactive bash -lic 'exec 2>&3 3>&- && "
+	    "eval \"$DDPGEN_TASK\"' 3>&2 2> >(grep -vx -e 'bash: cannot set "
+	    "terminal process group ([-0-9]*): Inappropriate ioctl for "
+	    "device' -e 'bash: no job control in this shell' >&2)");
+	free(s);
+}
+END_TEST
+
+/* DDPGEN_TASK: setup lines through eval, no ';' and no newline. */
+START_TEST(test_vars_hpcpack_task_command)
+{
+	char	*s;
+
+	s = render(HPC "setup = {\"a; b\", \"c\"}\n",
+	    "{{task_command|raw}}", 2);
+	ck_assert_str_eq(s, "eval $'a\\x3b b\\nc\\n' || : && /opt/bin/ddprank "
+	    "exec --exchange dir:/app/.ddprank --exchange-timeout 300 "
+	    "--nnodes 2 --port auto --port-range 20000-29999 --rdzv static "
+	    "-- torchrun --nproc_per_node=1 t.py --lr 0.1 'it'\\''s' "
+	    "|| (exit \"$(($? == 253 ? 1 : $?))\")");
+	free(s);
+}
+END_TEST
+
+/* HPC Pack's limits, checked before anything is written. */
+START_TEST(test_check_hpcpack_limits)
+{
+	static char	 v0[] = "ddpgen", v1[] = "t.py";
+	static char	*argv[] = { v0, v1, NULL };
+	struct profile	*p;
+	struct job	 job;
+	struct buf	 out;
+	char		*args[1], *cause = NULL, *big;
+
+	p = load(HPC "env = {\"A=x;y\"}\n");
+	memset(&job, 0, sizeof job);
+	job.prof = p;
+	job.nodes = 1;
+	job.script = "t.py";
+	job.argv = argv;
+	job.argc = 2;
+	job.ddprank = "/opt/bin/ddprank";
+	ck_assert_int_eq(script_check_hpcpack(&job, "hpcpack.xml", &cause), 0);
+	ck_assert_int_eq(script_check_hpcpack(&job, "t/hpcpack.cmd", &cause),
+	    -1);
+	ck_assert_str_eq(cause, "env: A: ';' cannot be written in a cmd.exe "
+	    "job: job new's /jobenv would start another variable there "
+	    "(use --format xml or ps)");
+	free(cause);
+	/* The argument is in DDPGEN_TASK only here (argv does not hold it):
+	 * 1,900 characters and the rest pass 2,048. */
+	big = xmalloc(1901);
+	memset(big, 'a', 1900);
+	big[1900] = '\0';
+	args[0] = big;
+	job.args = args;
+	job.nargs = 1;
+	ck_assert_int_eq(script_check_hpcpack(&job, "hpcpack.xml", &cause),
+	    -1);
+	ck_assert_msg(strncmp(cause, "job variables: ", 15) == 0 &&
+	    strstr(cause, "HPC Pack takes at most 2048") != NULL, "%s", cause);
+	free(cause);
+	big[1500] = '\0';
+	ck_assert_int_eq(script_check_hpcpack(&job, "hpcpack.xml", &cause), 0);
+	free(big);
+	profile_free(p);
+
+	buf_init(&out);
+	buf_adds(&out, "short\r\n");
+	for (int i = 0; i < 8191 - 260; i++)
+		buf_addc(&out, 'x');
+	buf_adds(&out, "\r\n");
+	ck_assert_int_eq(script_check_output("a.cmd", &out, &cause), 0);
+	ck_assert_int_eq(script_check_output("a.xml", &out, &cause), 0);
+	buf_addc(&out, 'y');
+	for (int i = 0; i < 8191 - 260; i++)
+		buf_addc(&out, 'x');
+	ck_assert_int_eq(script_check_output("a.cmd", &out, &cause), -1);
+	ck_assert_str_eq(cause, "cmd.exe: line 3 of the batch file has 7932 "
+	    "characters; cmd.exe reads at most 8191, less 260 kept for the "
+	    "file name %DDPGEN_OUT% expands to (use --format xml or ps)");
+	free(cause);
+	buf_free(&out);
+}
+END_TEST
+
 START_TEST(test_vars_env_records)
 {
 	char	*s;
@@ -197,6 +340,33 @@ START_TEST(test_task_max_restarts)
 	s = render(HP, "{{task_command}}", 2);
 	ck_assert_msg(strstr(s, "max-restarts") == NULL, "%s", s);
 	free(s);
+}
+END_TEST
+
+/* bash -n: valid code passes, a complaint comes back on one line
+ * without bash's prefixes, a warning counts, and without bash in PATH
+ * nothing is checked. */
+START_TEST(test_check_syntax)
+{
+	char	*cause = NULL, *path;
+
+	ck_assert_int_eq(script_check_syntax("for x in a; do\necho \"$x\"\n"
+	    "done\n", 1, &cause), 0);
+	ck_assert_int_eq(script_check_syntax("if true", 1, &cause), -1);
+	ck_assert_str_eq(cause, "syntax error: unexpected end of file");
+	free(cause);
+	ck_assert_int_eq(script_check_syntax("true\nfi\n", 0, &cause), -1);
+	ck_assert_str_eq(cause, "line 2: syntax error near unexpected token "
+	    "`fi'");
+	free(cause);
+	ck_assert_int_eq(script_check_syntax("cat <<EOF\n", 1, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "here-document"));
+	free(cause);
+	path = xstrdup(getenv("PATH"));
+	ck_assert_int_eq(setenv("PATH", "/nonexistent", 1), 0);
+	ck_assert_int_eq(script_check_syntax("if true", 1, &cause), 1);
+	ck_assert_int_eq(setenv("PATH", path, 1), 0);
+	free(path);
 }
 END_TEST
 
@@ -288,12 +458,18 @@ script_suite(void)
 	tcase_add_test(tc, test_vars_basic);
 	tcase_add_test(tc, test_vars_nproc_default);
 	tcase_add_test(tc, test_vars_runtime);
+	tcase_add_test(tc, test_vars_exclusive);
 	tcase_add_test(tc, test_vars_env_records);
+	tcase_add_test(tc, test_vars_hpcpack_runtime);
+	tcase_add_test(tc, test_vars_hpcpack_command_line);
+	tcase_add_test(tc, test_vars_hpcpack_task_command);
+	tcase_add_test(tc, test_check_hpcpack_limits);
 	tcase_add_test(tc, test_vars_requests);
 	tcase_add_test(tc, test_vars_life);
 	tcase_add_test(tc, test_task_max_restarts);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("templates");
+	tcase_add_test(tc, test_check_syntax);
 	tcase_add_test(tc, test_template_path);
 	tcase_add_test(tc, test_template_exedir);
 	tcase_add_test(tc, test_find_template);

@@ -40,6 +40,7 @@ setup(void)
 	static const char *const argv[] = { "train.py", "--lr", "0.1", "a b",
 	    "it's", "" };
 	static const char *const words[] = { "x", "y z" };
+	static const char *const fields[] = { "a", "b", NULL };
 	struct tmpl_vars	*r;
 
 	V = tmpl_vars_new();
@@ -52,6 +53,7 @@ setup(void)
 	set_list(V, "argv", argv, 6);
 	set_list(V, "words", words, 2);
 	tmpl_set_empty_list(V, "none");
+	tmpl_set_fields(V, "recs", fields);
 	r = tmpl_add_record(V, "hosts");
 	tmpl_set(r, "host", "n1");
 	tmpl_set(r, "rank", "0");
@@ -473,6 +475,29 @@ START_TEST(test_render_errors)
 }
 END_TEST
 
+/* Every name is checked, whether its section renders or not, so a typo
+ * does not wait for the data that renders it. */
+START_TEST(test_check_unrendered)
+{
+	expect_render_error(TMPL_SH, "{{?empty}}{{nope}}{{/empty}}",
+	    "t.sh:1: unknown variable 'nope'");
+	expect_render_error(TMPL_SH, "{{^name}}\n{{nope}}{{/name}}",
+	    "t.sh:2: unknown variable 'nope'");
+	expect_render_error(TMPL_SH, "{{?empty}}{{?nope}}{{/nope}}{{/empty}}",
+	    "t.sh:1: unknown variable 'nope'");
+	expect_render_error(TMPL_SH, "{{#none}}{{nope}}{{/none}}",
+	    "t.sh:1: unknown variable 'nope'");
+	expect_render_error(TMPL_SH, "{{#hosts}}{{?empty}}{{hots}}{{/empty}}"
+	    "{{/hosts}}", "t.sh:1: unknown variable 'hots'");
+	/* An empty list of records with declared fields. */
+	expect_sh("{{#recs}}{{a}}{{b}}{{name}}{{/recs}}", "");
+	expect_render_error(TMPL_SH, "x{{#recs}}{{c}}{{/recs}}",
+	    "t.sh:1: unknown variable 'c'");
+	/* A field of one record is a name of the section. */
+	expect_sh("{{#hosts}}{{?empty}}{{host}}{{/empty}}{{/hosts}}", "");
+}
+END_TEST
+
 START_TEST(test_vars)
 {
 	static const char *const one[] = { "one" };
@@ -739,6 +764,7 @@ tmpl_suite(void)
 	tcase_add_test(tc, test_error_lines);
 	tcase_add_test(tc, test_depth);
 	tcase_add_test(tc, test_render_errors);
+	tcase_add_test(tc, test_check_unrendered);
 	tcase_add_test(tc, test_render_errors_win);
 	tcase_add_test(tc, test_fuzz);
 	suite_add_tcase(s, tc);

@@ -188,6 +188,49 @@ START_TEST(test_files)
 }
 END_TEST
 
+/* util_writeout: a link is followed and its target replaced, the link
+ * kept. Devices and FIFOs are t-output.sh's. */
+START_TEST(test_writeout)
+{
+	char		*dir = t_tmpdir("check_util"), *target, *link, *s;
+	char		*cause = NULL;
+	struct stat	 st;
+	size_t		 len;
+	ino_t		 ino;
+
+	xasprintf(&target, "%s/target", dir);
+	xasprintf(&link, "%s/link", dir);
+	t_write(target, "old", 3);
+	ck_assert_int_eq(symlink("target", link), 0);
+	ck_assert_int_eq(stat(target, &st), 0);
+	ino = st.st_ino;
+	ck_assert_int_eq(util_writeout(link, "new", 3, 0700, &cause), 0);
+	ck_assert_int_eq(lstat(link, &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+	ck_assert_int_eq(stat(target, &st), 0);
+	ck_assert(st.st_ino != ino);
+	ck_assert_int_eq(st.st_mode & 07777, 0700);
+	s = util_readfile(target, &len, &cause);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_int_eq(memcmp(s, "new", 3), 0);
+	free(s);
+	/* A dangling link: its target is created through it. */
+	ck_assert_int_eq(unlink(target), 0);
+	ck_assert_int_eq(util_writeout(link, "x", 1, 0600, &cause), 0);
+	ck_assert_int_eq(lstat(link, &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+	ck_assert_int_eq(stat(target, &st), 0);
+	ck_assert(S_ISREG(st.st_mode));
+	/* A directory: an error naming it, the directory left alone. */
+	ck_assert_int_eq(util_writeout(dir, "x", 1, 0600, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, dir));
+	free(cause);
+	free(target);
+	free(link);
+	t_rmtree(dir);
+}
+END_TEST
+
 /* util_drain waits for a pipe's reader, gives up after its limit, and
  * does not wait on what is not a pipe. */
 START_TEST(test_drain)
@@ -293,6 +336,7 @@ util_suite(void)
 	tcase_add_test(tc, test_cntrl);
 	tcase_add_test(tc, test_fail);
 	tcase_add_test(tc, test_files);
+	tcase_add_test(tc, test_writeout);
 	tcase_add_test(tc, test_drain);
 	tcase_add_test(tc, test_warnline);
 	suite_add_tcase(s, tc);

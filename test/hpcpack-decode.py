@@ -388,7 +388,6 @@ class PsReader:
         self.block = None       # 'job', 'task', 'env'
         self.task = None
         self.created = False
-        self.runtime_min = None
 
     def assign(self, key, toks, line):
         if self.block == 'job':
@@ -438,17 +437,8 @@ class PsReader:
                 words[:3] + words[4:] == ['$jobArgs.NodeGroups', '=', '@(',
                                           ')']:
             self.job.props['node_group'] = toks[3][1]
-        elif re.fullmatch(r"\$runtime = \[TimeSpan\]::FromMinutes\("
-                          r"\[math\]::Ceiling\(\[int\]'(\d+)' / 60\)\)",
-                          line.strip()):
-            secs = int(re.search(r"'(\d+)'", line).group(1))
-            self.runtime_min = -(-secs // 60)
-        elif line.strip() == ("$jobArgs.RunTime = '{0:00}:{1:00}:{2:00}' "
-                              "-f $runtime.Days, $runtime.Hours, "
-                              "$runtime.Minutes"):
-            m = self.runtime_min
-            self.job.props['runtime'] = '%02d:%02d:%02d' % (
-                m // 1440, m // 60 % 24, m % 60)
+        elif words[:2] == ['$jobArgs.RunTime', '=']:
+            self.job.props['runtime'] = ps_value(toks[2:], line)
         elif words == ['$job', '=', 'New-HpcJob', '@jobArgs']:
             self.created = True
         elif words == ['Add-HpcTask', '@taskArgs', '|', 'Out-Null']:
@@ -470,7 +460,7 @@ def decode_ps(data):
         s = line.strip()
         if r.block is None and (s == '' or s.startswith('#') or
                                 not s.startswith(('$job', '$task',
-                                                  '$runtime', 'Add-HpcTask',
+                                                  'Add-HpcTask',
                                                   'Submit-HpcJob'))):
             continue
         r.statement(line)

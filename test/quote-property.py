@@ -5,9 +5,11 @@ Random argument vectors (bytes 1-255, 0-64 bytes long, up to 8 of them)
 and random values for every option that reaches a generated job go
 through ddpgen; each job is executed with a ddprank stand-in that records
 the argv and environment it gets, and what it records must equal what was
-given, byte for byte. Values ddpgen refuses by design (control bytes in
-an #SBATCH value or an interface pattern, text XML cannot carry) must be
-refused with one clear error line. Then random host names and MASTER_ADDR
+given, byte for byte; an --env value in a Slurm job as the job-time rule
+of ddpgen(1) expands it ($NAME and ${NAME} only, \\$ a literal $),
+checked against a model of that rule. Values ddpgen refuses by design
+(control bytes in an #SBATCH value or an interface pattern, text XML
+cannot carry) must be refused with one clear error line. Then random host names and MASTER_ADDR
 values go through ddprank env and back through eval in bash and sh.
 
 Executions are batched: one bash process runs many jobs, each in a
@@ -43,7 +45,9 @@ HOSTILE = [b"$(touch pwned)", b"`touch pwned`", b"';touch pwned;'",
            b"~", b"\n", b"\t", b"\r", b"\x01", b"\x7f", b"\x1b[31m", b" ",
            b"caf\xc3\xa9", b"\xe2\x80\x98", b"\xe2\x80\x99", b"\xef\xbb\xbf",
            b"\xef\xbf\xbe", b"\xed\xa0\x80", b"\xc0\xaf", b"\xff", b"'", b'"',
-           b"&amp;", b"]]>", b"=", b"a=b", b"packjob", b"hetjob", b"%j"]
+           b"&amp;", b"]]>", b"=", b"a=b", b"packjob", b"hetjob", b"%j",
+           b"${HOME}", b"\\$HOME", b"$1", b"$$", b"${X:-y}", b"$QP_UNSET",
+           b"${QP_UNSET}", b"${", b"$_"]
 # MASTER_ADDR values that ran code through sh's eval of $'...' words.
 EXPLOITS = [b"\x01';touch pwned;#", b"\x01';touch pwned;'"]
 SAFE = b"abcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-"
@@ -87,6 +91,44 @@ def utf8(b):
     """b less what is not UTF-8 or not an XML character."""
     s = b.decode("utf-8", "ignore").replace("\ufffe", "").replace("\uffff", "")
     return s.encode()
+
+
+NAME = rb"[A-Za-z_][A-Za-z0-9_]*"
+ENV_REF = re.compile(rb"\\\$|\$\{(" + NAME + rb")\}|\$(" + NAME + rb")")
+# What the shell running a job sets besides the environment: bash's own
+# variables, the driver's d, i and REC, the script's DDPRANK. A value
+# that names one of these (PATH too, which the real runs change) is not
+# predicted, and its expansion goes unchecked.
+BASH_VARS = set(subprocess.run(["env", "-i", "bash", "-c", "compgen -v"],
+                               stdout=subprocess.PIPE).stdout.split())
+UNPREDICTABLE = BASH_VARS | {b"d", b"i", b"REC", b"DDPRANK", b"PATH"}
+
+
+def env_lookup(name):
+    """A variable's value in the jobs, None when it cannot be told."""
+    if name == b"IFS":
+        return b" \t\n"
+    if name in os.environb and name not in UNPREDICTABLE:
+        return os.environb[name]
+    return None if name in UNPREDICTABLE else b""
+
+
+def expand_env(value):
+    """The job-time rule for env values (ddpgen(1)): $NAME and ${NAME}
+    expand, an unset one to nothing; \\$ is a literal $; nothing else is
+    special. None when a name's value cannot be told."""
+    out, pos = b"", 0
+    for m in ENV_REF.finditer(value):
+        out += value[pos:m.start()]
+        if m.group(0) == b"\\$":
+            out += b"$"
+        else:
+            v = env_lookup(m.group(1) or m.group(2))
+            if v is None:
+                return None
+            out += v
+        pos = m.end()
+    return out + value[pos:]
 
 
 def has_ctrl(b):
@@ -161,6 +203,17 @@ class Vector:
             a += [b"--iface", self.iface]
         return a + [b"--", self.script] + self.args
 
+    def may_be_too_long(self):
+        """Whether the HPC Pack job's variables may pass 2,048 characters:
+        each argument is in both DDPGEN_COMMAND and DDPGEN_TASK, at most
+        4 characters a byte and 3 more a word when quoted, with less
+        than 700 characters of the rest."""
+        words = [self.script] + self.args + [self.iface or b""] + [
+            v for o, v in self.opts.items() if o == "job-name"]
+        most = sum(2 * (4 * len(w) + 3) for w in words)
+        most += 2 * (4 * len(self.env or b"") + 20)
+        return most + 700 > 2048
+
     def refusal(self, xml):
         """The error ddpgen must give, as (status, regex), or None."""
         line = [SBATCH_KEYS[o] for o, v in self.opts.items()
@@ -174,10 +227,18 @@ class Vector:
             return None
         values = [self.script] + self.args + [self.iface or b""]
         values += [v for o, v in self.opts.items() if o == "job-name"]
-        if not all(xml_ok(v, text=True) for v in values) or (
-                self.env is not None and not xml_ok(self.env)):
+        # An -e value the format cannot carry is a usage error, found
+        # before the template renders the rest.
+        if self.env is not None and not xml_ok(self.env):
+            return (2, rb"^ddpgen: --env: .*(not valid UTF-8|control byte 0x)")
+        if not all(xml_ok(v, text=True) for v in values):
             return (3, rb"^ddpgen: .*(not valid UTF-8|control byte 0x)")
         return None
+
+
+def u16len(s):
+    """Characters as Windows counts them (UTF-16 code units)."""
+    return len(s.encode("utf-16-le")) // 2
 
 
 def run(cmd, **kw):
@@ -192,6 +253,8 @@ class Checker:
         self.kinds = {}
         self.checks = 0
         self.work = args.work
+        self.expanded = 0       # env values with a reference expanded
+        self.unpredictable = 0  # and those naming a variable bash sets
         self.pool = concurrent.futures.ThreadPoolExecutor(args.jobs)
 
     def fail(self, msg):
@@ -225,7 +288,7 @@ class Checker:
             return v, run(v.argv(ddpgen, standin, xml), cwd=d)
 
         jobs = []
-        refused = 0
+        refused = too_long = 0
         t0 = time.time()
         for v, p in self.map(one, vectors):
             want = v.refusal(xml)
@@ -236,6 +299,16 @@ class Checker:
                     err.count(b"\n") == 1 and \
                     err.startswith(b"ddpgen: iface: bad pattern '"):
                 refused += 1    # PCRE2 does not compile it
+                self.checks += 1
+                continue
+            if want is None and xml and v.may_be_too_long() and \
+                    p.returncode == 2 and p.stdout == b"" and \
+                    err.count(b"\n") == 1 and re.match(
+                        rb"ddpgen: job variables: (\d+) characters "
+                        rb".*HPC Pack takes at most 2048:",
+                        err) and int(err.split()[3]) > 2048:
+                refused += 1    # over HPC Pack's 2,048 characters
+                too_long += 1
                 self.checks += 1
                 continue
             if want is None:
@@ -263,9 +336,10 @@ class Checker:
                        re.search(want[1], err) is not None),
                        "%s: want a refusal (exit %d, /%r/), got exit %d: %r"
                        % (what, want[0], want[1], p.returncode, err[:300]))
-        print("%s: %d jobs generated, %d refused as they must be (%.0f s)" %
-              ("xml" if xml else "sh", len(jobs), refused, time.time() - t0),
-              flush=True)
+        print("%s: %d jobs generated, %d refused as they must be (%d over "
+              "HPC Pack's 2,048 characters; %.0f s)" %
+              ("xml" if xml else "sh", len(jobs), refused, too_long,
+               time.time() - t0), flush=True)
         return jobs, d
 
     # --- Slurm ----------------------------------------------------------
@@ -318,6 +392,9 @@ done
                        % v.i)
         for v in jobs:
             self.compare(v, d, xml=False)
+        print("sh: %d --env values expanded a variable, %d named one bash "
+              "sets (not compared)" % (self.expanded, self.unpredictable),
+              flush=True)
 
     def execute_chunks(self, jobs, d, driver, shell):
         chunks = [jobs[k::self.a.jobs * 4] for k in range(self.a.jobs * 4)]
@@ -356,10 +433,20 @@ done
                    "%s: argv differs:\n  want %r\n  got  %r" %
                    (what, [v.script] + v.args, argv))
         # HPC Pack sets the job's variables, not its command line: the
-        # XML check (xml_values) reads those.
-        want_env = b"U" if v.env is None or xml else b"S" + v.env
-        self.check(env == want_env, "%s: HOSTILE_ENV %r, want %r" %
-                   (what, env, want_env))
+        # XML check (xml_values) reads those. A value the job-time rule
+        # expands is exported by DDPGEN_TASK instead, so the run sees it.
+        if v.env is None or (xml and not ENV_REF.search(v.env)):
+            want_env = b"U"
+        else:
+            want_env = expand_env(v.env)
+            if want_env is not None:
+                want_env = b"S" + want_env
+                self.expanded += want_env != b"S" + v.env
+            else:
+                self.unpredictable += 1
+        if want_env is not None:
+            self.check(env == want_env, "%s: HOSTILE_ENV %r from %r, want "
+                       "%r" % (what, env, v.env, want_env))
         want_iface = v.iface
         if want_iface is None and not xml:
             want_iface = {"cori": b"^eth3$", "plmt": b"^nmn0$"}.get(v.site)
@@ -503,15 +590,18 @@ done
         for v, c in zip(jobs, cmds):
             with open(os.path.join(d, "cmd.%d" % v.i), "wb") as f:
                 f.write(c)
-            self.xml_values(v, d)
+            task = self.xml_values(v, d)
+            with open(os.path.join(d, "task.%d" % v.i), "wb") as f:
+                f.write(task)
         driver = os.path.join(d, "driver.sh")
         with open(driver, "w") as f:
             f.write(r'''
 d=$1; shift
-# The agent runs CommandLine, "bash -lc CODE": CODE evaluated in a
-# subshell, as a fresh bash would.
+# The agent runs CommandLine, "bash -lic CODE ..." with the job's
+# variables: CODE (which evaluates DDPGEN_TASK) evaluated in a subshell,
+# as a fresh bash would.
 bash() {
-	if [ "$1" = -lc ]; then
+	if [ "$1" = -lic ]; then
 		(eval "$2")
 	else
 		command bash "$@"
@@ -519,7 +609,8 @@ bash() {
 }
 for i; do
 	REC=$d/rec.$i
-	export REC
+	DDPGEN_TASK=$(cat "$d/task.$i")
+	export REC DDPGEN_TASK
 	(eval "$(cat "$d/cmd.$i")") </dev/null >"$d/log.$i" 2>&1
 	echo "$i $?"
 done
@@ -531,6 +622,8 @@ done
         def real(v):
             env = dict(os.environ, HOME=home,
                        REC=os.path.join(d, "real.%d" % v.i))
+            env["DDPGEN_TASK"] = os.fsdecode(
+                read(os.path.join(d, "task.%d" % v.i)))
             cmd = read(os.path.join(d, "cmd.%d" % v.i))
             return v, run([b"bash", b"-c", cmd], cwd=d, env=env,
                           stdin=subprocess.DEVNULL)
@@ -545,9 +638,18 @@ done
             self.compare(v, d, xml=True)
 
     def xml_values(self, v, d):
-        """The job name and HOSTILE_ENV as an XML parser reads them."""
+        """Checks the job name and HOSTILE_ENV as an XML parser reads
+        them, and the variables' length against HPC Pack's 2,048
+        characters; returns DDPGEN_TASK."""
         root = ET.parse(os.path.join(d, "job.%d.xml" % v.i)).getroot()
         ns = {"h": "http://schemas.microsoft.com/HPCS2008R2/scheduler/"}
+        env = {var.find("h:Name", ns).text: var.find("h:Value", ns).text
+               or "" for var in root.iterfind(".//h:Variable", ns)}
+        total = sum(u16len(n + "=" + x) for n, x in env.items())
+        self.check(total <= 2048, "xml vector %d: variables of %d "
+                   "characters" % (v.i, total))
+        self.check(";" not in env.get("DDPGEN_TASK", ";"),
+                   "xml vector %d: DDPGEN_TASK missing or with ';'" % v.i)
         if "job-name" in v.opts:
             self.check(root.get("Name").encode() == v.opts["job-name"],
                        "xml vector %d: Name %r, want %r" %
@@ -555,10 +657,11 @@ done
         vals = [var.find("h:Value", ns).text or ""
                 for var in root.iterfind(".//h:Variable", ns)
                 if var.find("h:Name", ns).text == "HOSTILE_ENV"]
-        want = [] if v.env is None else [v.env]
+        want = [] if v.env is None or ENV_REF.search(v.env) else [v.env]
         self.check([x.encode() for x in vals] == want,
                    "xml vector %d: HOSTILE_ENV %r, want %r" %
                    (v.i, vals, want))
+        return env.get("DDPGEN_TASK", "").encode()
 
     # --- ddprank env ------------------------------------------------------
 
@@ -571,8 +674,9 @@ done
         for i in range(n):
             names = set()
             while len(names) < rng.randint(1, 6):
+                # Blanks, # and : (MPICH's host:N) are hostfile syntax.
                 h = bytes(c for c in rand_bytes(rng, 40, 1)
-                          if c not in b" \t\r\n#")
+                          if c not in b" \t\r\n#:")
                 if h and h.split(b".")[0] != short:
                     names.add(h)
             names = sorted(names)

@@ -25,8 +25,10 @@ run_err 2 "^ddpgen: --time: '1:2:3:4' is not a Slurm time" --time 1:2:3:4 train.
 run_err 2 "^ddpgen: --time: 'soon' is not a Slurm time" -t soon train.py
 run_err 2 "^ddpgen: --rdzv: 'etcd' is not static or c10d" --rdzv etcd train.py
 run_err 2 "^ddpgen: --port: '70000' is not a number" --port 70000 train.py
-run_err 2 "^ddpgen: --env: 'A B=1' is not NAME=VALUE" --env 'A B=1' train.py
-run_err 2 "^ddpgen: --env: 'NOVALUE' is not NAME=VALUE" --env NOVALUE train.py
+run_err 2 "^ddpgen: --env: 'A B=1' is not NAME=VALUE or NAME" --env 'A B=1' train.py
+run_err 2 "^ddpgen: --env: 'NO VALUE' is not NAME=VALUE or NAME" --env 'NO VALUE' train.py
+run_err 2 "^ddpgen: --env: '' is not NAME=VALUE or NAME" --env '' train.py
+run_err 2 "^ddpgen: --env: 'KEY': passing a variable from the submitting shell works on Slurm sites only" -s hpcpack --env KEY train.py
 run_err 2 "^ddpgen: no training script given" --nodes 2
 run_err 2 "usage: ddpgen" --bogus train.py
 run_err 3 "^ddpgen: .*unknown site 'nosuch'.*cori.*plmt.*slurm" --site nosuch train.py
@@ -48,7 +50,7 @@ checks=$((checks + 1))
 [ -z "$(ls "$T" | grep '^job')" ] || fail "template error left $(ls "$T")"
 run_err 1 "^ddpgen: $T/nodir/job.sh" -o "$T/nodir/job.sh" train.py
 
-"$DDPGEN" --ddprank /opt/ddpgen/bin/ddprank -o "$T/job.sh" train.py
+(umask 022; "$DDPGEN" --ddprank /opt/ddpgen/bin/ddprank -o "$T/job.sh" train.py)
 expect_eq "-o status" "$?" 0
 expect_eq "-o mode" "$(stat -c %a "$T/job.sh")" 755
 expect_eq "-o leftovers" "$(ls "$T" | grep -c '^job.sh.')" 0
@@ -101,4 +103,47 @@ grep -q -- "exec --iface '\^ib0\$' --port 4242 --port-range 20000-29999 --rdzv c
     fail "override runtime options: $(grep exec "$T/job.sh")"
 checks=$((checks + 1))
 grep -q -- "torchrun --nproc_per_node=3 " "$T/job.sh" || fail "override nproc"
+# Secrets: --env NAME passes the submitting shell's value at run time and
+# writes none; NAME=VALUE is written once, in the env section, never in
+# the "Regenerate with" comment (of an HPC Pack job either), whatever
+# form the option takes.
+SECRET_KEY=s3cr3t-value "$DDPGEN" --ddprank /x/ddprank --env SECRET_KEY -o "$T/pass.sh" train.py
+expect_eq "--env NAME: status" "$?" 0
+expect_eq "--env NAME: the value is not in the file" "$(grep -c s3cr3t "$T/pass.sh")" 0
+expect_eq "--env NAME: passed at run time" "$(grep -c '^ddpgen_pass SECRET_KEY$' "$T/pass.sh")" 1
+"$DDPGEN" --ddprank /x/ddprank -e K1=s3cr3t1 -eK2=s3cr3t2 --env=K3=s3cr3t3 \
+    --env K4=s3cr3t4 -o "$T/given.sh" train.py
+for k in 1 2 3 4; do
+	expect_eq "-e K$k=VALUE: written once" "$(grep -c "s3cr3t$k" "$T/given.sh")" 1
+	expect_eq "-e K$k=VALUE: exported" "$(grep -c "^export K$k=s3cr3t$k\$" "$T/given.sh")" 1
+done
+expect_eq "-e: the placeholders" "$(sed -n 3p "$T/given.sh")" \
+    "#   ddpgen --ddprank /x/ddprank -e 'K1=<value>' '-eK2=<value>' '--env=K3=<value>' --env 'K4=<value>' -o $T/given.sh train.py"
+"$DDPGEN" --ddprank /x/ddprank -s hpcpack -e K1=s3cr3t1 -o "$T/given.xml" train.py
+expect_eq "-e K1=VALUE in XML: written once" "$(grep -c s3cr3t1 "$T/given.xml")" 1
+# The last --env of a name wins, a bare one included.
+SECRET_KEY=x "$DDPGEN" --ddprank /x/ddprank -e SECRET_KEY=a --env SECRET_KEY -o "$T/last.sh" train.py
+expect_eq "--env NAME after NAME=VALUE" "$(grep -c -e 'SECRET_KEY=a' -e '^ddpgen_pass SECRET_KEY$' "$T/last.sh")" 1
+"$DDPGEN" --ddprank /x/ddprank --env SECRET_KEY -e SECRET_KEY=a -o "$T/last.sh" train.py
+expect_eq "NAME=VALUE after --env NAME" "$(grep -c -e '^export SECRET_KEY=a$' -e 'ddpgen_pass SECRET_KEY$' "$T/last.sh")" 1
+
+# Setup lines bash refuses: an error naming the line, no file written;
+# lines that are valid only together pass; no bash, no check.
+run_err 2 "^ddpgen: --setup: 'if true' is not valid shell: syntax error: unexpected end of file$" -S 'if true' -o "$T/setup.sh" train.py
+checks=$((checks + 1))
+[ ! -e "$T/setup.sh" ] || fail "a setup line bash refuses left $T/setup.sh"
+run_err 2 "^ddpgen: --setup: 'fi' is not valid shell: syntax error near unexpected token" -S 'module load x' -S fi train.py
+run_err 2 "^ddpgen: --setup: 'cat <<EOF' is not valid shell: warning: here-document" -S 'cat <<EOF' train.py
+run_err 2 "^ddpgen: --setup: 'if true' is not valid shell" -s hpcpack -S 'if true' train.py
+"$DDPGEN" --ddprank /x/ddprank -S 'for x in a b; do' -S 'echo "$x"' -S done train.py >"$T/multi.sh"
+expect_eq "setup lines valid together" "$?" 0
+printf 'extends = "slurm"\nsetup = {"if true"}\n' >"$T/badsetup.conf"
+run_err 3 "^ddpgen: setup: 'if true' is not valid shell" -s "$T/badsetup.conf" train.py
+cp "$srcdir/templates/slurm.sh" "$T/broken.sh"
+printf 'if true\n' >>"$T/broken.sh"
+run_err 3 "^ddpgen: $T/broken.sh: the generated script is not valid shell: line [0-9]*: syntax error" -T "$T/broken.sh" train.py
+mkdir -p "$T/nobash"
+PATH=$T/nobash "$DDPGEN" --ddprank /x/ddprank -S 'if true' train.py >"$T/nobash.sh"
+expect_eq "no bash in PATH: no check" "$?" 0
+
 finish

@@ -8,6 +8,9 @@
 # deps.sh installs shellcheck: without it the scripts go unchecked.
 command -v shellcheck >/dev/null || { fail "shellcheck not installed"; finish; }
 mkdir -p "$T/bin"
+# The job's node count, which srun's options take from Slurm.
+SLURM_NNODES=2
+export SLURM_NNODES
 # srun stand-in: drop srun's own options, run the task once.
 cat >"$T/bin/srun" <<'STUB'
 #!/bin/sh

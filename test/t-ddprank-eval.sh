@@ -5,6 +5,9 @@
 . "$(dirname "$0")/lib.sh"
 
 command -v bash >/dev/null || skip "needs bash to eval \$'...' words"
+for sh in dash zsh; do
+	command -v $sh >/dev/null || skip "needs $sh (Debian package $sh)"
+done
 [ -x "$DDPRANK" ] || skip "ddprank not built"
 me=$(hostname)
 cd "$T" || exit 1
@@ -17,7 +20,7 @@ tab=$(printf '\t')
 set -- "a'b" "\$(touch pwned1)" "\`touch pwned2\`" "two words" \
 	"line1${nl}line2" "back\\slash" "\"dq\"" "tab${tab}x" "*" "~" \
 	"!x" "#c" "a;touch pwned3" "\${HOME}" "trailing${nl}" "$(printf 'c\001d')" \
-	"é-utf8" "-n"
+	"é-utf8" "-n" "=x" "==eth0" "=" "~"
 
 # A hostfile whose first hosts are hostile and whose last is this host.
 # Host names cannot hold blanks in any node list format: ${IFS} can.
@@ -42,7 +45,27 @@ for v; do
 	dash -c '. ./env.$1 && printf %s "$MASTER_ADDR" >got.$1' _ "$n"
 	checks=$((checks + 1))
 	cmp -s want.$n got.$n || fail "env $n: MASTER_ADDR through dash: $(od -c got.$n)"
+	# zsh too, where a word beginning with = is expanded.
+	rm -f got.$n
+	zsh -f -c '. ./env.$1 && printf %s "$MASTER_ADDR" >got.$1' _ "$n"
+	checks=$((checks + 1))
+	cmp -s want.$n got.$n || fail "env $n: MASTER_ADDR through zsh: $(od -c got.$n)"
 	expect_eq "env $n: four exports" "$(grep -c '^export ' env.$n)" 4
+done
+
+# The interface names, whose NCCL form begins with =, through each shell
+# with the idiom the man page recommends.
+for sh in bash dash zsh; do
+	MASTER_ADDR=10.1.0.1 $sh -c 'vars=$("$1" env --hostfile hosts \
+	    --port 29500 --iface "^lo\$") || exit; eval "$vars"
+	    printf "%s|%s" "$GLOO_SOCKET_IFNAME" "$NCCL_SOCKET_IFNAME"' _ \
+	    "$DDPRANK" >ifname.$sh 2>ifname.$sh.err
+	expect_eq "$sh: status of the eval" "$?" 0
+	expect_eq "$sh: interface names" "$(cat ifname.$sh)" "lo|=lo"
+	# The idiom stops when ddprank fails: nothing after it runs.
+	$sh -c 'vars=$("$1" env --hostfile ./none) || exit; eval "$vars"
+	    echo went on' _ "$DDPRANK" >stop.$sh 2>/dev/null
+	expect_eq "$sh: the idiom stops on failure" "$?:$(cat stop.$sh)" "4:"
 done
 
 # json: MASTER_ADDR parses back to the same string.
@@ -114,7 +137,7 @@ expect_eq "exec: not executable status" "$?" 126
 "$DDPRANK" env --scheduler "$(printf 'x\ny\001')" 2>err1 >/dev/null
 expect_eq "control characters: status" "$?" 2
 expect_eq "control characters: error line" "$(cat err1)" \
-    "ddprank: unknown scheduler 'x\\ny\\x01': expected auto, slurm, hpcpack, pbs, lsf or hostfile"
+    "ddprank: --scheduler: 'x\\ny\\x01' is not auto, slurm, hpcpack, pbs, lsf or hostfile"
 
 # An error line sits in a pipe: ddprank exits only once the reader has
 # taken it (srun stops forwarding output when a task fails). The reader

@@ -115,7 +115,7 @@ export NNODES=3
 export MASTER_ADDR=10.93.0.1
 export MASTER_PORT=24242
 export GLOO_SOCKET_IFNAME=eth3
-export NCCL_SOCKET_IFNAME==eth3:"
+export NCCL_SOCKET_IFNAME='=eth3':"
 run in_node nid03.cluster.example env $slurm "$DDPRANK" env --format json
 expect_eq "env node 2, no interface, json" "$rc:$out:$err" \
 	'0:{"NODE_RANK":2,"NNODES":3,"MASTER_ADDR":"10.94.0.1","MASTER_PORT":24242}:'
@@ -127,7 +127,7 @@ export NNODES=3
 export MASTER_ADDR=10.94.0.2
 export MASTER_PORT=30042
 export GLOO_SOCKET_IFNAME=nmn0
-export NCCL_SOCKET_IFNAME==nmn0:"
+export NCCL_SOCKET_IFNAME='=nmn0':"
 
 # MASTER_ADDR from the batch shell wins.
 addr=$(ip netns exec "$NS" "$DDPRANK" ip --iface '^eth3$' -4)
@@ -154,12 +154,25 @@ expect_eq "env: SLURM_NODEID disagrees" "$rc:$err" \
 run in_node nid02 env $slurm "$DDPRANK" env --iface '^hsn0$'
 expect_eq "env: no interface" "$rc" 5
 
-# exec on node 0 with c10d: torchrun's variables.
-run in_node nid01 env $slurm SLURM_STEP_ID=0 "$DDPRANK" exec --iface '^eth3$' \
-	--rdzv c10d -- sh -c 'echo "$PET_NODE_RANK $PET_NNODES $PET_MASTER_ADDR:$PET_MASTER_PORT $PET_RDZV_BACKEND $PET_RDZV_ENDPOINT $PET_RDZV_ID $PET_RDZV_CONF $GLOO_SOCKET_IFNAME"'
+# exec on node 0 with c10d: torchrun's variables. The node is named
+# nid02 here, whose name resolves to its own eth3 address, as torchrun's
+# c10d needs (torchrun gives the workers that name as MASTER_ADDR).
+run in_node nid02 env SLURM_JOB_NODELIST=nid02,nid01,nid03 SLURM_JOB_ID=4242 \
+	SLURM_STEP_ID=0 "$DDPRANK" exec --iface '^eth3$' \
+	--rdzv c10d -- sh -c 'echo "$PET_NODE_RANK $PET_NNODES $PET_MASTER_ADDR:$PET_MASTER_PORT $PET_RDZV_BACKEND $PET_RDZV_ENDPOINT $PET_RDZV_ID $PET_RDZV_CONF $GLOO_SOCKET_IFNAME $PET_LOCAL_ADDR"'
 port=$((20000 + 4242 * 1009 % 10000))
 expect_eq "exec c10d node 0" "$rc:$out:$err" \
-	"0:0 3 10.93.0.2:$port c10d 10.93.0.2:$port 4242.0 is_host=1 eth3:"
+	"0:0 3 10.93.0.2:$port c10d 10.93.0.2:$port 4242.0 is_host=1 eth3 10.93.0.2:"
+# Named nid01, its name resolves to addresses of other nodes: the
+# workers would get the wrong MASTER_ADDR from torchrun, so c10d with
+# --iface is refused (static is fine).
+run in_node nid01 env $slurm SLURM_STEP_ID=0 "$DDPRANK" exec --iface '^eth3$' \
+	--rdzv c10d -- true
+expect_eq "exec c10d, name elsewhere" "$rc:$err" \
+	"5:ddprank: --rdzv c10d: torchrun gives the workers this node's host name 'nid01' as MASTER_ADDR, which resolves to 10.94.0.1 10.93.0.1, not to 10.93.0.2 of interface eth3; use --rdzv static with --iface"
+run in_node nid01 env $slurm SLURM_STEP_ID=0 "$DDPRANK" exec --iface '^eth3$' \
+	--rdzv static -- true
+expect_eq "exec static, name elsewhere" "$rc:$err" "0:"
 
 # A port already taken on node 0: exit 6 and a way out.
 ip netns exec "$NS" python3 -c '

@@ -5,11 +5,11 @@
 #
 # When scontrol accepts an expression both must print the same lines;
 # when it rejects one (scontrol 22.05 still exits 0 then, so any output
-# on stderr counts as a rejection) ddprank must exit 4.
+# on stderr counts as a rejection) ddprank must exit 2.
 #
 # Excluded from the comparison, because there Slurm's output is a bug
 # and ddprank rejects on purpose (src/hostlist.c says why); ddprank must
-# still exit 4 on each:
+# still exit 2 on each:
 #   unclosed  an unclosed bracket: "n[1-3" prints "n]"
 #   blank     a blank inside brackets: strtoul(3) skips it, then Slurm
 #             counts it as zero padding ("n[ 1-3]" prints n01 n02 n03)
@@ -229,14 +229,14 @@ while IFS= read -r line; do
 		continue ;;
 	cmp)	;;
 	*)	n_exc=$((n_exc + 1))
-		expect_eq "exit status for [$expr] ($class)" "$drc" 4
+		expect_eq "exit status for [$expr] ($class)" "$drc" 2
 		continue ;;
 	esac
 	scontrol show hostnames "$expr" >"$T/s.out" 2>"$T/s.err"
 	src=$?
 	if [ "$src" -ne 0 ] || [ -s "$T/s.err" ]; then
 		n_rej=$((n_rej + 1))
-		expect_eq "exit status for [$expr] (scontrol rejects)" "$drc" 4
+		expect_eq "exit status for [$expr] (scontrol rejects)" "$drc" 2
 		[ -s "$T/d.err" ] || fail "no message for [$expr]"
 		continue
 	fi

@@ -141,6 +141,12 @@ compare() {
 	expect_eq "$name: nodes" "$(grep '^job.nodes=' "$T/$name.xml.dump")" \
 	    "job.nodes=$nodes-$nodes"
 	same_format "$T/$name.xml.dump" >"$T/$name.want"
+	task=$(xp "string($V[*[local-name()='Name']='DDPGEN_TASK']/\
+*[local-name()='Value'])" "$T/$name.xml")
+	bash -n -c "$task" 2>"$T/$name.bash-n"
+	expect_eq "$name: DDPGEN_TASK passes bash -n" "$?" 0
+	expect_eq "$name: DDPGEN_TASK on one line without ';'" \
+	    "$(printf '%s' "$task" | tr -d -c ';\n' | wc -c)" 0
 	for fmt in cmd ps; do
 		python3 "$DECODE" "$fmt" "$T/$name.$fmt" >"$T/$name.$fmt.dump"
 		expect_eq "$name: decode $fmt" "$?" 0
@@ -162,7 +168,7 @@ extends = "hpcpack"
 node_group = "GPU nodes & <fast> 100% !x! ^ 'q' (a|b)"
 path = "/opt/conda/bin:/usr/bin:%PATH%"
 shared_dir = "/mnt/shared dir/it's"
-env = {"NCCL_DEBUG=INFO", "WEIRD=v 'q' \"d\" %x% !y! ^ & | < > ( ) ; \\ \\\" caf\303\251 \342\200\230s\342\200\231"}
+env = {"NCCL_DEBUG=INFO", "WEIRD=v 'q' \"d\" %x% !y! ^ & | < > ( ) \\ \\\" caf\303\251 \342\200\230s\342\200\231"}
 EOF
 nl='
 '
@@ -196,10 +202,34 @@ refused() {
 	    fail "$name: --format $fmt exit $rc, stderr [$(cat "$T/r.err")]"
 }
 refused newline xml "" -e "NL=a${nl}b" /x.py
-refused newline cmd "variable 'value': control byte 0x0a at offset 1 \
+refused newline cmd "control byte 0x0a at offset 1 \
 cannot be written in a cmd.exe batch file" -e "NL=a${nl}b" /x.py
-refused newline ps "variable 'value': control byte 0x0a at offset 1 \
+refused newline ps "control byte 0x0a at offset 1 \
 cannot be written in a PowerShell string" -e "NL=a${nl}b" /x.py
+# job new's /jobenv takes ';' between variables and documents no escape
+# for it: the cmd format refuses it in a value, the others keep it; the
+# job's own variables are written without one.
+refused semicolon xml "" -e 'X=a;b' /x.py
+refused semicolon ps "" -e 'X=a;b' /x.py
+refused semicolon cmd "^ddpgen: env: X: ';' cannot be written in a cmd.exe \
+job: job new's /jobenv would start another variable there" -e 'X=a;b' /x.py
+printf 'extends = "hpcpack"\npath = "/a;/b"\n' >"$T/semi.conf"
+refused "semicolon in path" cmd "^ddpgen: path: ';' cannot be written" \
+    --site "$T/semi.conf" /x.py
+"$DDPGEN" --ddprank /x --site hpcpack --format cmd -S 'a; b' /x.py 'c;d' \
+    >"$T/semi.cmd" 2>"$T/semi.err"
+expect_eq "';' in setup and arguments: --format cmd exit" "$?" 0
+expect_eq "';' in setup and arguments: none in /jobenv" \
+    "$(grep -c '/jobenv:[^ ]*;' "$T/semi.cmd")" 0
+# The run time is computed by ddpgen, not by cmd.exe or PowerShell.
+for fmt in cmd ps; do
+	"$DDPGEN" --ddprank /x --site hpcpack --format "$fmt" -t 1-00:00:30 \
+	    /x.py >"$T/rt.$fmt"
+	expect_eq "run time: no arithmetic in --format $fmt" \
+	    "$(grep -c -i -e 'set /a DDPGEN_[DHM]' -e 'TimeSpan' "$T/rt.$fmt")" 0
+	expect_eq "run time: the number in --format $fmt" \
+	    "$(grep -c "01:00:01" "$T/rt.$fmt")" 1
+done
 refused tab xml "" -e "TAB=a${tab}b" /x.py
 refused tab ps "" -e "TAB=a${tab}b" /x.py
 refused tab cmd "control byte 0x09 at offset 1 cannot be written in a \

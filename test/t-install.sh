@@ -10,7 +10,8 @@
 tree=$T/tree prefix=$T/prefix
 mkdir -p "$tree"
 (cd "$srcdir" && tar cf - configure Makefile.in VERSION src templates \
-    profiles man completion) |
+    profiles man completion contrib/modulefile.lua.in \
+    contrib/modulefile.tcl.in) |
     (cd "$tree" && tar xf -)
 rm -f "$tree"/src/*.o "$tree/src/config.h"
 (cd "$tree" && ./configure --prefix="$prefix" --sysconfdir="$prefix/etc" \
@@ -26,10 +27,17 @@ for f in bin/ddpgen bin/ddprank share/man/man1/ddpgen.1 \
     share/ddpgen/profiles/slurm.conf share/ddpgen/profiles/hpcpack.conf \
     share/ddpgen/templates/slurm.sh share/ddpgen/templates/hpcpack.xml \
     share/ddpgen/templates/hpcpack.cmd share/ddpgen/templates/hpcpack.ps1 \
-    share/bash-completion/completions/ddpgen; do
+    share/bash-completion/completions/ddpgen \
+    share/zsh/site-functions/_ddpgen \
+    share/fish/vendor_completions.d/ddpgen.fish \
+    share/fish/vendor_completions.d/ddprank.fish \
+    share/modulefiles/lmod/ddpgen/$(cat "$srcdir/VERSION").lua \
+    share/modulefiles/tcl/ddpgen/$(cat "$srcdir/VERSION"); do
 	checks=$((checks + 1))
 	[ -f "$T/stage$prefix/$f" ] || fail "DESTDIR install lacks $f"
 done
+expect_eq "bash completion for ddprank" \
+    "$(readlink "$T/stage$prefix/share/bash-completion/completions/ddprank")" ddpgen
 expect_eq "programs mode" "$(stat -c %a "$T/stage$prefix/bin/ddpgen")" 755
 expect_eq "page mode" "$(stat -c %a "$T/stage$prefix/share/man/man1/ddpgen.1")" 644
 checks=$((checks + 1))
@@ -63,6 +71,6 @@ fi
 
 (cd "$tree" && make -s uninstall >/dev/null)
 expect_eq "make uninstall" "$?" 0
-left=$(find "$prefix" -type f | sed "s|^$prefix/||")
+left=$(find "$prefix" ! -type d | sed "s|^$prefix/||")
 expect_eq "files left after uninstall" "$left" ""
 finish

@@ -5,7 +5,9 @@
 # --account, --qos, --constraint, --env NAME=VALUE, --iface) through
 # ddpgen into Slurm scripts and HPC Pack job files, executed with a
 # ddprank stand-in that records what it receives: identical every time,
-# or refused with one clear error when ddpgen refuses the value by design
+# (an --env value as the job-time rule expands $NAME and ${NAME}, by a
+# model of the rule), or refused with one clear error when ddpgen refuses
+# the value by design
 # (control bytes in an #SBATCH line or a pattern; what XML cannot hold).
 # The #SBATCH lines are read back as sbatch reads them (a model of its
 # parser, and sbatch -vvv itself when installed). Then 5,000 hostfiles of
@@ -81,7 +83,10 @@ EOF
 	skip "cannot compile the ddprank stand-in with $cc"
 
 # For the jobs run for real: srun drops its options and runs the task;
-# module is the profiles' setup line.
+# module is the profiles' setup line; SLURM_NNODES is the job's node
+# count, which srun's options take from Slurm.
+SLURM_NNODES=2
+export SLURM_NNODES
 mkdir -p "$T/work/bin"
 cat >"$T/work/bin/srun" <<'EOF'
 #!/bin/sh

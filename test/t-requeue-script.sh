@@ -44,7 +44,7 @@ esac
 STUB
 cat >"$stub/sbatch" <<'STUB'
 #!/bin/bash
-echo "sbatch restart_count=${SLURM_RESTART_COUNT-unset} array=${SLURM_ARRAY_JOB_ID-unset} $*" >>"$STUB_LOG"
+echo "sbatch restart_count=${SLURM_RESTART_COUNT-unset} array=${SLURM_ARRAY_JOB_ID-unset} secret=${DDPRANK_SECRET-unset} $*" >>"$STUB_LOG"
 echo 99
 STUB
 cp "$stub/srun" "$T/ddprank"
@@ -65,7 +65,7 @@ run() {
 		cd "$STUB_DIR" || exit 1
 		exec env PATH="$stub:$PATH" STUB_DIR="$STUB_DIR" \
 		    STUB_LOG="$STUB_DIR/log" SLURM_JOB_ID=7 \
-		    SLURM_JOB_NUM_NODES=2 "$@" bash "$T/job.sh"
+		    SLURM_JOB_NUM_NODES=2 SLURM_NNODES=2 "$@" bash "$T/job.sh"
 	) 2>"$STUB_DIR/err" &
 	job=$!
 	i=0
@@ -113,7 +113,7 @@ run cont STUB_REQUEUE_RC=1 SLURM_RESTART_COUNT=1 SLURM_ARRAY_JOB_ID=5 \
 expect_eq "cont: status" "$RC" 0
 expect_eq "cont: message" "$ERR" "ddpgen job: time limit in 118 s: checkpoint signal sent to 4 processes on 2 nodes; requeue refused: continuation job 99 submitted (restart 2 of at most 3)"
 has "cont: array id" "scontrol requeue 5_2" "$LOG"
-has "cont: sbatch" "sbatch restart_count=unset array=unset --parsable --dependency=afterany:7 --output=/runs/my out.txt --comment=ddpgen restart=0 limits=2 base=2 last=time-limit $T/job.sh" "$LOG"
+has "cont: sbatch" "sbatch restart_count=unset array=unset secret=unset --parsable --dependency=afterany:7 --output=/runs/my out.txt --comment=ddpgen restart=0 limits=2 base=2 last=time-limit $T/job.sh" "$LOG"
 
 # A continuation's first run: the base and the reason from its comment.
 run contrun STUB_COMMENT='ddpgen restart=0 limits=2 base=2 last=time-limit'
@@ -143,7 +143,7 @@ checks=$((checks + 1))
 ! ls "$T"/hostile/pwned* 2>/dev/null || fail "hostile: a comment ran code"
 
 # One process on one node.
-run one SLURM_JOB_NUM_NODES=1 STUB_REQUEUE_RC=0
+run one SLURM_JOB_NUM_NODES=1 SLURM_NNODES=1
 has "one: message" "sent to 2 processes on 1 node;" "$ERR"
 
 # The training fails after the warning: no requeue, its status.

@@ -151,6 +151,10 @@ vg 0 "$DDPRANK" --version
 mkdir xch1 xch2
 vg 0 CCP_JOBID=5 CCP_TASKID=1 "$DDPRANK" env --exchange "dir:$T/xch1" \
     --nnodes 1 --iface '^lo$' --port 29511
+# Authenticated, with the job's secret, and the port derived from it.
+vg 0 CCP_JOBID=5 CCP_TASKID=1 DDPRANK_SECRET=000102030405060708090a0b0c0d0e0f \
+    "$DDPRANK" env --exchange "dir:$T/xch1" --nnodes 1 --iface '^lo$'
+vg 2 DDPRANK_SECRET=0123 SLURM_JOB_ID=42 "$DDPRANK" port
 # Two nodes need an address the other can reach: not loopback.
 ifc=$(ip -o -4 addr show 2>/dev/null | awk '$2 != "lo" { print $2; exit }')
 if [ -n "$ifc" ]; then
@@ -173,7 +177,7 @@ vg 4 PBS_NODEFILE="$T/missing" "$DDPRANK" env
 vg 4 LSB_MCPU_HOSTS="a" "$DDPRANK" env
 printf 'a\na\n' >dup
 vg 4 "$DDPRANK" env --hostfile dup
-vg 4 "$DDPRANK" hosts 'n[1-2'
+vg 2 "$DDPRANK" hosts 'n[1-2'
 vg 5 "$DDPRANK" ip --iface '^no-such-interface$'
 vg 6 SLURM_JOB_NODELIST="$me" "$DDPRANK" env --iface '^lo$'
 vg 6 "$DDPRANK" port

@@ -42,7 +42,12 @@ ENV_KEYS = ("MASTER_PORT", "LOCAL_WORLD_SIZE", "GLOO_SOCKET_IFNAME",
             # and MASTER_PORT, so the endpoint shows only here.
             "SLURM_JOB_NAME", "SLURM_JOB_NODELIST", "PET_NNODES",
             "PET_NODE_RANK", "PET_MASTER_ADDR", "PET_MASTER_PORT",
-            "PET_RDZV_BACKEND", "PET_RDZV_ENDPOINT", "PET_RDZV_ID")
+            "PET_RDZV_BACKEND", "PET_RDZV_ENDPOINT", "PET_RDZV_ID",
+            # What the job script sets for the training: threads, and a
+            # variable of the test's own (t-e2e-field.sh).
+            "OMP_NUM_THREADS", "DDPTEST_VAR",
+            # Present only if ddprank exec failed to drop the secret.
+            "DDPRANK_SECRET")
 
 
 def build_model():

@@ -46,8 +46,8 @@ SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
 CFLAGS="-std=c11 -g -O1 -fno-omit-frame-pointer -Wall -Wextra -Wformat=2
 -Wmissing-prototypes -Wstrict-prototypes -Wshadow -Wpointer-arith
 -Wwrite-strings -Werror -I$out -I$src
-$(pkg-config --cflags libconfuse libpcre2-8)"
-LIBS=$(pkg-config --libs libconfuse libpcre2-8)
+$(pkg-config --cflags libconfuse libpcre2-8 libcrypto)"
+LIBS=$(pkg-config --libs libconfuse libpcre2-8 libcrypto)
 
 # Every module but the two mains, instrumented for coverage; each target
 # takes from the archive only what it calls.

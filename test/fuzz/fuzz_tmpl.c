@@ -126,6 +126,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	add_env(vars, "A", "1");
 	add_env(vars, "B", "two words' \"and\" <xml>");
 	add_env(vars, "C", "");
+	add_env(vars, "D", "/opt/x:$PATH:${HOME}\\$x${a:-b}\\");
 	add_task(vars, "1");
 	add_task(vars, "2");
 	return 0;

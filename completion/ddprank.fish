@@ -1,0 +1,53 @@
+# fish completion for ddprank(1).  test/t-completion.sh checks the
+# options here against the program's option table.
+
+set -g __ddprank_cmds env exec hosts ip port
+
+# __ddprank_cmd CMD...: true when the subcommand is one of CMD (env when
+# none is given) and the command of exec has not started.
+function __ddprank_cmd
+    set -l tokens (commandline -opc)
+    set -l cmd env
+    if set -q tokens[2]; and contains -- $tokens[2] $__ddprank_cmds
+        set cmd $tokens[2]
+    end
+    contains -- -- $tokens
+    and return 1
+    contains -- $cmd $argv
+end
+
+# True after `ddprank exec ... --`: the command and its arguments.
+function __ddprank_exec_command
+    set -l tokens (commandline -opc)
+    test "$tokens[2]" = exec
+    and contains -- -- $tokens
+end
+
+# The command after `exec ... --`, completed as if typed on its own.
+function __ddprank_exec_complete
+    set -l tokens (commandline -opc) (commandline -ct)
+    set -l i (contains -i -- -- $tokens)
+    __fish_complete_subcommand --commandline $tokens[(math $i + 1)..-1]
+end
+
+complete -c ddprank -e
+complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a env -d 'Print NODE_RANK, NNODES, MASTER_ADDR ... (the default)'
+complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a exec -d 'Run a command with those variables set'
+complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a hosts -d 'Expand a host list'
+complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a ip -d 'Print the address of an interface'
+complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a port -d 'Print the port'
+complete -c ddprank -n '__ddprank_cmd env exec hosts' -s s -l scheduler -x -a 'auto slurm hpcpack pbs lsf hostfile' -d 'Where the node list comes from'
+complete -c ddprank -n '__ddprank_cmd env exec hosts' -s f -l hostfile -r -d 'Host file'
+complete -c ddprank -n '__ddprank_cmd env exec ip' -s i -l iface -x -d 'Interface pattern (PCRE2)'
+complete -c ddprank -n '__ddprank_cmd env exec port' -s p -l port -x -a auto -d 'Master port'
+complete -c ddprank -n '__ddprank_cmd env exec port' -s P -l port-range -x -d 'Port range LO-HI'
+complete -c ddprank -n '__ddprank_cmd env exec' -s r -l rdzv -x -a 'static c10d' -d Rendezvous
+complete -c ddprank -n '__ddprank_cmd env' -s F -l format -x -a 'sh json' -d 'Output format'
+complete -c ddprank -n '__ddprank_cmd env exec' -s x -l exchange -x -a 'dir: mpi' -d 'Address exchange'
+complete -c ddprank -n '__ddprank_cmd env exec' -s T -l exchange-timeout -x -d 'Exchange timeout in seconds'
+complete -c ddprank -n '__ddprank_cmd env exec' -s N -l nnodes -x -d 'Node count'
+complete -c ddprank -n '__ddprank_cmd ip' -s 4 -d 'IPv4 address'
+complete -c ddprank -n '__ddprank_cmd ip' -s 6 -d 'IPv6 address'
+complete -c ddprank -n '__ddprank_cmd env exec hosts ip port' -s h -l help -d Usage
+complete -c ddprank -n '__ddprank_cmd env exec hosts ip port' -s V -l version -d Version
+complete -c ddprank -n __ddprank_exec_command -x -a '(__ddprank_exec_complete)'

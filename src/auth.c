@@ -1,0 +1,220 @@
+/* auth.c: the per-job secret and the HMACs made with it. */
+#include "config.h"
+
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
+#include "auth.h"
+#include "util.h"
+#include "xmalloc.h"
+
+/* A key file holds the hex digits and a newline; anything much longer
+ * is not a key file. */
+#define AUTH_FILE_MAX	(2 * AUTH_KEY_MAX + 64)
+
+static int
+auth_nibble(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static int
+auth_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+int
+auth_parse(struct auth *a, const char *s, const char *from, char **cause)
+{
+	size_t	n, i;
+	int	hi, lo;
+
+	memset(a, 0, sizeof *a);
+	while (auth_blank(*s))
+		s++;
+	for (n = strlen(s); n > 0 && auth_blank(s[n - 1]); n--)
+		;
+	/* The message never shows the secret, even a bad one. */
+	if (n % 2 != 0 || n / 2 < AUTH_KEY_MIN || n / 2 > AUTH_KEY_MAX)
+		return util_fail(cause, "%s: expected %d to %d hex digits, an "
+		    "even number", from, 2 * AUTH_KEY_MIN, 2 * AUTH_KEY_MAX);
+	for (i = 0; i < n / 2; i++) {
+		if ((hi = auth_nibble(s[2 * i])) == -1 ||
+		    (lo = auth_nibble(s[2 * i + 1])) == -1) {
+			memset(a, 0, sizeof *a);
+			return util_fail(cause, "%s: not hex digits", from);
+		}
+		a->key[i] = (unsigned char)(hi << 4 | lo);
+	}
+	a->len = n / 2;
+	snprintf(a->from, sizeof a->from, "%s", from);
+	return 0;
+}
+
+/* StrictModes for one component: not a link (the caller opened it with
+ * O_NOFOLLOW), owned by uid (or root when root_ok), and not writable by
+ * group or others; a key file not readable by them either. */
+static int
+auth_check_mode(int fd, const char *path, uid_t uid, int root_ok,
+    mode_t deny, int want_dir, char **cause)
+{
+	struct stat	st;
+
+	if (fstat(fd, &st) == -1)
+		return util_fail(cause, "%s: %s", path, strerror(errno));
+	if (want_dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))
+		return util_fail(cause, "%s: not a %s", path, want_dir ?
+		    "directory" : "regular file");
+	if (st.st_uid != uid && !(root_ok && st.st_uid == 0))
+		return util_fail(cause, "%s: owned by uid %lu, not by you "
+		    "(uid %lu)", path, (unsigned long)st.st_uid,
+		    (unsigned long)uid);
+	if ((st.st_mode & deny) != 0)
+		return util_fail(cause, "%s: mode %04o: %s by others; chmod "
+		    "%s", path, (unsigned int)(st.st_mode & 07777),
+		    deny == 022 ? "writable" : "readable or writable",
+		    deny == 022 ? "go-w" : "go=");
+	return 0;
+}
+
+static int
+auth_read_key(struct auth *a, int fd, const char *path, char **cause)
+{
+	char	buf[AUTH_FILE_MAX + 1];
+	ssize_t	n;
+	size_t	got = 0;
+	int	rc;
+
+	while (got < sizeof buf - 1 &&
+	    (n = read(fd, buf + got, sizeof buf - 1 - got)) != 0) {
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1)
+			return util_fail(cause, "%s: %s", path,
+			    strerror(errno));
+		got += (size_t)n;
+	}
+	buf[got] = '\0';
+	if (strlen(buf) != got)
+		rc = util_fail(cause, "%s: holds a NUL byte", path);
+	else
+		rc = auth_parse(a, buf, path, cause);
+	explicit_bzero(buf, sizeof buf);
+	return rc;
+}
+
+/* Opens name under dir, as the key file's directory or the file itself;
+ * *fd is -1 when it does not exist. */
+static int
+auth_openat(int dir, const char *name, int flags, const char *path, int *fd,
+    char **cause)
+{
+	if ((*fd = openat(dir, name, flags | O_RDONLY | O_NOFOLLOW |
+	    O_CLOEXEC | O_NONBLOCK)) == -1 && errno != ENOENT)
+		return util_fail(cause, "%s: %s", path, errno == ELOOP ?
+		    "a symbolic link" : strerror(errno));
+	return 0;
+}
+
+int
+auth_load_file(struct auth *a, const char *home, uid_t uid, char **cause)
+{
+	char	dpath[512], fpath[600];
+	int	hfd, dfd = -1, ffd = -1, rc = -1;
+
+	memset(a, 0, sizeof *a);
+	snprintf(dpath, sizeof dpath, "%s/" AUTH_KEYDIR, home);
+	snprintf(fpath, sizeof fpath, "%s/" AUTH_KEYFILE, dpath);
+	/* HOME itself may be a link an administrator made. */
+	if ((hfd = open(home, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return util_fail(cause, "%s: %s", home, strerror(errno));
+	if (auth_check_mode(hfd, home, uid, 1, 022, 1, cause) == -1 ||
+	    auth_openat(hfd, AUTH_KEYDIR, O_DIRECTORY, dpath, &dfd,
+	    cause) == -1)
+		goto out;
+	rc = 0;
+	if (dfd == -1)
+		goto out;
+	rc = -1;
+	if (auth_check_mode(dfd, dpath, uid, 0, 022, 1, cause) == -1 ||
+	    auth_openat(dfd, AUTH_KEYFILE, 0, fpath, &ffd, cause) == -1)
+		goto out;
+	rc = 0;
+	if (ffd == -1)
+		goto out;
+	if (auth_check_mode(ffd, fpath, uid, 0, 077, 0, cause) == -1 ||
+	    auth_read_key(a, ffd, fpath, cause) == -1)
+		rc = -1;
+out:
+	if (ffd != -1)
+		close(ffd);
+	if (dfd != -1)
+		close(dfd);
+	close(hfd);
+	return rc;
+}
+
+void
+auth_mac(const struct auth *a, const char *label, const void *data,
+    size_t len, unsigned char mac[AUTH_MAC_LEN])
+{
+	unsigned char	*msg;
+	unsigned int	 maclen = AUTH_MAC_LEN;
+	size_t		 n = strlen(label) + 1;
+
+	/* label NUL data: no label is a prefix of another's message. */
+	msg = xmalloc(n + len + 1);
+	memcpy(msg, label, n);
+	if (len > 0)
+		memcpy(msg + n, data, len);
+	if (HMAC(EVP_sha256(), a->key, (int)a->len, msg, n + len, mac,
+	    &maclen) == NULL)
+		memset(mac, 0, AUTH_MAC_LEN);
+	free(msg);
+}
+
+void
+auth_mac_hex(const struct auth *a, const char *label, const void *data,
+    size_t len, char hex[AUTH_HEX_LEN + 1])
+{
+	static const char	 digits[] = "0123456789abcdef";
+	unsigned char		 mac[AUTH_MAC_LEN];
+	size_t			 i;
+
+	auth_mac(a, label, data, len, mac);
+	for (i = 0; i < AUTH_MAC_LEN; i++) {
+		hex[2 * i] = digits[mac[i] >> 4];
+		hex[2 * i + 1] = digits[mac[i] & 0xf];
+	}
+	hex[AUTH_HEX_LEN] = '\0';
+}
+
+int
+auth_check_hex(const struct auth *a, const char *label, const void *data,
+    size_t len, const char *hex, size_t n)
+{
+	char	want[AUTH_HEX_LEN + 1];
+
+	if (n != AUTH_HEX_LEN)
+		return 0;
+	auth_mac_hex(a, label, data, len, want);
+	return CRYPTO_memcmp(want, hex, AUTH_HEX_LEN) == 0;
+}

@@ -1,0 +1,252 @@
+#!/bin/sh
+# t-completion.sh: the completions of completion/, each run in its own
+# shell: bash through bash-completion with COMP_WORDS driving the
+# function, fish through `complete -C`, zsh in a tmux pane with a real
+# TAB.  Each offers every option of the programs' option tables and no
+# other, the values of --site (the sites on the search path, here one
+# of DDPGEN_PROFILE_PATH), --format (those of the site's scheduler:
+# exactly those ddpgen accepts), --rdzv and ddprank's subcommands, and
+# knows which options take a value, so the word after one is never
+# taken for the training script.
+. "$(dirname "$0")/lib.sh"
+
+comp=$srcdir/completion
+bashcomp=/usr/share/bash-completion/bash_completion
+PATH=$BUILDDIR:$PATH
+DDPGEN_PROFILE_PATH=$T/profiles
+export PATH DDPGEN_PROFILE_PATH
+mkdir -p "$T/profiles" "$T/work"
+printf 'extends = "hpcpack"\ndescription = "Test site"\n' \
+    >"$T/profiles/mysite.conf"
+cd "$T/work" || exit 1
+: >train.py
+
+# longopts FILE: "--name has_arg 'c'" for each entry of FILE's table.
+longopts() {
+	sed -n '/longopts\[\] = {/,/^};/p' "$srcdir/src/$1" |
+	    sed -n "s/^[[:space:]]*{ \"\([a-z0-9-]*\)\",[[:space:]]*\([a-z_]*\),[[:space:]]*NULL,[[:space:]]*\(.*\) },.*/--\1 \2 \3/p"
+}
+longopts ddpgen.c >"$T/gen.opts"
+longopts ddprank.c >"$T/rank.opts"
+checks=$((checks + 1))
+[ "$(wc -l <"$T/gen.opts")" -gt 20 ] && [ "$(wc -l <"$T/rank.opts")" -gt 10 ] ||
+    fail "cannot read the option tables"
+gen_all=$(cut -d' ' -f1 "$T/gen.opts" | sort | tr '\n' ' ')
+gen_arg=$(awk '$2 == "required_argument" { print $1 }' "$T/gen.opts")
+sites=$(ddpgen --list-sites | awk '{ print $1 }' | sort | tr '\n' ' ')
+checks=$((checks + 1))
+case " $sites " in
+*" mysite "*" slurm "*) ;;
+*) fail "ddpgen --list-sites does not see the test's site: $sites" ;;
+esac
+
+# rank_opts SUB: the options ddprank SUB accepts, from its tables.
+rank_opts() {
+	letters=$(sed -n "s/^[[:space:]]*{ \"$1\", \"\([^\"]*\)\" }.*/\1/p" \
+	    "$srcdir/src/ddprank.c")
+	[ -n "$letters" ] || { echo "no table for $1"; return; }
+	{
+		echo --help
+		echo --version
+		printf '%s\n' "$letters" | fold -w1 | while read -r c; do
+			long=$(awk -v c="'$c'" '$3 == c { print $1 }' "$T/rank.opts")
+			echo "${long:--$c}"
+		done
+	} | sort | tr '\n' ' '
+}
+rank_cmds="env exec hosts ip port"
+
+# formats SITE: the formats ddpgen accepts for SITE, by trying each.
+formats() {
+	for f in cmd ps sh xml; do
+		ddpgen --site "$1" --format "$f" train.py >/dev/null 2>&1 &&
+		    printf '%s ' "$f"
+	done
+}
+
+# ---- bash, driven by COMP_WORDS ----
+# The queries are lines to complete, one per line; the answers, sorted
+# and on one line each, come back in the same order.
+bash_queries() {
+	bash --norc --noprofile -c '
+		. "$1" && . "$2" || exit 1
+		while IFS= read -r line; do
+			read -ra COMP_WORDS <<<"$line"
+			[[ $line == *" " ]] && COMP_WORDS+=("")
+			COMP_LINE=$line COMP_POINT=${#line}
+			COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+			COMPREPLY=()
+			complete -p "${COMP_WORDS[0]}" >/dev/null 2>&1 || exit 1
+			fn=$(complete -p "${COMP_WORDS[0]}" | sed "s/.*-F \([^ ]*\) .*/\1/")
+			"$fn" "${COMP_WORDS[0]}" "${COMP_WORDS[COMP_CWORD]}" \
+			    "${COMP_WORDS[COMP_CWORD-1]}" 2>/dev/null
+			printf "%s\n" "${COMPREPLY[@]}" | sort -u | grep -v "^$" |
+			    tr "\n" " "
+			echo
+		done' sh "$bashcomp" "$comp/ddpgen"
+}
+
+if [ ! -f "$bashcomp" ]; then
+	fail "bash-completion is not installed (Debian package bash-completion)"
+else
+	# line<TAB>want, in order.
+	{
+		printf 'ddpgen --\t%s\n' "$gen_all"
+		printf 'ddpgen --for\t--format \n'
+		printf 'ddpgen --format \tsh \n'
+		printf 'ddpgen --format=\tsh \n'
+		printf 'ddpgen --site \t%s\n' "$sites"
+		printf 'ddpgen --show-site \t%s\n' "$sites"
+		printf 'ddpgen --rdzv \tc10d static \n'
+		printf 'ddpgen --rdzv=c\tc10d \n'
+		printf 'ddpgen --site=mys\tmysite \n'
+		printf 'ddpgen --port \tauto \n'
+		printf 'ddpgen --format xml --rdz\t--rdzv \n'
+		printf 'ddpgen -f xml -r \tc10d static \n'
+		printf 'ddpgen --form xml --rdz\t--rdzv \n'
+		printf 'ddpgen train.py --\t\n'
+		printf 'ddpgen --nodes 2 -- --\t\n'
+		printf 'ddprank \t%s \n' "$rank_cmds"
+		printf 'ddprank --scheduler \tauto hostfile hpcpack lsf pbs slurm \n'
+		printf 'ddprank env --format \tjson sh \n'
+		printf 'ddprank exec --rdzv \tc10d static \n'
+		printf 'ddprank exec --nnodes 2 --rdz\t--rdzv \n'
+		printf 'ddprank exec --exchange \tdir: mpi \n'
+		printf 'ddprank -\t%s\n' "$(rank_opts env)"
+		for c in $rank_cmds; do
+			printf 'ddprank %s -\t%s\n' "$c" "$(rank_opts "$c")"
+		done
+		for s in $sites; do
+			printf 'ddpgen --site %s --format \t%s\n' "$s" "$(formats "$s")"
+			printf 'ddpgen -s%s -f \t%s\n' "$s" "$(formats "$s")"
+		done
+		# Every option that takes a value: the word after it is not
+		# the script, so options are still offered.
+		for o in $gen_arg; do
+			printf 'ddpgen %s v --\t%s\n' "$o" "$gen_all"
+			printf 'ddpgen %s=v --\t%s\n' "$o" "$gen_all"
+		done
+	} >"$T/bash.cases"
+	cut -f1 "$T/bash.cases" | bash_queries >"$T/bash.got"
+	expect_eq "bash answered every query" "$(wc -l <"$T/bash.got")" \
+	    "$(wc -l <"$T/bash.cases")"
+	n=0
+	while IFS='	' read -r line want; do
+		n=$((n + 1))
+		got=$(sed -n "${n}p" "$T/bash.got")
+		expect_eq "bash: $line<TAB>" "$got" "$want"
+	done <"$T/bash.cases"
+	# --format and --rdzv offer no file names, even where files match.
+	: >sh.txt
+	: >static.txt
+	expect_eq "bash: no file names for --format" \
+	    "$(printf 'ddpgen --format s\nddpgen --rdzv s\n' | bash_queries)" \
+	    "sh 
+static "
+	# The script and its arguments are files.
+	expect_eq "bash: the script is a file" \
+	    "$(printf 'ddpgen --nodes 2 tr\nddpgen train.py s\n' | bash_queries)" \
+	    "train.py 
+sh.txt static.txt "
+fi
+
+# ---- fish, through complete -C ----
+# fish_complete LINE: the candidates fish offers, sorted, on one line.
+fish_complete() {
+	mkdir -p "$T/empty"
+	cd "$T/empty" && fish --no-config -c 'set -p fish_complete_path $argv[1]; complete -C $argv[2]' \
+	    "$comp" "$1" 2>&1 | cut -f1 | sort -u | tr '\n' ' '
+	cd "$T/work" || exit 1
+}
+if ! command -v fish >/dev/null; then
+	fail "fish is not installed (Debian package fish)"
+else
+	expect_eq "fish: ddpgen --" "$(fish_complete 'ddpgen --')" "$gen_all"
+	expect_eq "fish: ddpgen --for" "$(fish_complete 'ddpgen --for')" "--format "
+	expect_eq "fish: --format" "$(fish_complete 'ddpgen --format ')" "sh "
+	expect_eq "fish: --site" "$(fish_complete 'ddpgen --site ')" "$sites"
+	expect_eq "fish: --site mysite --format" \
+	    "$(fish_complete 'ddpgen --site mysite --format ')" "$(formats mysite)"
+	expect_eq "fish: --rdzv" "$(fish_complete 'ddpgen --rdzv ')" "c10d static "
+	expect_eq "fish: after --format xml" \
+	    "$(fish_complete 'ddpgen --format xml --rdz')" "--rdzv "
+	expect_eq "fish: after the script" "$(fish_complete 'ddpgen train.py --')" ""
+	expect_eq "fish: ddprank" "$(fish_complete 'ddprank ')" "$rank_cmds "
+	for c in $rank_cmds; do
+		want=$(rank_opts "$c" | tr ' ' '\n' | grep -- '^--' | sort |
+		    tr '\n' ' ')
+		expect_eq "fish: ddprank $c --" "$(fish_complete "ddprank $c --")" \
+		    "$want"
+	done
+	expect_eq "fish: ddprank --scheduler" \
+	    "$(fish_complete 'ddprank --scheduler ')" \
+	    "auto hostfile hpcpack lsf pbs slurm "
+	expect_eq "fish: ddprank exec -- command" \
+	    "$(fish_complete 'ddprank exec -- ddpge')" "ddpgen "
+fi
+
+# ---- zsh, in a tmux pane ----
+# zsh_wait PATTERN: the pane once PATTERN shows in it, in $T/pane; fails
+# if it does not within 30 seconds.
+zsh_wait() {
+	i=0
+	while [ $i -lt 300 ]; do
+		tmux -S "$T/tmux" capture-pane -p -t zt >"$T/pane"
+		grep -q -e "$1" "$T/pane" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+# zsh_tab LINE PATTERN: on a cleared screen, types LINE and TAB; the
+# pane once PATTERN shows lands in $T/pane.
+zsh_tab() {
+	tmux -S "$T/tmux" send-keys -t zt C-u C-l
+	i=0
+	until [ "$(tmux -S "$T/tmux" capture-pane -p -t zt | grep -c .)" = 1 ] ||
+	    [ $i -ge 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	tmux -S "$T/tmux" send-keys -t zt -l "$1"
+	tmux -S "$T/tmux" send-keys -t zt Tab
+	zsh_wait "$2"
+}
+if ! command -v zsh >/dev/null || ! command -v tmux >/dev/null; then
+	fail "zsh or tmux is not installed (Debian packages zsh, tmux)"
+else
+	mkdir -p "$T/zdot"
+	cat >"$T/zdot/.zshrc" <<EOF
+fpath=('$comp' \$fpath)
+autoload -Uz compinit && compinit -u -d '$T/zdot/.zcompdump'
+PS1='READY%# '
+EOF
+	on_exit 'tmux -S "$T/tmux" kill-server 2>/dev/null'
+	tmux -S "$T/tmux" new-session -d -s zt -x 220 -y 60 \
+	    "env -i HOME='$T/zdot' ZDOTDIR='$T/zdot' TERM=xterm PATH='$PATH' \
+	    DDPGEN_PROFILE_PATH='$DDPGEN_PROFILE_PATH' zsh -i"
+	zsh_wait READY || fail "zsh: no prompt: $(cat "$T/pane")"
+	zsh_tab "ddpgen --site " "mysite .*-- Test site" ||
+	    fail "zsh: --site does not list mysite: $(cat "$T/pane")"
+	for s in $sites; do
+		checks=$((checks + 1))
+		grep -q "^$s .*--" "$T/pane" || fail "zsh: --site lacks $s"
+	done
+	zsh_tab "ddpgen --site mysite --format " "cmd  *ps  *xml" ||
+	    fail "zsh: --format of an HPC Pack site: $(cat "$T/pane")"
+	zsh_tab "ddpgen --for" "ddpgen --format" ||
+	    fail "zsh: --for<TAB>: $(cat "$T/pane")"
+	zsh_tab "ddpgen --format xml --rd" "ddpgen --format xml --rdzv" ||
+	    fail "zsh: after --format xml: $(cat "$T/pane")"
+	zsh_tab "ddprank " "port .*--" ||
+	    fail "zsh: ddprank subcommands: $(cat "$T/pane")"
+	for c in $rank_cmds; do
+		checks=$((checks + 1))
+		grep -q "^$c .*--" "$T/pane" || fail "zsh: ddprank lacks $c"
+	done
+	zsh_tab "ddpgen --" "^--version" ||
+	    fail "zsh: ddpgen options: $(cat "$T/pane")"
+	expect_eq "zsh: ddpgen --<TAB>" "$(sed 1d "$T/pane" |
+	    grep -o -- '--[a-z][a-z0-9-]*' | sort -u | tr '\n' ' ')" "$gen_all"
+fi
+finish
