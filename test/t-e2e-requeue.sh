@@ -81,7 +81,9 @@ gen() {
 	name=$1 lines=$2
 	shift 2
 	mkdir -p "$T/$name"
-	printf 'description = "%s"\nextends = "slurm"\njob_output = "%s"\n%s\n' \
+	# Without srun's task labels, the training's lines start the lines
+	# of the output file, as the checks below read them.
+	printf 'description = "%s"\nextends = "slurm"\njob_output = "%s"\nlabel_output = false\n%s\n' \
 	    "$name" "$T/$name/out" "$lines" >"$T/$name/site.conf"
 	if ! "$DDPGEN" -s "$T/$name/site.conf" -J "$name" "$@" \
 	    >"$T/$name/job.sh" 2>"$T/$name/ddpgen.err"; then
