@@ -336,6 +336,23 @@ redact_argv(struct strlist *out, const struct opts *o, int argc,
 }
 
 /* NAME=VALUE, or a bare NAME to pass from the submitting shell. */
+/* A job no longer than the signal lead would be warned as it starts:
+ * unless --requeue or --signal-lead asked for it (profile_validate then
+ * refuses), such a job is not carried on, and ddpgen says so. */
+static void
+short_job(struct profile *p, const struct opts *o)
+{
+	long long	secs;
+
+	if (p->scheduler != PROFILE_SLURM || !p->requeue || o->requeue == 1 ||
+	    o->signal_lead != -1 || profile_parse_time(p->time, &secs) != 0 ||
+	    secs <= 0 || secs > p->signal_lead)
+		return;
+	util_warn("warning: time limit '%s' is not longer than signal_lead "
+	    "(%d s): the job is not requeued", p->time, p->signal_lead);
+	p->requeue = 0;
+}
+
 static void
 check_env_arg(const char *s)
 {
@@ -684,6 +701,7 @@ generate(const struct opts *o, struct profile *p, int argc, char **argv,
 	size_t		 nprof = p->setup.n;
 
 	apply_opts(p, o);
+	short_job(p, o);
 	strlist_init(&pass);
 	apply_env(p, o, &pass);
 	if (profile_validate(p, &cause) == -1)

@@ -151,4 +151,14 @@ run failed STUB_TRAIN_RC=3
 expect_eq "failed: status" "$RC" 3
 expect_eq "failed: message" "$ERR" "ddpgen job: time limit in 118 s: checkpoint signal sent to 4 processes on 2 nodes; the training exited with status 3: not requeued"
 hasnt "failed: no requeue" "requeue" "$LOG"
+# A job no longer than the lead is not carried on, and ddpgen says so;
+# asked for explicitly, it is an error.
+out=$("$DDPGEN" -N 2 -t 2 --ddprank "$T/ddprank" train.py 2>"$T/short.err")
+expect_eq "short: status" "$?" 0
+hasnt "short: no requeue" "#SBATCH --requeue" "$out"
+expect_eq "short: warning" "$(cat "$T/short.err")" "ddpgen: warning: time limit '2' is not longer than signal_lead (120 s): the job is not requeued"
+"$DDPGEN" -N 2 -t 2 --requeue --ddprank "$T/ddprank" train.py \
+    >/dev/null 2>"$T/short.err"
+expect_eq "short --requeue: status" "$?" 2
+expect_eq "short --requeue: message" "$(cat "$T/short.err")" "ddpgen: signal_lead: 120 s is not shorter than the time limit '2'"
 finish
