@@ -145,9 +145,12 @@ ddpgen_read_state() {
 		printf -v "ddpgen_${BASH_REMATCH[1]}" %s "${BASH_REMATCH[2]}"
 	done
 }
-ddpgen_read_state
 ddpgen_count=${SLURM_RESTART_COUNT:-0}
 [[ $ddpgen_count =~ ^(0|[1-9][0-9]{0,5})$ ]] || ddpgen_count=0
+# A first run has no state: it does not ask slurmctld.
+if [ "$ddpgen_count" -gt 0 ] || [ -n "${DDPGEN_CONTINUED:-}" ]; then
+	ddpgen_read_state
+fi
 # A requeue this script did not make: a node failure, an administrator.
 if [ "$ddpgen_count" -gt 0 ] && [ "$ddpgen_count" -ne "$ddpgen_restart" ]; then
 	ddpgen_last=requeued
@@ -222,6 +225,7 @@ ddpgen_carry_on() {
 	# restart count, array job id (the task id stays, for the training)
 	# or secret (it makes its own).
 	if cont=$(unset SLURM_RESTART_COUNT SLURM_ARRAY_JOB_ID DDPRANK_SECRET
+	    export DDPGEN_CONTINUED=1
 	    sbatch --parsable --dependency="afterany:$SLURM_JOB_ID" \
 	    --output="$(scontrol show job "$ddpgen_id" | sed -n 's/^ *StdOut=//p')" \
 	    --comment="ddpgen restart=0 limits=$limits base=$((ddpgen_base + ddpgen_count + 1)) last=$why" \

@@ -28,6 +28,7 @@ kill -USR2 "$(cat "$STUB_DIR/srun.pid")"
 STUB
 cat >"$stub/squeue" <<'STUB'
 #!/bin/bash
+echo "squeue $*" >>"$STUB_LOG"
 case "$*" in
 *%k*) printf '%s\n' "${STUB_COMMENT:-(null)}" ;;
 *%L*) echo 1:58 ;;
@@ -44,7 +45,7 @@ esac
 STUB
 cat >"$stub/sbatch" <<'STUB'
 #!/bin/bash
-echo "sbatch restart_count=${SLURM_RESTART_COUNT-unset} array=${SLURM_ARRAY_JOB_ID-unset} secret=${DDPRANK_SECRET-unset} $*" >>"$STUB_LOG"
+echo "sbatch restart_count=${SLURM_RESTART_COUNT-unset} array=${SLURM_ARRAY_JOB_ID-unset} secret=${DDPRANK_SECRET-unset} continued=${DDPGEN_CONTINUED-unset} $*" >>"$STUB_LOG"
 echo 99
 STUB
 cp "$stub/srun" "$T/ddprank"
@@ -96,6 +97,7 @@ has "first: signal" "scancel --signal=USR2 7" "$LOG"
 has "first: state" "scontrol update jobid=7 Comment=ddpgen restart=1 limits=1 base=0 last=time-limit" "$LOG"
 has "first: requeue" "scontrol requeue 7" "$LOG"
 has "first: env" "srun env base=0 last=none sig=USR2" "$LOG"
+hasnt "first: no state to read" "%k" "$LOG"
 
 # The fourth warning: max_requeues (3) reached.
 run limit SLURM_RESTART_COUNT=3 \
@@ -113,10 +115,11 @@ run cont STUB_REQUEUE_RC=1 SLURM_RESTART_COUNT=1 SLURM_ARRAY_JOB_ID=5 \
 expect_eq "cont: status" "$RC" 0
 expect_eq "cont: message" "$ERR" "ddpgen job: time limit in 118 s: checkpoint signal sent to 4 processes on 2 nodes; requeue refused: continuation job 99 submitted (restart 2 of at most 3)"
 has "cont: array id" "scontrol requeue 5_2" "$LOG"
-has "cont: sbatch" "sbatch restart_count=unset array=unset secret=unset --parsable --dependency=afterany:7 --output=/runs/my out.txt --comment=ddpgen restart=0 limits=2 base=2 last=time-limit $T/job.sh" "$LOG"
+has "cont: sbatch" "sbatch restart_count=unset array=unset secret=unset continued=1 --parsable --dependency=afterany:7 --output=/runs/my out.txt --comment=ddpgen restart=0 limits=2 base=2 last=time-limit $T/job.sh" "$LOG"
 
 # A continuation's first run: the base and the reason from its comment.
-run contrun STUB_COMMENT='ddpgen restart=0 limits=2 base=2 last=time-limit'
+run contrun DDPGEN_CONTINUED=1 \
+    STUB_COMMENT='ddpgen restart=0 limits=2 base=2 last=time-limit'
 has "contrun: env" "srun env base=2 last=time-limit" "$LOG"
 has "contrun: state" "Comment=ddpgen restart=1 limits=3 base=2 last=time-limit" "$LOG"
 
