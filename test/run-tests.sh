@@ -14,11 +14,15 @@ for t; do
 	name=${t#test/}
 	log="$BUILDDIR/test/tmp/${name}.log"
 	start=$(date +%s)
+	# A test that hangs fails by name after TEST_TIMEOUT seconds (TERM,
+	# so a cluster test still takes its cluster down), not the whole run.
 	case $t in
-	*.sh)	sh "$t" >"$log" 2>&1 ;;
-	*)	CK_VERBOSITY=${CK_VERBOSITY:-normal} "./$t" >"$log" 2>&1 ;;
+	*.sh)	timeout -k 60 "${TEST_TIMEOUT:-1200}" sh "$t" >"$log" 2>&1 ;;
+	*)	CK_VERBOSITY=${CK_VERBOSITY:-normal} timeout -k 60 \
+		    "${TEST_TIMEOUT:-1200}" "./$t" >"$log" 2>&1 ;;
 	esac
 	rc=$?
+	[ "$rc" -ne 124 ] || echo "TIMEOUT: $name did not end within ${TEST_TIMEOUT:-1200} s" >>"$log"
 	secs=$(( $(date +%s) - start ))
 	case $rc in
 	0)	pass=$((pass + 1)); echo "PASS: $name (${secs}s)" ;;

@@ -16,6 +16,8 @@ mkdir -p "$stub"
 # logs what ddprank would pass on. scancel: signals it.
 cat >"$stub/srun" <<'STUB'
 #!/bin/bash
+# The preflight step (ddprank doctor) passes at once.
+case " $* " in *" doctor "*) echo "srun doctor" >>"$STUB_LOG"; exit 0 ;; esac
 echo "srun env base=$DDPGEN_RESTART_BASE last=$DDPGEN_LAST_STOP sig=$DDPGEN_CHECKPOINT_SIGNAL" >>"$STUB_LOG"
 trap 'exit "${STUB_TRAIN_RC:-0}"' USR2
 echo $$ >"$STUB_DIR/srun.pid"
