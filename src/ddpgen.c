@@ -186,45 +186,29 @@ apply_rdzv(struct profile *p, const char *rdzv)
 
 	if (rdzv == NULL)
 		return;
-	if ((i = profile_word(profile_rdzv_names, rdzv)) == -1)
+	if ((i = vocab_word(rdzv_names, rdzv)) == -1)
 		die(XC_USAGE, "--rdzv: '%s' is not static or c10d", rdzv);
-	p->rdzv = (enum profile_rdzv)i;
+	p->rdzv = (enum rdzv)i;
 }
-
-/* The output formats and the template extension each one selects; the
- * first format of a scheduler is its default. */
-static const struct format {
-	const char		*name;
-	enum profile_sched	 sched;
-	const char		*ext;
-} formats[] = {
-	{ "sh",		PROFILE_SLURM,		".sh" },
-	{ "xml",	PROFILE_HPCPACK,	".xml" },
-	{ "cmd",	PROFILE_HPCPACK,	".cmd" },
-	{ "ps",		PROFILE_HPCPACK,	".ps1" },
-};
 
 /* --format picks the template of the same name with the format's
  * extension: hpcpack.xml becomes hpcpack.cmd. */
 static void
 apply_format(struct profile *p, const char *format)
 {
-	const struct format	*f = NULL;
+	const struct sched_format *f;
+	enum sched_id		 s;
 	char			*dot, *t;
-	size_t			 i;
 
 	if (format == NULL)
 		return;
-	for (i = 0; i < sizeof formats / sizeof formats[0]; i++)
-		if (strcmp(formats[i].name, format) == 0)
-			f = &formats[i];
-	if (f == NULL)
-		die(XC_USAGE, "--format: '%s' is not sh, xml, cmd or ps", format);
-	if (f->sched != p->scheduler)
+	if ((f = sched_format(format, &s)) == NULL)
+		die(XC_USAGE, "--format: '%s' is not %s", format,
+		    sched_formats_text(SCHED_AUTO));
+	if (s != p->scheduler)
 		die(XC_USAGE, "--format: %s is not a format for %s sites "
-		    "(%s)", format, p->scheduler == PROFILE_SLURM ? "Slurm" :
-		    "HPC Pack", p->scheduler == PROFILE_SLURM ? "sh" :
-		    "xml, cmd or ps");
+		    "(%s)", format, sched_get(p->scheduler)->title,
+		    sched_formats_text(p->scheduler));
 	t = xstrdup(p->template);
 	if ((dot = strrchr(t, '.')) != NULL && strchr(dot, '/') == NULL)
 		*dot = '\0';
@@ -287,7 +271,7 @@ apply_env(struct profile *p, const struct opts *o, struct strlist *pass)
 		}
 		free(name);
 	}
-	if (pass->n > 0 && p->scheduler != PROFILE_SLURM)
+	if (pass->n > 0 && p->scheduler != SCHED_SLURM)
 		die(XC_USAGE, "--env: '%s': passing a variable from the "
 		    "submitting shell works on Slurm sites only; give %s=VALUE",
 		    pass->v[0], pass->v[0]);
@@ -694,7 +678,7 @@ generate(const struct opts *o, struct profile *p, int argc, char **argv,
 	check_script(tpath, &b);
 	if (script_check_output(tpath, &b, &cause) == -1)
 		die(XC_USAGE, "%s", cause);
-	if (p->rdzv == PROFILE_C10D)
+	if (p->rdzv == RDZV_C10D)
 		util_warn("warning: rdzv c10d: torch's store has no "
 		    "authentication and c10d unpickles what it holds: anyone "
 		    "who reaches its port can run code in the job; use c10d only "

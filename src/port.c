@@ -24,16 +24,9 @@
 int
 port_parse(const char *s, int *port, char **cause)
 {
-	long long	v;
-
-	if (strcmp(s, "auto") == 0) {
-		*port = 0;
-		return 0;
-	}
-	if (util_strtonum(s, 1, 65535, &v) == -1)
+	if (vocab_port(s, port) != 0)
 		return util_fail(cause, "bad port '%s': expected auto or "
 		    "1-65535", s);
-	*port = (int)v;
 	return 0;
 }
 

@@ -5,10 +5,9 @@
 
 #include <stdint.h>
 
-struct auth;
+#include "vocab.h"
 
-#define PORT_LO_DEFAULT	20000
-#define PORT_HI_DEFAULT	29999
+struct auth;
 
 /* Parses --port: "auto" gives 0, else a port in 1-65535. Returns -1 and
  * sets *cause on anything else. */

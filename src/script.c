@@ -101,8 +101,8 @@ script_set_runtime(struct tmpl_vars *v, const struct profile *p)
 		script_set_int(v, "port", p->port);
 	snprintf(range, sizeof range, "%d-%d", p->port_min, p->port_max);
 	tmpl_set(v, "port_range", range);
-	tmpl_set(v, "rdzv", profile_rdzv_names[p->rdzv]);
-	tmpl_set(v, "rdzv_c10d", p->rdzv == PROFILE_C10D ? "1" : "");
+	tmpl_set(v, "rdzv", rdzv_names[p->rdzv]);
+	tmpl_set(v, "rdzv_c10d", p->rdzv == RDZV_C10D ? "1" : "");
 	tmpl_set(v, "label_output", p->label_output ? "1" : "");
 	script_set_list(v, "launcher", &p->launcher);
 	script_set_list(v, "launcher_args", &p->launcher_args);
@@ -147,7 +147,7 @@ script_task_argv(const struct job *job, struct strlist *argv)
 	xasprintf(&s, "%d-%d", p->port_min, p->port_max);
 	strlist_addown(argv, s);
 	strlist_add(argv, "--rdzv");
-	strlist_add(argv, profile_rdzv_names[p->rdzv]);
+	strlist_add(argv, rdzv_names[p->rdzv]);
 	strlist_add(argv, "--");
 	strlist_copy(argv, &p->launcher);
 	xasprintf(&s, "--nproc_per_node=%d", profile_nproc(p));
@@ -281,7 +281,7 @@ script_set_tasks(struct tmpl_vars *v, const struct job *job)
 	/* One record per node costs memory in proportion to the nodes, so
 	 * only the HPC Pack templates, which need them, get them. */
 	tmpl_set_fields(v, "tasks", fields);
-	if (job->prof->scheduler != PROFILE_HPCPACK)
+	if (job->prof->scheduler != SCHED_HPCPACK)
 		return;
 	for (i = 1; i <= job->nodes; i++) {
 		rec = tmpl_add_record(v, "tasks");
@@ -404,7 +404,7 @@ script_check_hpcpack(const struct job *job, const char *tpath, char **cause)
 	size_t			 n, task, command;
 	char			*s;
 
-	if (p->scheduler != PROFILE_HPCPACK)
+	if (p->scheduler != SCHED_HPCPACK)
 		return 0;
 	s = script_task_command_line(p);
 	n = script_u16len(s);
