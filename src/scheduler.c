@@ -49,6 +49,7 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		.step_vars = slurm_step,
 		.tmpl = "slurm.sh", .formats = slurm_formats,
 		.nformats = NELEM(slurm_formats), .warn_signal = 1,
+		.cmd_ddprank = "\"$DDPRANK\"",
 	},
 	[SCHED_HPCPACK] = {
 		.name = "hpcpack", .title = "HPC Pack",
@@ -60,7 +61,7 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		/* Not CCP_TASKID: each node runs its own task. */
 		.job_var = "CCP_JOBID", .task_vars = none, .step_vars = none,
 		.tmpl = "hpcpack.xml", .formats = hpcpack_formats,
-		.nformats = NELEM(hpcpack_formats),
+		.nformats = NELEM(hpcpack_formats), .cmd_one_line = 1,
 	},
 	[SCHED_PBS] = {
 		.name = "pbs", .title = "PBS",

@@ -73,6 +73,13 @@ struct sched {
 	const struct sched_format *formats;
 	size_t		 nformats;
 	int		 warn_signal;
+	/* How its templates place the node command (nodecmd.h): ddprank
+	 * as this shell code rather than its path (Slurm's script checks
+	 * it into $DDPRANK first), and all on one line without ';' (HPC
+	 * Pack's job variables) rather than a line each for ddprank, the
+	 * launcher and the script. */
+	const char	*cmd_ddprank;
+	int		 cmd_one_line;
 };
 
 /* The row of s. */

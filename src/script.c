@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "nodecmd.h"
 #include "profile.h"
 #include "quote.h"
 #include "script.h"
@@ -110,52 +111,6 @@ script_set_runtime(struct tmpl_vars *v, const struct profile *p)
 	script_set_env(v, &p->env);
 }
 
-/* The command every HPC Pack task runs: ddprank exec with the shared
- * directory exchange, then the launcher. Setup lines come first, each
- * ending in a newline, since they are shell code of any shape. */
-static void
-script_task_argv(const struct job *job, struct strlist *argv)
-{
-	const struct profile	*p = job->prof;
-	char			*s;
-
-	strlist_add(argv, job->ddprank);
-	strlist_add(argv, "exec");
-	strlist_add(argv, "--exchange");
-	xasprintf(&s, "dir:%s/.ddprank", p->shared_dir);
-	strlist_addown(argv, s);
-	strlist_add(argv, "--exchange-timeout");
-	xasprintf(&s, "%d", p->exchange_timeout);
-	strlist_addown(argv, s);
-	/* The one reliable count: CCP_NODES may name only the task's own
-	 * node. */
-	strlist_add(argv, "--nnodes");
-	xasprintf(&s, "%d", job->nodes);
-	strlist_addown(argv, s);
-	if (*p->iface != '\0') {
-		strlist_add(argv, "--iface");
-		strlist_add(argv, p->iface);
-	}
-	strlist_add(argv, "--port");
-	if (p->port == 0)
-		strlist_add(argv, "auto");
-	else {
-		xasprintf(&s, "%d", p->port);
-		strlist_addown(argv, s);
-	}
-	strlist_add(argv, "--port-range");
-	xasprintf(&s, "%d-%d", p->port_min, p->port_max);
-	strlist_addown(argv, s);
-	strlist_add(argv, "--rdzv");
-	strlist_add(argv, rdzv_names[p->rdzv]);
-	strlist_add(argv, "--");
-	strlist_copy(argv, &p->launcher);
-	xasprintf(&s, "--nproc_per_node=%d", profile_nproc(p));
-	strlist_addown(argv, s);
-	strlist_copy(argv, &p->launcher_args);
-	strlist_add(argv, job->script);
-}
-
 /* The task's shell code, the value of the job variable DDPGEN_TASK: the
  * setup lines (through eval, so that they keep their newlines), then the
  * command. One line without ';' (quote_sh_line), since job new's
@@ -169,7 +124,7 @@ static char *
 script_task_command(const struct job *job)
 {
 	const struct strlist	*setup = &job->prof->setup;
-	struct strlist		 argv;
+	struct nodecmd		 cmd;
 	struct buf		 b, code;
 	size_t			 i;
 
@@ -183,16 +138,9 @@ script_task_command(const struct job *job)
 		buf_adds(&b, " || : && ");
 		buf_free(&code);
 	}
-	strlist_init(&argv);
-	script_task_argv(job, &argv);
-	for (i = 0; i < job->nargs; i++)
-		strlist_add(&argv, job->args[i]);
-	for (i = 0; i < argv.n; i++) {
-		if (i > 0)
-			buf_addc(&b, ' ');
-		quote_sh_line(&b, argv.v[i]);
-	}
-	strlist_free(&argv);
+	nodecmd_build(&cmd, job);
+	nodecmd_sh(&b, &cmd, job);
+	nodecmd_free(&cmd);
 	buf_adds(&b, " || (exit \"$(($? == 253 ? 1 : $?))\")");
 	return buf_take(&b);
 }
@@ -454,6 +402,21 @@ script_check_output(const char *tpath, const struct buf *out, char **cause)
 	return 0;
 }
 
+/* The command each node runs, as shell code (nodecmd.h). */
+static void
+script_set_node_command(struct tmpl_vars *v, const struct job *job)
+{
+	struct nodecmd	cmd;
+	struct buf	b;
+
+	buf_init(&b);
+	nodecmd_build(&cmd, job);
+	nodecmd_sh(&b, &cmd, job);
+	nodecmd_free(&cmd);
+	tmpl_set(v, "node_command", b.s);
+	buf_free(&b);
+}
+
 struct tmpl_vars *
 script_vars(const struct job *job)
 {
@@ -472,6 +435,7 @@ script_vars(const struct job *job)
 	tmpl_set(v, "ddprank", job->ddprank);
 	tmpl_set(v, "script", job->script);
 	tmpl_set_list(v, "args", job->args, job->nargs);
+	script_set_node_command(v, job);
 	if (job->env_pass != NULL)
 		script_set_list(v, "env_pass", job->env_pass);
 	else
