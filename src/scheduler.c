@@ -49,6 +49,7 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		.step_vars = slurm_step,
 		.tmpl = "slurm.sh", .formats = slurm_formats,
 		.nformats = NELEM(slurm_formats), .warn_signal = 1,
+		.env_pass = 1,
 		.cmd_ddprank = "\"$DDPRANK\"",
 	},
 	[SCHED_HPCPACK] = {

@@ -73,6 +73,8 @@ struct sched {
 	const struct sched_format *formats;
 	size_t		 nformats;
 	int		 warn_signal;
+	/* ddpgen -e NAME: the job takes NAME from the submitting shell. */
+	int		 env_pass;
 	/* How its templates place the node command (nodecmd.h): ddprank
 	 * as this shell code rather than its path (Slurm's script checks
 	 * it into $DDPRANK first), and all on one line without ';' (HPC
