@@ -206,10 +206,10 @@ parse_value(struct options *o, int c, const char *arg)
 		parse_number(o, c, arg);
 		break;
 	case 'p':
-		rc = port_parse(arg, &o->ro.port, &cause);
+		rc = vocab_port_parse(arg, &o->ro.port, &cause);
 		break;
 	case 'P':
-		rc = port_parse_range(arg, &o->ro.lo, &o->ro.hi, &cause);
+		rc = vocab_port_range(arg, &o->ro.lo, &o->ro.hi, &cause);
 		break;
 	case 's':
 		if (sched_parse(arg, &s) == -1)

@@ -489,7 +489,8 @@ parse_enum(const char *const *names, const char *s, int *out,
 	return -1;
 }
 
-int
+/* The port key: vocab_port, worded as every key of a profile is. */
+static int
 profile_parse_port(const char *s, int *out, char **cause)
 {
 	switch (vocab_port(s, out)) {

@@ -115,11 +115,9 @@ int		 profile_nproc(const struct profile *);
  * which Slurm reads as no limit). */
 int		 profile_parse_time(const char *, long long *seconds);
 
-/* The rules of the env and port keys, for command-line values: 0 when
- * valid (profile_parse_port sets *out, 0 for "auto"), else -1 and, when
- * cause is not NULL, *cause. */
+/* The rules of the env key, for command-line values: 0 when valid,
+ * else -1 and, when cause is not NULL, *cause. */
 int		 profile_check_env(const char *, char **cause);
-int		 profile_parse_port(const char *, int *out, char **cause);
 
 /* Sets NAME=VALUE in env: an entry of the same name keeps its place and
  * takes the new value, else it is appended. So env holds one entry per
