@@ -10,9 +10,9 @@
 #include "exitcode.h"
 #include "job.h"
 #include "profile.h"
-#include "quote.h"
 #include "scheduler.h"
 #include "script.h"
+#include "tmpl.h"
 #include "util.h"
 #include "xmalloc.h"
 
@@ -315,44 +315,26 @@ job_check_setup(const struct strlist *setup, size_t nprof, char **cause)
 	return nprof == setup->n ? XC_CONFIG : XC_USAGE;
 }
 
-typedef int	job_quote_fn(struct buf *, const char *, char **);
-
-/* The quoting an HPC Pack format's template applies to env values, by
- * the template's extension; NULL for a shell script, where every value
- * can be written. */
-static job_quote_fn *
-job_format_quote(const char *template)
-{
-	const char	*dot = strrchr(template, '.');
-
-	if (dot == NULL || strchr(dot, '/') != NULL)
-		return NULL;
-	if (strcmp(dot, ".cmd") == 0)
-		return quote_cmd;
-	if (strcmp(dot, ".ps1") == 0)
-		return quote_ps;
-	if (strcmp(dot, ".xml") == 0)
-		return quote_xml;
-	return NULL;
-}
-
 /* An -e value the format cannot carry is a usage error, before the
  * template would report it as its own (a profile error). */
 static int
 job_check_env_values(const struct job_opts *o, const struct profile *p,
     char **cause)
 {
-	job_quote_fn	*fn = job_format_quote(p->template);
+	enum tmpl_ctx	 ctx;
 	struct buf	 b;
 	char		*why;
 	size_t		 i;
 	int		 rc;
 
-	for (i = 0; fn != NULL && i < o->env.n; i++) {
+	/* An unknown extension is the template loader's to report. */
+	if (tmpl_ctx_of(p->template, &ctx) == -1)
+		return XC_OK;
+	for (i = 0; i < o->env.n; i++) {
 		if (strchr(o->env.v[i], '=') == NULL)
 			continue;	/* passed at run time */
 		buf_init(&b);
-		rc = fn(&b, strchr(o->env.v[i], '=') + 1, &why);
+		rc = tmpl_escape(ctx, &b, strchr(o->env.v[i], '=') + 1, &why);
 		buf_free(&b);
 		if (rc == -1) {
 			util_fail(cause, "--env: '%s': %s", o->env.v[i], why);
@@ -418,10 +400,10 @@ job_resolve(struct job_resolved *r, struct profile *p,
 static int
 job_check_script(const char *tpath, const struct buf *b, char **cause)
 {
-	const char	*dot = strrchr(tpath, '.');
+	enum tmpl_ctx	 ctx;
 	char		*why;
 
-	if (dot == NULL || strcmp(dot, ".sh") != 0)
+	if (tmpl_ctx_of(tpath, &ctx) == -1 || ctx != TMPL_SH)
 		return XC_OK;
 	if (script_check_syntax(b->s, 0, &why) == -1) {
 		util_fail(cause, "%s: the generated script is not valid shell: "
