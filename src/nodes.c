@@ -26,8 +26,11 @@ const struct nodes_env nodes_env_real = { nodes_getenv, NULL };
 const char *
 nodes_var(const struct nodes_env *env, const char *name)
 {
-	const char	*v = env->get(env->arg, name);
+	const char	*v;
 
+	if (name == NULL)	/* a variable the scheduler's row lacks */
+		return NULL;
+	v = env->get(env->arg, name);
 	return v == NULL || *v == '\0' ? NULL : v;
 }
 

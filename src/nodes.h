@@ -19,7 +19,8 @@ struct nodes_env {
 /* The process environment (getenv). */
 extern const struct nodes_env nodes_env_real;
 
-/* The value of name, or NULL when it is unset or empty. */
+/* The value of name, or NULL when it is unset or empty (or name is
+ * NULL). */
 const char	*nodes_var(const struct nodes_env *, const char *name);
 /* Sets *out from name when it is set, leaving it alone otherwise; a
  * value that is not a number from min to INT64_MAX is an error (-1 and

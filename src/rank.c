@@ -325,31 +325,32 @@ rank_check_port(struct rank_ctx *c, struct rank *r, char **cause)
 /* One torchrun per node: a Slurm step of more tasks than nodes (an
  * inherited --ntasks-per-node, -n) would start two on a node, which then
  * collide on the port with a confusing error. Every task of such a step
- * refuses, so the whole step fails at once. */
+ * refuses, so the whole step fails at once. The scheduler's row names
+ * the variables (nodes_var_num leaves a count at 0 for a NULL name). */
 static int
 rank_one_task(struct rank_ctx *c, char **cause)
 {
-	int64_t	local = 0, tasks = 0, nodes = 0;
+	const struct sched	*s = sched_get(c->nodes.sched);
+	int64_t			 local = 0, tasks = 0, nodes = 0;
 
-	if (c->nodes.sched != SCHED_SLURM)
+	if (s->one_per_node == NULL)
 		return XC_OK;
-	if (nodes_var_num(&local, c->env, "SLURM_LOCALID", 0, cause) == -1 ||
-	    nodes_var_num(&tasks, c->env, "SLURM_STEP_NUM_TASKS", 1,
+	if (nodes_var_num(&local, c->env, s->local_task_var, 0,
 	    cause) == -1 ||
-	    nodes_var_num(&nodes, c->env, "SLURM_STEP_NUM_NODES", 1,
-	    cause) == -1)
+	    nodes_var_num(&tasks, c->env, s->step_tasks_var, 1, cause) == -1 ||
+	    nodes_var_num(&nodes, c->env, s->step_nodes_var, 1, cause) == -1)
 		return XC_NODES;
 	if (nodes > 0 && tasks > nodes) {
 		util_fail(cause, "this job step runs %lld tasks on %lld nodes "
-		    "(SLURM_STEP_NUM_TASKS, SLURM_STEP_NUM_NODES): ddprank "
-		    "must run once per node; start the step with srun -N N "
-		    "-n N", (long long)tasks, (long long)nodes);
+		    "(%s, %s): ddprank must run once per node; %s",
+		    (long long)tasks, (long long)nodes, s->step_tasks_var,
+		    s->step_nodes_var, s->one_per_node);
 		return XC_NODES;
 	}
 	if (local > 0) {
-		util_fail(cause, "this is task %lld of its node "
-		    "(SLURM_LOCALID): ddprank must run once per node; start "
-		    "the step with srun -N N -n N", (long long)local);
+		util_fail(cause, "this is task %lld of its node (%s): ddprank "
+		    "must run once per node; %s", (long long)local,
+		    s->local_task_var, s->one_per_node);
 		return XC_NODES;
 	}
 	return XC_OK;

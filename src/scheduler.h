@@ -51,6 +51,14 @@ struct sched {
 	const char	*nodeid_var;
 	const char	*selfname_var;
 	int		 hostlist_flags; /* how nodes_find compares names */
+	/* One ddprank per node: this task's index on its node, and the
+	 * step's task and node counts, whichever the scheduler sets (Slurm:
+	 * SLURM_LOCALID, SLURM_STEP_NUM_TASKS, SLURM_STEP_NUM_NODES); more
+	 * tasks than nodes is refused, saying how to start one per node. */
+	const char	*local_task_var;
+	const char	*step_tasks_var;
+	const char	*step_nodes_var;
+	const char	*one_per_node;
 	/* Tasks may see only part of the job's nodes (HPC Pack's
 	 * CCP_NODES): --nnodes and --exchange are the remedy. */
 	int		 partial_list;
