@@ -67,6 +67,7 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		.job_var = "CCP_JOBID", .task_vars = none, .step_vars = none,
 		.tmpl = "hpcpack.xml", .formats = hpcpack_formats,
 		.nformats = NELEM(hpcpack_formats), .cmd_one_line = 1,
+		.env_refs_in_task = 1,
 	},
 	[SCHED_PBS] = {
 		.name = "pbs", .title = "PBS",

@@ -83,6 +83,10 @@ struct sched {
 	int		 warn_signal;
 	/* ddpgen -e NAME: the job takes NAME from the submitting shell. */
 	int		 env_pass;
+	/* The scheduler sets job variables before the task shell's startup
+	 * files run (HPC Pack): a value with $NAME references is exported
+	 * by the task's command instead (script.c). */
+	int		 env_refs_in_task;
 	/* How its templates place the node command (nodecmd.h): ddprank
 	 * as this shell code rather than its path (Slurm's script checks
 	 * it into $DDPRANK first), and all on one line without ';' (HPC
