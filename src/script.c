@@ -340,12 +340,13 @@ script_u16len(const char *s)
 	return n;
 }
 
+/* The template writes a cmd.exe batch file (tmpl_ctx_of). */
 static int
-script_has_ext(const char *path, const char *ext)
+script_is_cmd(const char *path)
 {
-	size_t	n = strlen(path), e = strlen(ext);
+	enum tmpl_ctx	ctx;
 
-	return n >= e && strcmp(path + n - e, ext) == 0;
+	return tmpl_ctx_of(path, &ctx) == 0 && ctx == TMPL_CMD;
 }
 
 /* job new's /jobenv reads ';' as the start of another variable, and no
@@ -417,7 +418,7 @@ script_check_hpcpack(const struct job *job, const char *tpath, char **cause)
 		    "%zu; path and env %zu); HPC Pack takes at most %d: "
 		    "shorten the arguments, setup lines or env values", n,
 		    task, command, n - task - command, SCRIPT_MAX_ENV);
-	if (script_has_ext(tpath, ".cmd"))
+	if (script_is_cmd(tpath))
 		return script_check_jobenv(p, cause);
 	return 0;
 }
@@ -429,7 +430,7 @@ script_check_output(const char *tpath, const struct buf *out, char **cause)
 	char		*copy;
 	size_t		 n, lineno = 1;
 
-	if (!script_has_ext(tpath, ".cmd"))
+	if (!script_is_cmd(tpath))
 		return 0;
 	for (line = out->s; *line != '\0'; line = end + 1, lineno++) {
 		if ((end = strchr(line, '\n')) == NULL)
