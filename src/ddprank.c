@@ -194,7 +194,7 @@ static void
 parse_value(struct options *o, int c, const char *arg)
 {
 	enum sched_id	 s;
-	char			*cause;
+	char			*cause, *names;
 	int			 i, rc = 0;
 
 	switch (c) {
@@ -212,9 +212,13 @@ parse_value(struct options *o, int c, const char *arg)
 		rc = vocab_port_range(arg, &o->ro.lo, &o->ro.hi, &cause);
 		break;
 	case 's':
-		if (sched_parse(arg, &s) == -1)
-			exit(report(XC_USAGE, "--scheduler: '%s' is not %s",
-			    arg, sched_names_text()));
+		if (sched_parse(arg, &s) == -1) {
+			util_fail(&cause, "'%s' is not %s", arg,
+			    (names = sched_names_text()));
+			free(names);
+			rc = -1;
+			break;
+		}
 		o->ro.sched = s;
 		break;
 	case 'r':
