@@ -51,9 +51,9 @@ struct nodes {
 
 /* The scheduler sched stands for, given hostfile, the --hostfile
  * argument or NULL: sched itself unless it is SCHED_AUTO; else
- * SCHED_HOSTFILE with a hostfile; else the first whose node list
- * variable is set (Slurm, HPC Pack, PBS, LSF), or SCHED_AUTO when none
- * is. The node list and the job id both follow it, with or without a
+ * SCHED_HOSTFILE with a hostfile; else the first, in the scheduler
+ * table's order, one of whose node list variables is set, or SCHED_AUTO
+ * when none is. The node list and the job id both follow it, with or without a
  * list to read, so that every subcommand takes the same job id. */
 enum sched_id nodes_sched_resolve(const struct nodes_env *,
 		    enum sched_id sched, const char *hostfile);
@@ -70,8 +70,8 @@ int		 nodes_load(struct nodes *n, const struct nodes_env *,
 void		 nodes_free(struct nodes *);
 
 /* The job id of scheduler sched, as nodes_sched_resolve gives it
- * (SCHED_AUTO and SCHED_HOSTFILE: the first of SLURM_JOB_ID, CCP_JOBID,
- * PBS_JOBID, LSB_JOBID that is set). No job id is not an error
+ * (SCHED_AUTO and SCHED_HOSTFILE: the first, in table order, whose
+ * job_var is set), read through its row. No job id is not an error
  * (job->set is 0); a malformed one is. */
 int		 nodes_job(struct nodes_job *job, const struct nodes_env *,
 		    enum sched_id sched, char **cause);
