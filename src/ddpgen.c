@@ -33,7 +33,10 @@ enum {
 	OPT_LIST_SITES,
 	OPT_SHOW_SITE,
 	OPT_PREFLIGHT,
-	OPT_NO_PREFLIGHT
+	OPT_NO_PREFLIGHT,
+	OPT_REQUEUE,
+	OPT_NO_REQUEUE,
+	OPT_SIGNAL_LEAD
 };
 
 static const struct option longopts[] = {
@@ -60,6 +63,9 @@ static const struct option longopts[] = {
 	{ "no-preflight",	no_argument,		NULL, OPT_NO_PREFLIGHT },
 	{ "list-sites",		no_argument,		NULL, OPT_LIST_SITES },
 	{ "show-site",		required_argument,	NULL, OPT_SHOW_SITE },
+	{ "requeue",		no_argument,		NULL, OPT_REQUEUE },
+	{ "no-requeue",		no_argument,		NULL, OPT_NO_REQUEUE },
+	{ "signal-lead",	required_argument,	NULL, OPT_SIGNAL_LEAD },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, 'V' },
 	{ NULL,			0,			NULL, 0 }
@@ -75,6 +81,7 @@ usage(FILE *f)
 "              [-e name[=value]] [-S command] [-P port|auto]\n"
 "              [-r static|c10d] [-i regex] [-T template] [--ddprank path]\n"
 "              [--preflight | --no-preflight]\n"
+"              [--requeue | --no-requeue] [--signal-lead seconds]\n"
 "              script [argument ...]\n"
 "       ddpgen --list-sites\n"
 "       ddpgen --show-site site\n"
@@ -209,6 +216,11 @@ parse_opt(struct opts *o, int ch)
 	case OPT_NO_PREFLIGHT: j->preflight = 0; break;
 	case OPT_LIST_SITES: o->list_sites = 1; break;
 	case OPT_SHOW_SITE: o->show_site = optarg; break;
+	case OPT_REQUEUE: j->requeue = 1; break;
+	case OPT_NO_REQUEUE: j->requeue = 0; break;
+	case OPT_SIGNAL_LEAD:
+		j->signal_lead = num_arg("signal-lead", optarg, 1, 65535);
+		break;
 	case 'h': usage(stdout); exit(stdout_done());
 	case 'V': printf("ddpgen %s\n", DDPGEN_VERSION); exit(stdout_done());
 	}
@@ -234,6 +246,7 @@ parse_opts(struct opts *o, int argc, char **argv)
 	memset(o, 0, sizeof *o);
 	o->j.nodes = 1;
 	o->j.gpus = o->j.nproc = o->j.preflight = -1;
+	o->j.requeue = o->j.signal_lead = -1;
 	strlist_init(&o->j.env);
 	strlist_init(&o->j.setup);
 	opterr = 0;
@@ -337,8 +350,10 @@ generate(const struct opts *o, struct profile *p, const char *exedir)
 	int			 xc;
 
 	buf_init(&b);
-	if ((xc = job_resolve(&r, p, &o->j, exedir, &cause)) != XC_OK ||
-	    (xc = job_render(&r, &b, &cause)) != XC_OK)
+	xc = job_resolve(&r, p, &o->j, exedir, &cause);
+	if (r.warning != NULL)
+		util_warn("warning: %s", r.warning);
+	if (xc != XC_OK || (xc = job_render(&r, &b, &cause)) != XC_OK)
 		die(xc, "%s", cause);
 	if (r.prof->rdzv == RDZV_C10D)
 		util_warn("warning: rdzv c10d: torch's store has no "

@@ -123,6 +123,10 @@ job_apply_opts(struct profile *p, const struct job_opts *o, char **cause)
 	job_set_str(&p->ddprank, o->ddprank);
 	if (o->preflight != -1)
 		p->preflight = o->preflight;
+	if (o->requeue != -1)
+		p->requeue = o->requeue;
+	if (o->signal_lead != -1)
+		p->signal_lead = o->signal_lead;
 	if (o->iface != NULL) {
 		job_set_str(&p->iface, o->iface);
 		p->discovery = PROFILE_IFACE;
@@ -133,6 +137,26 @@ job_apply_opts(struct profile *p, const struct job_opts *o, char **cause)
 		return xc;
 	strlist_copy(&p->setup, &o->setup);
 	return XC_OK;
+}
+
+/* A job no longer than the signal lead would be warned as it starts:
+ * unless --requeue or --signal-lead asked for it (profile_validate then
+ * refuses), such a job is not carried on, and r->warning says so. */
+static void
+job_short(struct job_resolved *r, const struct job_opts *o)
+{
+	struct profile	*p = r->prof;
+	long long	 secs;
+
+	if (!sched_get(p->scheduler)->warn_signal || !p->requeue ||
+	    o->requeue == 1 || o->signal_lead != -1 ||
+	    profile_parse_time(p->time, &secs) != 0 || secs <= 0 ||
+	    secs > p->signal_lead)
+		return;
+	xasprintf(&r->warning, "time limit '%s' is not longer than "
+	    "signal_lead (%d s): the job is not requeued", p->time,
+	    p->signal_lead);
+	p->requeue = 0;
 }
 
 /* Drops name from pass, if there. */
@@ -355,8 +379,10 @@ job_profile(struct job_resolved *r, const struct job_opts *o, char **cause)
 	size_t		 nprof = p->setup.n;
 	int		 xc;
 
-	if ((xc = job_apply_opts(p, o, cause)) != XC_OK ||
-	    (xc = job_apply_env(p, o, &r->pass, cause)) != XC_OK)
+	if ((xc = job_apply_opts(p, o, cause)) != XC_OK)
+		return xc;
+	job_short(r, o);
+	if ((xc = job_apply_env(p, o, &r->pass, cause)) != XC_OK)
 		return xc;
 	if (profile_validate(p, cause) == -1)
 		return XC_USAGE;
@@ -439,5 +465,6 @@ job_free(struct job_resolved *r)
 	strlist_free(&r->cmd);
 	free(r->ddprank);
 	free(r->tpath);
+	free(r->warning);
 	memset(r, 0, sizeof *r);
 }

@@ -35,6 +35,8 @@ struct job_opts {
 	const char	*ddprank;
 	const char	*format;
 	int		 preflight;	/* --preflight 1, --no-preflight 0 */
+	int		 requeue;	/* --requeue 1, --no-requeue 0 */
+	int		 signal_lead;	/* --signal-lead */
 	/* The operands, and ddpgen's whole command line for the job's
 	 * "Regenerate with" comment (argv[0] is not used). */
 	const char	*script;
@@ -53,6 +55,8 @@ struct job_resolved {
 	struct strlist	 cmd;		/* ddpgen's command line, redacted */
 	char		*ddprank;
 	char		*tpath;		/* the template file */
+	char		*warning;	/* for the user, or NULL; set even
+					   when job_resolve fails */
 };
 
 /* Lays o over p (which r then owns, and frees) and resolves the job;

@@ -80,6 +80,10 @@ nodecmd_build(struct nodecmd *c, const struct job *job)
 	strlist_copy(&c->argv, &p->launcher);
 	xasprintf(&s, "--nproc_per_node=%d", profile_nproc(p));
 	strlist_addown(&c->argv, s);
+	if (p->max_restarts > 0) {
+		xasprintf(&s, "--max-restarts=%d", p->max_restarts);
+		strlist_addown(&c->argv, s);
+	}
 	strlist_copy(&c->argv, &p->launcher_args);
 	c->script = c->argv.n;
 	strlist_add(&c->argv, job->script);
