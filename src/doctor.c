@@ -405,13 +405,15 @@ void
 doctor_check_gpus(struct doctor_node *n, const struct doctor_opts *o,
     const struct doctor_sys *sys)
 {
+	/* The GPUs a node was given: only Slurm says. */
+	const struct sched	*slurm = sched_get(SCHED_SLURM);
 	struct doctor_gpus	 g;
 	uint64_t		 want = o->gpus, shown;
 	int64_t			 v = 0;
 	char			*cause;
 
 	if (want == 0) {
-		if (nodes_var_num(&v, sys->env, "SLURM_GPUS_ON_NODE", 0,
+		if (nodes_var_num(&v, sys->env, slurm->gpus_var, 0,
 		    &cause) == -1)
 			free(cause);
 		want = (uint64_t)v;
@@ -429,7 +431,7 @@ doctor_check_gpus(struct doctor_node *n, const struct doctor_opts *o,
 		doctor_set(n, DOCTOR_GPUS, DOCTOR_FAIL, "%s=%s shows %llu of "
 		    "%llu GPUs requested", g.var, g.visible,
 		    (unsigned long long)shown, (unsigned long long)want);
-	else if (nodes_var(sys->env, "SLURM_GPUS_PER_TASK") != NULL)
+	else if (nodes_var(sys->env, slurm->gpus_per_task_var) != NULL)
 		doctor_set(n, DOCTOR_GPUS, DOCTOR_WARN, "--gpus-per-task "
 		    "gives each task only its own GPUs: NCCL cannot see the "
 		    "node's other GPUs (no peer-to-peer); request GPUs per node");

@@ -36,15 +36,17 @@ static char *
 doctor_dir_run(const struct doctor_opts *o, const struct doctor_sys *sys,
     char **cause)
 {
+	const struct sched	*s = sched_get(SCHED_HPCPACK);
 	struct nodes_job	 job;
 	int64_t			 retry = 0;
 	char			*id, *run, *path;
 
-	if (nodes_job(&job, sys->env, NODES_HPCPACK, cause) == -1 ||
-	    nodes_var_num(&retry, sys->env, "CCP_RETRY_COUNT", 0, cause) == -1)
+	if (nodes_job(&job, sys->env, SCHED_HPCPACK, cause) == -1 ||
+	    nodes_var_num(&retry, sys->env, s->retry_var, 0, cause) == -1)
 		return NULL;
 	if (!job.set) {
-		util_fail(cause, "no job id (CCP_JOBID) to name the directory");
+		util_fail(cause, "no job id (%s) to name the directory",
+		    s->job_var);
 		return NULL;
 	}
 	id = nodes_job_string(&job);
@@ -60,14 +62,15 @@ static int
 doctor_dir_self(struct doctor_node *self, const struct doctor_opts *o,
     const struct doctor_sys *sys, char **cause)
 {
-	int64_t	task = -1;
-	int	port;
+	const char	*var = sched_get(SCHED_HPCPACK)->task_number_var;
+	int64_t		 task = -1;
+	int		 port;
 
-	if (nodes_var_num(&task, sys->env, "CCP_TASKID", 1, cause) == -1)
+	if (nodes_var_num(&task, sys->env, var, 1, cause) == -1)
 		return -1;
 	if (task < 1 || (uint64_t)task > o->ro->nnodes)
-		return util_fail(cause, "CCP_TASKID %lld is not a task from 1 "
-		    "to --nnodes %llu", (long long)task,
+		return util_fail(cause, "%s %lld is not a task from 1 "
+		    "to --nnodes %llu", var, (long long)task,
 		    (unsigned long long)o->ro->nnodes);
 	if (rank_port(&port, o->ro, sys->env, cause) != XC_OK)
 		return -1;

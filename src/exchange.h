@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "netif.h"
+#include "vocab.h"
 
 struct auth;
 struct buf;
@@ -18,8 +19,6 @@ struct buf;
 #define EXCHANGE_ENTRY_MAX	1024
 #define EXCHANGE_HOST_MAX	64
 /* The default --exchange-timeout and its bounds, in seconds. */
-#define EXCHANGE_TIMEOUT_DEFAULT 300
-#define EXCHANGE_TIMEOUT_MAX	86400
 /* How long node 0 waits, at most, for the others to confirm they have
  * read the directory before removing it: short, since node 0's torchrun
  * is meanwhile not listening. */

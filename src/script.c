@@ -10,8 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "nodecmd.h"
 #include "profile.h"
 #include "quote.h"
+#include "scheduler.h"
 #include "script.h"
 #include "tmpl.h"
 #include "util.h"
@@ -59,7 +61,7 @@ script_job_time(const struct profile *p, const char *item)
 {
 	const char	*eq = strchr(item, '=');
 
-	return p->scheduler == PROFILE_HPCPACK &&
+	return sched_get(p->scheduler)->env_refs_in_task &&
 	    quote_has_vars(eq == NULL ? "" : eq + 1);
 }
 
@@ -133,8 +135,8 @@ script_set_runtime(struct tmpl_vars *v, const struct profile *p)
 		script_set_int(v, "port", p->port);
 	snprintf(range, sizeof range, "%d-%d", p->port_min, p->port_max);
 	tmpl_set(v, "port_range", range);
-	tmpl_set(v, "rdzv", profile_rdzv_names[p->rdzv]);
-	tmpl_set(v, "rdzv_c10d", p->rdzv == PROFILE_C10D ? "1" : "");
+	tmpl_set(v, "rdzv", rdzv_names[p->rdzv]);
+	tmpl_set(v, "rdzv_c10d", p->rdzv == RDZV_C10D ? "1" : "");
 	tmpl_set(v, "label_output", p->label_output ? "1" : "");
 	script_set_list(v, "launcher", &p->launcher);
 	tmpl_set(v, "launcher_program", p->launcher.v[0]);
@@ -142,92 +144,6 @@ script_set_runtime(struct tmpl_vars *v, const struct profile *p)
 	tmpl_set(v, "preflight", p->preflight ? "1" : "");
 	script_set_list(v, "setup", &p->setup);
 	script_set_env(v, p);
-}
-
-/* The command every HPC Pack task runs: ddprank exec with the shared
- * directory exchange, then the launcher. Setup lines come first, each
- * ending in a newline, since they are shell code of any shape. */
-static void
-script_task_argv(const struct job *job, struct strlist *argv)
-{
-	const struct profile	*p = job->prof;
-	char			*s;
-
-	strlist_add(argv, job->ddprank);
-	strlist_add(argv, "exec");
-	strlist_add(argv, "--exchange");
-	xasprintf(&s, "dir:%s/.ddprank", p->shared_dir);
-	strlist_addown(argv, s);
-	strlist_add(argv, "--exchange-timeout");
-	xasprintf(&s, "%d", p->exchange_timeout);
-	strlist_addown(argv, s);
-	/* The one reliable count: CCP_NODES may name only the task's own
-	 * node. */
-	strlist_add(argv, "--nnodes");
-	xasprintf(&s, "%d", job->nodes);
-	strlist_addown(argv, s);
-	if (*p->iface != '\0') {
-		strlist_add(argv, "--iface");
-		strlist_add(argv, p->iface);
-	}
-	strlist_add(argv, "--port");
-	if (p->port == 0)
-		strlist_add(argv, "auto");
-	else {
-		xasprintf(&s, "%d", p->port);
-		strlist_addown(argv, s);
-	}
-	strlist_add(argv, "--port-range");
-	xasprintf(&s, "%d-%d", p->port_min, p->port_max);
-	strlist_addown(argv, s);
-	strlist_add(argv, "--rdzv");
-	strlist_add(argv, profile_rdzv_names[p->rdzv]);
-	strlist_add(argv, "--");
-	strlist_copy(argv, &p->launcher);
-	xasprintf(&s, "--nproc_per_node=%d", profile_nproc(p));
-	strlist_addown(argv, s);
-	if (p->max_restarts > 0) {
-		xasprintf(&s, "--max-restarts=%d", p->max_restarts);
-		strlist_addown(argv, s);
-	}
-	strlist_copy(argv, &p->launcher_args);
-	strlist_add(argv, job->script);
-}
-
-/* The preflight of every task: ddprank doctor through the same shared
- * directory, task 1 gathering the others' findings; then "&&". */
-static void
-script_task_doctor(const struct job *job, struct buf *b)
-{
-	const struct profile	*p = job->prof;
-	struct strlist		 argv;
-	char			*s;
-	size_t			 i;
-
-	strlist_init(&argv);
-	strlist_add(&argv, job->ddprank);
-	strlist_add(&argv, "doctor");
-	xasprintf(&s, "--exchange=dir:%s/.ddprank", p->shared_dir);
-	strlist_addown(&argv, s);
-	xasprintf(&s, "--nnodes=%d", job->nodes);
-	strlist_addown(&argv, s);
-	if (*p->iface != '\0') {
-		strlist_add(&argv, "--iface");
-		strlist_add(&argv, p->iface);
-	}
-	if (p->port != 0)
-		xasprintf(&s, "--port=%d", p->port);
-	else
-		xasprintf(&s, "--port-range=%d-%d", p->port_min, p->port_max);
-	strlist_addown(&argv, s);
-	strlist_add(&argv, "--launcher");
-	strlist_add(&argv, p->launcher.v[0]);
-	for (i = 0; i < argv.n; i++) {
-		quote_sh_line(b, argv.v[i]);
-		buf_addc(b, ' ');
-	}
-	buf_adds(b, "&& ");
-	strlist_free(&argv);
 }
 
 /* The task's shell code, the value of the job variable DDPGEN_TASK: the
@@ -269,7 +185,7 @@ static char *
 script_task_command(const struct job *job)
 {
 	const struct strlist	*setup = &job->prof->setup;
-	struct strlist		 argv;
+	struct nodecmd		 cmd;
 	struct buf		 b, code;
 	size_t			 i;
 
@@ -284,18 +200,15 @@ script_task_command(const struct job *job)
 		buf_free(&code);
 	}
 	script_task_exports(&b, job->prof);
-	if (job->prof->preflight)
-		script_task_doctor(job, &b);
-	strlist_init(&argv);
-	script_task_argv(job, &argv);
-	for (i = 0; i < job->nargs; i++)
-		strlist_add(&argv, job->args[i]);
-	for (i = 0; i < argv.n; i++) {
-		if (i > 0)
-			buf_addc(&b, ' ');
-		quote_sh_line(&b, argv.v[i]);
+	if (job->prof->preflight) {
+		nodecmd_doctor(&cmd, job);
+		nodecmd_sh(&b, &cmd, job);
+		nodecmd_free(&cmd);
+		buf_adds(&b, " && ");
 	}
-	strlist_free(&argv);
+	nodecmd_build(&cmd, job);
+	nodecmd_sh(&b, &cmd, job);
+	nodecmd_free(&cmd);
 	buf_adds(&b, " || (exit \"$(($? == 253 ? 1 : $?))\")");
 	return buf_take(&b);
 }
@@ -384,7 +297,7 @@ script_set_tasks(struct tmpl_vars *v, const struct job *job)
 	/* One record per node costs memory in proportion to the nodes, so
 	 * only the HPC Pack templates, which need them, get them. */
 	tmpl_set_fields(v, "tasks", fields);
-	if (job->prof->scheduler != PROFILE_HPCPACK)
+	if (job->prof->scheduler != SCHED_HPCPACK)
 		return;
 	for (i = 1; i <= job->nodes; i++) {
 		rec = tmpl_add_record(v, "tasks");
@@ -448,12 +361,13 @@ script_u16len(const char *s)
 	return n;
 }
 
+/* The template writes a cmd.exe batch file (tmpl_ctx_of). */
 static int
-script_has_ext(const char *path, const char *ext)
+script_is_cmd(const char *path)
 {
-	size_t	n = strlen(path), e = strlen(ext);
+	enum tmpl_ctx	ctx;
 
-	return n >= e && strcmp(path + n - e, ext) == 0;
+	return tmpl_ctx_of(path, &ctx) == 0 && ctx == TMPL_CMD;
 }
 
 /* job new's /jobenv reads ';' as the start of another variable, and no
@@ -509,7 +423,7 @@ script_check_hpcpack(const struct job *job, const char *tpath, char **cause)
 	size_t			 n, task, command;
 	char			*s;
 
-	if (p->scheduler != PROFILE_HPCPACK)
+	if (p->scheduler != SCHED_HPCPACK)
 		return 0;
 	s = script_task_command_line(p);
 	n = script_u16len(s);
@@ -525,7 +439,7 @@ script_check_hpcpack(const struct job *job, const char *tpath, char **cause)
 		    "%zu; path and env %zu); HPC Pack takes at most %d: "
 		    "shorten the arguments, setup lines or env values", n,
 		    task, command, n - task - command, SCRIPT_MAX_ENV);
-	if (script_has_ext(tpath, ".cmd"))
+	if (script_is_cmd(tpath))
 		return script_check_jobenv(p, cause);
 	return 0;
 }
@@ -537,7 +451,7 @@ script_check_output(const char *tpath, const struct buf *out, char **cause)
 	char		*copy;
 	size_t		 n, lineno = 1;
 
-	if (!script_has_ext(tpath, ".cmd"))
+	if (!script_is_cmd(tpath))
 		return 0;
 	for (line = out->s; *line != '\0'; line = end + 1, lineno++) {
 		if ((end = strchr(line, '\n')) == NULL)
@@ -559,6 +473,28 @@ script_check_output(const char *tpath, const struct buf *out, char **cause)
 	return 0;
 }
 
+/* The commands each node runs, as shell code (nodecmd.h): the
+ * preflight and the training. */
+static void
+script_set_node_commands(struct tmpl_vars *v, const struct job *job)
+{
+	struct nodecmd	cmd;
+	struct buf	b;
+
+	buf_init(&b);
+	nodecmd_build(&cmd, job);
+	nodecmd_sh(&b, &cmd, job);
+	nodecmd_free(&cmd);
+	tmpl_set(v, "node_command", b.s);
+	buf_free(&b);
+	buf_init(&b);
+	nodecmd_doctor(&cmd, job);
+	nodecmd_sh(&b, &cmd, job);
+	nodecmd_free(&cmd);
+	tmpl_set(v, "preflight_command", b.s);
+	buf_free(&b);
+}
+
 struct tmpl_vars *
 script_vars(const struct job *job)
 {
@@ -577,6 +513,7 @@ script_vars(const struct job *job)
 	tmpl_set(v, "ddprank", job->ddprank);
 	tmpl_set(v, "script", job->script);
 	tmpl_set_list(v, "args", job->args, job->nargs);
+	script_set_node_commands(v, job);
 	if (job->env_pass != NULL)
 		script_set_list(v, "env_pass", job->env_pass);
 	else

@@ -252,7 +252,7 @@ export DDPRANK_SECRET
 # report; a failed check ends the job here (set -e), naming the nodes.
 # After the secret: the port it checks derives from it.
 srun --nodes="$SLURM_NNODES" --ntasks="$SLURM_NNODES" --ntasks-per-node=1 --export=ALL \
-	"$DDPRANK" doctor{{?iface}} --iface {{iface}}{{/iface}} --port {{port}} --port-range {{port_range}} --launcher {{launcher_program}}{{?gpus_per_node}} --gpus {{gpus_per_node}}{{/gpus_per_node}}
+	{{preflight_command|raw}}
 {{/preflight}}
 
 # One task per node; each runs ddprank, which execs the launcher with its
@@ -265,9 +265,7 @@ srun --nodes="$SLURM_NNODES" --ntasks="$SLURM_NNODES" --ntasks-per-node=1 --expo
 srun --nodes="$SLURM_NNODES" --ntasks="$SLURM_NNODES" --ntasks-per-node=1 \
 	--kill-on-bad-exit=1 --export=ALL{{?label_output}} --label{{/label_output}} \
 	/bin/bash -c 'if [ ! -x "$1" ]; then echo "ddpgen job: ddprank not found at $1 on $(hostname)" >&2; exit 127; fi; exec "$@"' ddprank \
-	"$DDPRANK" exec{{?iface}} --iface {{iface}}{{/iface}} --port {{port}} --port-range {{port_range}} --rdzv {{rdzv}} -- \
-	{{launcher}} --nproc_per_node={{nproc_per_node}}{{?max_restarts}} --max-restarts={{max_restarts}}{{/max_restarts}}{{#launcher_args}} {{.}}{{/launcher_args}} \
-	{{script}}{{#args}} {{.}}{{/args}}{{?requeue}} &{{/requeue}}
+	{{node_command|raw}}{{?requeue}} &{{/requeue}}
 {{?requeue}}
 # The shell runs its trap only while it waits: wait again after one.
 ddpgen_srun=$!

@@ -692,7 +692,7 @@ run_as(const char *host, int port, struct doctor_report *r, int *sent)
 	f.hostname = host;
 	f.exes = ENV("/usr/bin/torchrun");
 	ro.port = port;
-	ro.sched = NODES_SLURM;
+	ro.sched = SCHED_SLURM;
 	set_env(nodes3 ? three_nodes : two_nodes);
 	doctor_run(r, sent, &o, &sys);
 }
