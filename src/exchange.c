@@ -34,6 +34,13 @@
 #define EXCHANGE_ENTRY		"entry."
 #define EXCHANGE_READ		"read."
 #define EXCHANGE_MAC		"mac "
+#define EXCHANGE_TABLE		"table"
+#define EXCHANGE_TABLE_MAGIC	"ddprank-table"
+#define EXCHANGE_COLLECTOR	"collector"
+/* How long a node that sees every node's entry name waits for the
+ * table before it reads the entries itself: the collector is slow or
+ * dead, or the names include files that are not entries. */
+#define EXCHANGE_TABLE_WAIT	5.0
 /* Polling starts fast, for nodes that start together, and slows down so
  * that a long wait does not flood a file server with directory reads. */
 #define EXCHANGE_POLL_MIN	0.05
@@ -156,8 +163,8 @@ exchange_format_entry(struct buf *b, const struct exchange_entry *e)
 /* The MAC covers the run directory's name, a newline and the entry:
  * an entry of one run does not authenticate in another. */
 static void
-exchange_entry_mac(const struct auth *a, const char *run, const char *body,
-    size_t len, char hex[AUTH_HEX_LEN + 1])
+exchange_mac(const struct auth *a, const char *label, const char *run,
+    const char *body, size_t len, char hex[AUTH_HEX_LEN + 1])
 {
 	struct buf	b;
 
@@ -165,22 +172,29 @@ exchange_entry_mac(const struct auth *a, const char *run, const char *body,
 	buf_adds(&b, run);
 	buf_addc(&b, '\n');
 	buf_addn(&b, body, len);
-	auth_mac_hex(a, "ddprank entry", b.s, b.len, hex);
+	auth_mac_hex(a, label, b.s, b.len, hex);
 	buf_free(&b);
+}
+
+static void
+exchange_sign(struct buf *b, const struct auth *a, const char *label,
+    const char *run)
+{
+	char	hex[AUTH_HEX_LEN + 1];
+
+	exchange_mac(a, label, run, b->s, b->len, hex);
+	buf_addf(b, EXCHANGE_MAC "%s\n", hex);
 }
 
 void
 exchange_sign_entry(struct buf *b, const struct auth *a, const char *run)
 {
-	char	hex[AUTH_HEX_LEN + 1];
-
-	exchange_entry_mac(a, run, b->s, b->len, hex);
-	buf_addf(b, EXCHANGE_MAC "%s\n", hex);
+	exchange_sign(b, a, "ddprank entry", run);
 }
 
-int
-exchange_verify_entry(const char *buf, size_t *len, const struct auth *a,
-    const char *run, char **cause)
+static int
+exchange_verify(const char *buf, size_t *len, const struct auth *a,
+    const char *label, const char *run, char **cause)
 {
 	const char	*line;
 	char		 hex[AUTH_HEX_LEN + 1];
@@ -194,13 +208,20 @@ exchange_verify_entry(const char *buf, size_t *len, const struct auth *a,
 	if ((body > 0 && buf[body - 1] != '\n') ||
 	    memcmp(line, EXCHANGE_MAC, strlen(EXCHANGE_MAC)) != 0)
 		return util_fail(cause, "not authenticated: no mac line");
-	exchange_entry_mac(a, run, buf, body, hex);
+	exchange_mac(a, label, run, buf, body, hex);
 	if (CRYPTO_memcmp(hex, line + strlen(EXCHANGE_MAC),
 	    AUTH_HEX_LEN) != 0)
 		return util_fail(cause, "does not authenticate: written "
 		    "without this job's secret");
 	*len = body;
 	return 0;
+}
+
+int
+exchange_verify_entry(const char *buf, size_t *len, const struct auth *a,
+    const char *run, char **cause)
+{
+	return exchange_verify(buf, len, a, "ddprank entry", run, cause);
 }
 
 /* A short host name: letters, digits, '-' and '_' (no dots, so that it
@@ -539,6 +560,27 @@ exchange_mpi(struct exchange_result *r, const struct exchange_opts *o,
 
 /* --- the shared directory ---------------------------------------------- */
 
+/* An entry file of the run directory. A good entry is read once: a name
+ * seen again with the same inode number is the same file, since ddprank
+ * only ever renames entries into place. One that was not good is read
+ * again at each poll that reads, as before, in case it was rewritten
+ * in place: there are few of those, not one per node. */
+enum exchange_state {
+	EXCHANGE_UNREAD,
+	EXCHANGE_GOOD,
+	EXCHANGE_STALE,
+	EXCHANGE_BAD
+};
+
+struct exchange_file {
+	char			*name;
+	ino_t			 ino;
+	unsigned int		 gen;	/* of the last listing it was in */
+	enum exchange_state	 state;
+	struct exchange_entry	 e;	/* EXCHANGE_GOOD */
+	char			*why;	/* EXCHANGE_BAD */
+};
+
 /* One exchange in progress. Everything in the run directory goes
  * through the descriptors base and rundir, opened without following a
  * link and checked: see exchange_open_base and exchange_open_run. */
@@ -554,11 +596,21 @@ struct exchange_dir_ctx {
 	char				*run;	 /* o->dir/name, for messages */
 	char				 key[EXCHANGE_HOST_MAX + 2];
 	double				 mtime;	 /* of this node's entry */
-	struct exchange_entry		*v;	 /* the entries found */
+	struct exchange_file		*f;	 /* every entry name seen */
+	size_t				 nf, fcap;
+	size_t				 nsorted; /* f[0..nsorted): by name */
+	size_t				 listed; /* names of the last listing */
+	unsigned int			 gen;	 /* of the last listing */
+	struct exchange_entry		*v;	 /* the entries that count */
 	size_t				 n, cap;
 	size_t				 stale;	 /* entries ignored as such */
-	struct buf			 ignored; /* files skipped, last scan */
+	struct buf			 ignored; /* files skipped */
 	size_t				 nignored;
+	unsigned char			*confirmed; /* node 0: v[i] has read */
+	int				 collector; /* writes the table */
+	ino_t				 table;	 /* listed, or 0 */
+	ino_t				 table_bad; /* the one found bad */
+	char				*table_why; /* and why */
 };
 
 /* "t2" for task 2, "hnode2" for host NODE2 without a task id: the part
@@ -703,7 +755,12 @@ fail:
 }
 
 /* Writes name in the run directory whole or not at all: a temporary
- * file made exclusively, renamed over name. Sets *mtime, if not NULL. */
+ * file made exclusively, renamed over name. Sets *mtime, if not NULL.
+ * No fsync: the rename alone makes the file whole for every reader (an
+ * NFS client writes back on close, whose error is checked), and a file
+ * server crash ends the run anyway, whose rerun uses another directory.
+ * An fsync costs a journal commit, milliseconds each, and a thousand
+ * nodes write two files each at once. */
 static int
 exchange_writeat(struct exchange_dir_ctx *c, const char *name,
     const char *data, size_t len, double *mtime, char **cause)
@@ -733,7 +790,7 @@ exchange_writeat(struct exchange_dir_ctx *c, const char *name,
 		else if (n > 0)
 			got += (size_t)n;
 	}
-	if (saved == 0 && (fstat(fd, &st) == -1 || fsync(fd) == -1))
+	if (saved == 0 && fstat(fd, &st) == -1)
 		saved = errno;
 	if (close(fd) == -1 && saved == 0)
 		saved = errno;
@@ -781,17 +838,14 @@ exchange_name_key(const char *name, const char *prefix)
 	return name + n;
 }
 
-/* Reads at most len bytes of name in the run directory, which must be
- * a regular file of this user's: whatever is in the directory, a huge
- * file costs nothing and a FIFO does not block. Returns the length, -1
- * with *why set (caller frees) when the file is not to be used, -2 when
- * it does not exist. */
-static ssize_t
-exchange_readat(struct exchange_dir_ctx *c, const char *name, char *buf,
-    size_t len, struct stat *st, char **why)
+/* Opens name in the run directory, which must be a regular file of this
+ * user's: whatever is in the directory, a FIFO does not block. Returns
+ * the descriptor, -1 with *why set (caller frees) when the file is not
+ * to be used, -2 when it does not exist. */
+static int
+exchange_open_file(struct exchange_dir_ctx *c, const char *name,
+    struct stat *st, char **why)
 {
-	size_t	got = 0;
-	ssize_t	n;
 	int	fd;
 
 	if ((fd = openat(c->rundir, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
@@ -810,11 +864,23 @@ exchange_readat(struct exchange_dir_ctx *c, const char *name, char *buf,
 		util_fail(why, "owned by uid %lu, not by you",
 		    (unsigned long)st->st_uid);
 	else
-		goto read;
+		return fd;
 	close(fd);
 	return -1;
-read:
-	while (got < len && (n = read(fd, buf + got, len - got)) != 0) {
+}
+
+/* Reads at most len bytes of fd, and stops at the size fstat gave (a
+ * file renamed into place does not grow): one read per small file.
+ * Closes fd. */
+static ssize_t
+exchange_read_fd(int fd, char *buf, size_t len, const struct stat *st,
+    char **why)
+{
+	size_t	got = 0;
+	ssize_t	n;
+
+	while (got < len && (got == 0 || got < (size_t)st->st_size) &&
+	    (n = read(fd, buf + got, len - got)) != 0) {
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n == -1) {
@@ -828,6 +894,20 @@ read:
 	return (ssize_t)got;
 }
 
+/* Reads at most len bytes of name in the run directory, checked as
+ * exchange_open_file does: a huge file costs nothing. Returns the
+ * length, or what exchange_open_file returns. */
+static ssize_t
+exchange_readat(struct exchange_dir_ctx *c, const char *name, char *buf,
+    size_t len, struct stat *st, char **why)
+{
+	int	fd;
+
+	if ((fd = exchange_open_file(c, name, st, why)) < 0)
+		return fd;
+	return exchange_read_fd(fd, buf, len, st, why);
+}
+
 static void
 exchange_push(struct exchange_dir_ctx *c, const struct exchange_entry *e)
 {
@@ -838,12 +918,13 @@ exchange_push(struct exchange_dir_ctx *c, const struct exchange_entry *e)
 	c->v[c->n++] = *e;
 }
 
-/* Notes a file of the run directory that is not used, and why (freed):
- * it is said once, in a warning or in the failure's message, and does
- * not fail the exchange, so that no one can stop a job by planting a
+/* Notes a file of the run directory that is not used, and why: it is
+ * said once, in a warning or in the failure's message, and does not
+ * fail the exchange, so that no one can stop a job by planting a
  * file. */
 static void
-exchange_ignore(struct exchange_dir_ctx *c, const char *name, char *why)
+exchange_ignore(struct exchange_dir_ctx *c, const char *name,
+    const char *why)
 {
 	if (c->nignored++ < EXCHANGE_LIST_MAX) {
 		buf_adds(&c->ignored, c->nignored == 1 ? "" : ", ");
@@ -851,7 +932,6 @@ exchange_ignore(struct exchange_dir_ctx *c, const char *name, char *why)
 		util_addvis(&c->ignored, why, strlen(why));
 		buf_adds(&c->ignored, ")");
 	}
-	free(why);
 }
 
 /* The entry in buf, n bytes, checked: its MAC when authenticated, its
@@ -877,26 +957,28 @@ exchange_check(struct exchange_dir_ctx *c, const char *key, char *buf,
 	return 0;
 }
 
-/* Reads one entry file. A file that cannot be used is noted and
- * skipped; one that vanished or is stale is not counted. */
+/* Reads one entry file into f. A file that cannot be used is kept as
+ * such, with why; one that vanished stays unread, and is read if its
+ * name comes back. */
 static void
-exchange_load(struct exchange_dir_ctx *c, const char *name, const char *key)
+exchange_load(struct exchange_dir_ctx *c, struct exchange_file *f)
 {
-	struct exchange_entry	 e;
-	struct stat		 st;
-	char			 buf[EXCHANGE_ENTRY_MAX + 1], *why;
-	ssize_t			 n;
+	struct stat	 st;
+	char		 buf[EXCHANGE_ENTRY_MAX + 1];
+	const char	*key = f->name + strlen(EXCHANGE_ENTRY);
+	ssize_t		 n;
 
-	if ((n = exchange_readat(c, name, buf, sizeof buf, &st, &why)) == -2)
+	if ((n = exchange_readat(c, f->name, buf, sizeof buf, &st,
+	    &f->why)) == -2)
 		return;
 	if (n == -1)
-		exchange_ignore(c, name, why);
+		f->state = EXCHANGE_BAD;
 	else if (exchange_is_stale(c, &st))
-		c->stale++;
-	else if (exchange_check(c, key, buf, (size_t)n, &e, &why) == -1)
-		exchange_ignore(c, name, why);
+		f->state = EXCHANGE_STALE;
+	else if (exchange_check(c, key, buf, (size_t)n, &f->e, &f->why) == -1)
+		f->state = EXCHANGE_BAD;
 	else
-		exchange_push(c, &e);
+		f->state = EXCHANGE_GOOD;
 }
 
 /* A directory stream on a new descriptor of dir, rewound. */
@@ -913,30 +995,167 @@ exchange_opendir(int dir)
 	return dp;
 }
 
-/* Lists the entries of the run directory into c->v. */
 static int
-exchange_scan(struct exchange_dir_ctx *c, char **cause)
+exchange_cmp_file(const void *a, const void *b)
+{
+	const struct exchange_file	*x = a, *y = b;
+
+	return strcmp(x->name, y->name);
+}
+
+static struct exchange_file *
+exchange_file_find(struct exchange_dir_ctx *c, const char *name)
+{
+	struct exchange_file	key;
+
+	if (c->nsorted == 0)
+		return NULL;
+	key.name = (char *)(uintptr_t)name;
+	return bsearch(&key, c->f, c->nsorted, sizeof *c->f,
+	    exchange_cmp_file);
+}
+
+static void
+exchange_file_reset(struct exchange_file *f, ino_t ino)
+{
+	free(f->why);
+	f->why = NULL;
+	f->ino = ino;
+	f->state = EXCHANGE_UNREAD;
+}
+
+/* Sorts the names a listing added among the others. A name it returned
+ * twice (a directory changing while it is read may do that) is kept
+ * once. */
+static void
+exchange_sort_files(struct exchange_dir_ctx *c)
+{
+	size_t	i, m = 0;
+
+	qsort(c->f, c->nf, sizeof *c->f, exchange_cmp_file);
+	for (i = 0; i < c->nf; i++) {
+		if (m > 0 && strcmp(c->f[i].name, c->f[m - 1].name) == 0) {
+			free(c->f[i].name);
+			free(c->f[i].why);
+			continue;
+		}
+		c->f[m++] = c->f[i];
+	}
+	c->nf = c->nsorted = m;
+}
+
+/* Notes one name of a listing: a new name, or an old one that is now
+ * another file, is to be read. New names go after the sorted ones;
+ * returns 1 for one. */
+static int
+exchange_note(struct exchange_dir_ctx *c, const struct dirent *d)
+{
+	struct exchange_file	*f;
+
+	if ((f = exchange_file_find(c, d->d_name)) != NULL) {
+		if (f->ino != d->d_ino)
+			exchange_file_reset(f, d->d_ino);
+		f->gen = c->gen;
+		return 0;
+	}
+	if (c->nf == c->fcap) {
+		c->fcap = c->fcap == 0 ? 16 : c->fcap * 2;
+		c->f = xreallocarray(c->f, c->fcap, sizeof *c->f);
+	}
+	f = &c->f[c->nf++];
+	memset(f, 0, sizeof *f);
+	f->name = xstrdup(d->d_name);
+	exchange_file_reset(f, d->d_ino);
+	f->gen = c->gen;
+	return 1;
+}
+
+/* Lists the entry names of the run directory, one readdir, reading
+ * nothing: c->listed says how many there are, c->table whether the
+ * table is there. */
+static int
+exchange_list(struct exchange_dir_ctx *c, char **cause)
 {
 	struct dirent	*d;
-	const char	*key;
 	DIR		*dir;
+	size_t		 i;
+	int		 added = 0;
+
+	if ((dir = exchange_opendir(c->rundir)) == NULL) {
+		util_fail(cause, "exchange directory %s: %s", c->run,
+		    strerror(errno));
+		return -1;
+	}
+	c->gen++;
+	c->table = 0;
+	while ((d = readdir(dir)) != NULL) {
+		if (exchange_name_key(d->d_name, EXCHANGE_ENTRY) != NULL)
+			added |= exchange_note(c, d);
+		else if (strcmp(d->d_name, EXCHANGE_TABLE) == 0)
+			c->table = d->d_ino;
+	}
+	closedir(dir);
+	if (added)
+		exchange_sort_files(c);
+	for (c->listed = 0, i = 0; i < c->nf; i++)
+		c->listed += c->f[i].gen == c->gen;
+	return 0;
+}
+
+/* 1 when this node's entry file was in the last listing. */
+static int
+exchange_listed_self(struct exchange_dir_ctx *c)
+{
+	struct exchange_file	*f;
+	char			 name[sizeof EXCHANGE_ENTRY + sizeof c->key];
+
+	snprintf(name, sizeof name, EXCHANGE_ENTRY "%s", c->key);
+	f = exchange_file_find(c, name);
+	return f != NULL && f->gen == c->gen;
+}
+
+/* The entries of the last listing into c->v, reading only the files not
+ * read before. */
+static void
+exchange_load_listed(struct exchange_dir_ctx *c)
+{
+	struct exchange_file	*f;
+	size_t			 i;
 
 	c->n = 0;
 	c->stale = 0;
 	c->nignored = 0;
 	buf_free(&c->ignored);
 	buf_init(&c->ignored);
-	if ((dir = exchange_opendir(c->rundir)) == NULL) {
-		util_fail(cause, "exchange directory %s: %s", c->run,
-		    strerror(errno));
-		return -1;
+	for (i = 0; i < c->nf; i++) {
+		f = &c->f[i];
+		if (f->gen != c->gen)
+			continue;
+		if (f->state != EXCHANGE_GOOD) {
+			exchange_file_reset(f, f->ino);
+			exchange_load(c, f);
+		}
+		if (f->state == EXCHANGE_GOOD)
+			exchange_push(c, &f->e);
+		else if (f->state == EXCHANGE_STALE)
+			c->stale++;
+		else if (f->state == EXCHANGE_BAD)
+			exchange_ignore(c, f->name, f->why);
 	}
-	while ((d = readdir(dir)) != NULL) {
-		if ((key = exchange_name_key(d->d_name, EXCHANGE_ENTRY)) != NULL)
-			exchange_load(c, d->d_name, key);
+	if (c->table_why != NULL)
+		exchange_ignore(c, EXCHANGE_TABLE, c->table_why);
+}
+
+static void
+exchange_files_free(struct exchange_dir_ctx *c)
+{
+	size_t	i;
+
+	for (i = 0; i < c->nf; i++) {
+		free(c->f[i].name);
+		free(c->f[i].why);
 	}
-	closedir(dir);
-	return 0;
+	free(c->f);
 }
 
 static const struct exchange_entry *
@@ -1108,25 +1327,307 @@ exchange_pause(struct exchange_dir_ctx *c, double *poll)
 		*poll = EXCHANGE_POLL_MAX;
 }
 
-/* Polls the run directory until nnodes entries are there. */
+/* --- the table ----------------------------------------------------------- */
+
+/* Reading every entry on every node is n^2 file reads in all. So the
+ * first node to see every node's entry name, which wins the exclusive
+ * creation of the collector file, reads the entries and writes them
+ * into one file, the table:
+ *	ddprank-table 1
+ *	ignored 2 entry.x (why), entry.y (why)	(when the collector
+ *				 ignored files: every node warns of them)
+ *	entry 52		(the length of the entry that follows)
+ *	ddprank-exchange 1
+ *	...
+ *	mac HEX			(with a secret)
+ * The mac is the HMAC under the label "ddprank table" of the run's
+ * name, a newline and the bytes before it, as for an entry. The other
+ * nodes read that one file, checked as an entry is. */
+
+static void
+exchange_format_table(struct exchange_dir_ctx *c, struct buf *b)
+{
+	struct buf	e;
+	size_t		i;
+
+	buf_init(b);
+	buf_adds(b, EXCHANGE_TABLE_MAGIC " " EXCHANGE_VERSION "\n");
+	if (c->nignored > 0)
+		buf_addf(b, "ignored %zu %s\n", c->nignored, c->ignored.s);
+	for (i = 0; i < c->n; i++) {
+		buf_init(&e);
+		exchange_format_entry(&e, &c->v[i]);
+		buf_addf(b, "entry %zu\n", e.len);
+		buf_addn(b, e.s, e.len);
+		buf_free(&e);
+	}
+	if (c->auth != NULL)
+		exchange_sign(b, c->auth, "ddprank table", c->name);
+}
+
+/* The collector writes the table. If it cannot, the others read the
+ * entries themselves after EXCHANGE_TABLE_WAIT: nothing to say. */
+static void
+exchange_write_table(struct exchange_dir_ctx *c)
+{
+	struct buf	 b;
+	char		*why = NULL;
+
+	exchange_format_table(c, &b);
+	(void)exchange_writeat(c, EXCHANGE_TABLE, b.s, b.len, NULL, &why);
+	free(why);
+	buf_free(&b);
+}
+
+/* One "entry LEN" line and its entry at *p, within end. */
+static int
+exchange_table_entry(const char **p, const char *end,
+    struct exchange_entry *e, char **why)
+{
+	const char	*s = *p, *nl;
+	char		*num;
+	unsigned long	 len;
+
+	if ((nl = memchr(s, '\n', (size_t)(end - s))) == NULL ||
+	    strncmp(s, "entry ", 6) != 0 || nl - s > 6 + 4)
+		return util_fail(why, "bad table: no entry line");
+	num = xstrndup(s + 6, (size_t)(nl - s - 6));
+	len = strtoul(num, NULL, 10);
+	free(num);
+	if (len == 0 || len > EXCHANGE_ENTRY_MAX ||
+	    len > (size_t)(end - nl - 1))
+		return util_fail(why, "bad table: bad entry length");
+	if (exchange_parse_entry(nl + 1, len, e, why) == -1)
+		return -1;
+	*p = nl + 1 + len;
+	return 0;
+}
+
+/* The "ignored" line at *p, if there is one, into c: printable text
+ * only, as the collector made it. */
+static int
+exchange_table_ignored(struct exchange_dir_ctx *c, const char **p,
+    const char *end, char **why)
+{
+	const char	*s = *p, *nl, *q, *t;
+	char		*num;
+
+	if ((size_t)(end - s) < 8 || strncmp(s, "ignored ", 8) != 0)
+		return 0;
+	if ((nl = memchr(s, '\n', (size_t)(end - s))) == NULL ||
+	    (q = memchr(s + 8, ' ', (size_t)(nl - s - 8))) == NULL ||
+	    q - s > 8 + 20)
+		return util_fail(why, "bad table: bad ignored line");
+	for (t = q + 1; t < nl; t++) {
+		if ((unsigned char)*t < 0x20 || *t == 0x7f)
+			return util_fail(why, "bad table: bad ignored line");
+	}
+	num = xstrndup(s + 8, (size_t)(q - s - 8));
+	c->nignored = (size_t)strtoull(num, NULL, 10);
+	free(num);
+	buf_free(&c->ignored);
+	buf_init(&c->ignored);
+	buf_addn(&c->ignored, q + 1, (size_t)(nl - q - 1));
+	*p = nl + 1;
+	return 0;
+}
+
+/* The entries of the table in buf, n bytes, into *v (caller frees);
+ * returns how many, or -1 and sets *why. */
+static ssize_t
+exchange_parse_table(struct exchange_dir_ctx *c, const char *buf, size_t n,
+    struct exchange_entry **v, char **why)
+{
+	const char	*p = buf, *end;
+	const char	 magic[] = EXCHANGE_TABLE_MAGIC " " EXCHANGE_VERSION "\n";
+	size_t		 m = 0;
+
+	*v = NULL;
+	if (c->auth != NULL && exchange_verify(buf, &n, c->auth,
+	    "ddprank table", c->name, why) == -1)
+		return -1;
+	end = buf + n;
+	if (n < sizeof magic - 1 || memcmp(buf, magic, sizeof magic - 1) != 0)
+		return util_fail(why, "not a ddprank table");
+	p += sizeof magic - 1;
+	if (exchange_table_ignored(c, &p, end, why) == -1)
+		return -1;
+	*v = xcalloc(c->x->nnodes, sizeof **v);
+	while (p < end) {
+		if (m == c->x->nnodes) {
+			util_fail(why, "more than %llu entries",
+			    (unsigned long long)c->x->nnodes);
+			return -1;
+		}
+		if (exchange_table_entry(&p, end, &(*v)[m++], why) == -1)
+			return -1;
+	}
+	return (ssize_t)m;
+}
+
+/* Bytes in a table of nnodes entries, at most. */
+static size_t
+exchange_table_max(const struct exchange_dir_ctx *c)
+{
+	return 64 + (size_t)c->x->nnodes * (EXCHANGE_ENTRY_MAX + 16);
+}
+
+/* Reads the table into *buf (caller frees) and sets *ino; returns its
+ * length, or -1 and sets *why, -2 when there is none, -3 when it is
+ * the one found bad before. */
+static ssize_t
+exchange_read_table(struct exchange_dir_ctx *c, char **buf, ino_t *ino,
+    char **why)
+{
+	struct stat	st;
+	size_t		len;
+	int		fd;
+
+	*buf = NULL;
+	if ((fd = exchange_open_file(c, EXCHANGE_TABLE, &st, why)) < 0)
+		return fd;
+	*ino = st.st_ino;
+	if (st.st_ino == c->table_bad) {
+		close(fd);
+		return -3;
+	}
+	if (exchange_is_stale(c, &st)) {
+		close(fd);
+		return util_fail(why, "stale");
+	}
+	if ((size_t)st.st_size > exchange_table_max(c)) {
+		close(fd);
+		return util_fail(why, "larger than %zu bytes",
+		    exchange_table_max(c));
+	}
+	len = (size_t)st.st_size + 1;
+	*buf = xmalloc(len);
+	return exchange_read_fd(fd, *buf, len, &st, why);
+}
+
+/* Whether v, n entries, is the whole table, and holds this node's entry
+ * as it wrote it: 0, or -1 and sets *why. */
+static int
+exchange_table_ok(struct exchange_dir_ctx *c, struct exchange_entry *v,
+    size_t n, char **why)
+{
+	char	k[sizeof c->key];
+	size_t	i;
+
+	if (n != c->x->nnodes)
+		return util_fail(why, "%zu entries, not %llu", n,
+		    (unsigned long long)c->x->nnodes);
+	for (i = 0; i < n; i++) {
+		exchange_key(&v[i], k, sizeof k);
+		if (strcmp(k, c->key) != 0)
+			continue;
+		if (strcmp(v[i].host, c->x->self.host) != 0 ||
+		    strcmp(v[i].addr, c->x->self.addr) != 0)
+			return util_fail(why, "this node's entry differs");
+		return 0;
+	}
+	return util_fail(why, "without this node's entry");
+}
+
+/* Takes the entries from the table, if it is there and is not the one
+ * found bad before. Returns 1 when it did; a bad table is noted (and
+ * said with the ignored files) and not read again. */
+static int
+exchange_use_table(struct exchange_dir_ctx *c)
+{
+	struct exchange_entry	*v = NULL;
+	char			*buf, *why = NULL;
+	ino_t			 ino = 0;
+	ssize_t			 n;
+
+	if ((n = exchange_read_table(c, &buf, &ino, &why)) >= 0)
+		n = exchange_parse_table(c, buf, (size_t)n, &v, &why);
+	free(buf);
+	if (n == -2 || n == -3)
+		return 0;
+	if (n >= 0 && exchange_table_ok(c, v, (size_t)n, &why) == 0) {
+		free(c->v);
+		c->v = v;
+		c->n = c->cap = (size_t)n;
+		return 1;
+	}
+	free(v);
+	c->table_bad = ino;
+	free(c->table_why);
+	c->table_why = why;
+	return 0;
+}
+
+/* 1 when this node is to read the entries itself: it is the collector,
+ * or becomes it, or has waited long enough for the table. */
+static int
+exchange_reads_entries(struct exchange_dir_ctx *c, double waited)
+{
+	int	fd;
+
+	if (c->collector)
+		return 1;
+	if ((fd = openat(c->rundir, EXCHANGE_COLLECTOR, O_WRONLY | O_CREAT |
+	    O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)) != -1) {
+		close(fd);
+		c->collector = 1;
+		return 1;
+	}
+	return waited >= EXCHANGE_TABLE_WAIT || c->table_bad != 0;
+}
+
+static int
+exchange_vanished(struct exchange_dir_ctx *c, char **cause)
+{
+	util_fail(cause, "exchange in %s: this node's entry %s%s has vanished",
+	    c->run, EXCHANGE_ENTRY, c->key);
+	return XC_EXCHANGE;
+}
+
+/* Polls the run directory until nnodes entries are there. Until every
+ * node's entry name is there, a poll lists the names and reads nothing.
+ * Then one node, the collector, reads the entries and writes the table,
+ * and the others poll for the table alone, one open each, and read it.
+ * A node reads each file at most once, and no poll costs more than one
+ * directory read. */
 static int
 exchange_gather(struct exchange_dir_ctx *c, char **cause)
 {
 	double	start = c->clock->now(c->clock->arg), poll = EXCHANGE_POLL_MIN;
+	double	all = -1, t;
+	int	late, reads;
 
 	for (;;) {
-		if (exchange_scan(c, cause) == -1)
-			return XC_EXCHANGE;
-		if (exchange_find(c, c->key) == NULL) {
-			util_fail(cause, "exchange in %s: this node's entry "
-			    "%s%s has vanished", c->run, EXCHANGE_ENTRY, c->key);
-			return XC_EXCHANGE;
+		t = c->clock->now(c->clock->arg);
+		late = t - start >= c->o->timeout;
+		reads = all >= 0 && exchange_reads_entries(c, t - all);
+		if (all < 0 || reads || late) {
+			if (exchange_list(c, cause) == -1)
+				return XC_EXCHANGE;
+			if (!exchange_listed_self(c))
+				return exchange_vanished(c, cause);
 		}
-		if (c->n == c->x->nnodes)
+		/* The table comes soon after the last name: poll fast. */
+		if (all < 0 && c->listed >= c->x->nnodes) {
+			all = t;
+			poll = EXCHANGE_POLL_MIN;
+			reads = exchange_reads_entries(c, 0);
+		}
+		if ((all >= 0 || c->table != 0) && exchange_use_table(c))
 			return XC_OK;
-		if (c->n > c->x->nnodes)
-			return exchange_too_many(c, cause);
-		if (c->clock->now(c->clock->arg) - start >= c->o->timeout)
+		if (late || reads) {
+			exchange_load_listed(c);
+			if (exchange_find(c, c->key) == NULL)
+				return exchange_vanished(c, cause);
+			if (c->n == c->x->nnodes) {
+				if (c->collector)
+					exchange_write_table(c);
+				return XC_OK;
+			}
+			if (c->n > c->x->nnodes)
+				return exchange_too_many(c, cause);
+		}
+		if (late)
 			return exchange_timed_out(c, cause);
 		exchange_pause(c, &poll);
 	}
@@ -1196,9 +1697,15 @@ exchange_unread(struct exchange_dir_ctx *c)
 	size_t		 i, missing = 0;
 
 	buf_init(&b);
+	if (c->confirmed == NULL)
+		c->confirmed = xcalloc(c->n, 1);
 	for (i = 0; i < c->n; i++) {
+		if (c->confirmed[i])
+			continue;
 		exchange_key(&c->v[i], k, sizeof k);
-		if (!exchange_has_read(c, k)) {
+		if (exchange_has_read(c, k))
+			c->confirmed[i] = 1;
+		else {
 			if (missing++ < EXCHANGE_LIST_MAX) {
 				buf_adds(&b, missing == 1 ? "" : ", ");
 				exchange_describe(&b, &c->v[i]);
@@ -1214,13 +1721,16 @@ exchange_unread(struct exchange_dir_ctx *c)
 	return b.s;
 }
 
-/* A name ddprank writes in a run directory: an entry, a read marker, or
- * the temporary file of either. */
+/* A name ddprank writes in a run directory: an entry, a read marker,
+ * the table, the temporary file of any of these, or the collector's
+ * mark. */
 static int
 exchange_ours(const char *name)
 {
 	return strncmp(name, EXCHANGE_ENTRY, strlen(EXCHANGE_ENTRY)) == 0 ||
-	    strncmp(name, EXCHANGE_READ, strlen(EXCHANGE_READ)) == 0;
+	    strncmp(name, EXCHANGE_READ, strlen(EXCHANGE_READ)) == 0 ||
+	    strncmp(name, EXCHANGE_TABLE, strlen(EXCHANGE_TABLE)) == 0 ||
+	    strcmp(name, EXCHANGE_COLLECTOR) == 0;
 }
 
 /* Removes the run directory name of base: only if it is a directory of
@@ -1393,6 +1903,9 @@ exchange_dir(struct exchange_result *r, const struct exchange_opts *o,
 	if (c.base != -1)
 		close(c.base);
 	buf_free(&c.ignored);
+	exchange_files_free(&c);
+	free(c.confirmed);
+	free(c.table_why);
 	free(c.v);
 	free(c.name);
 	free(c.run);
