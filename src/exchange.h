@@ -1,5 +1,7 @@
 /* exchange.h: nodes that cannot learn each other from the scheduler
  * tell each other their addresses, through a shared directory or MPI.
+ * exchange.c has the format, order and numbering (no I/O), exchange-dir.c
+ * the directory, exchange-mpi.c or exchange-nompi.c MPI.
  * Functions returning int give an exit status from exitcode.h (XC_OK on
  * success) and set *cause (caller frees) otherwise, unless they say. */
 #ifndef DDPGEN_EXCHANGE_H
@@ -17,6 +19,8 @@ struct buf;
  * (Linux's HOST_NAME_MAX: the name is part of a file name). */
 #define EXCHANGE_ENTRY_MAX	1024
 #define EXCHANGE_HOST_MAX	64
+/* The version of the entry and table formats, on their first line. */
+#define EXCHANGE_FORMAT		"1"
 /* The default --exchange-timeout and its bounds, in seconds. */
 #define EXCHANGE_TIMEOUT_DEFAULT 300
 #define EXCHANGE_TIMEOUT_MAX	86400
@@ -105,6 +109,11 @@ void	exchange_sign_entry(struct buf *b, const struct auth *,
 	    const char *run);
 int	exchange_verify_entry(const char *buf, size_t *len,
 	    const struct auth *, const char *run, char **cause);
+/* The same under another label, for the other files of a run. */
+void	exchange_sign(struct buf *b, const struct auth *, const char *label,
+	    const char *run);
+int	exchange_verify(const char *buf, size_t *len, const struct auth *,
+	    const char *label, const char *run, char **cause);
 
 /* Puts v in node order: by task id when every entry has one, else by host
  * name (without regard to case), then address. Two entries with one task
