@@ -13,38 +13,19 @@
 #include <unistd.h>
 
 #include "exitcode.h"
+#include "job.h"
 #include "profile.h"
-#include "quote.h"
-#include "rx.h"
-#include "script.h"
 #include "util.h"
 #include "xmalloc.h"
 
-/* Command-line values that override the profile; NULL / -1 = not given. */
+/* The command line: the job's options and operands, and the rest. */
 struct opts {
-	const char	*site;
-	int		 nodes;
-	int		 gpus;
-	int		 nproc;
-	const char	*time;
-	const char	*partition;
-	const char	*account;
-	const char	*qos;
-	const char	*constraint;
-	const char	*job_name;
+	struct job_opts	 j;
 	const char	*output;
-	struct strlist	 env;		/* NAME=VALUE or NAME, in order */
-	size_t		*env_at;	/* the argv index of each */
-	struct strlist	 setup;
-	const char	*port;
-	const char	*rdzv;
-	const char	*iface;
-	const char	*template;
-	const char	*ddprank;
-	const char	*format;
 	const char	*show_site;
 	int		 list_sites;
 	int		 job_opt;	/* the first option of a job, or 0 */
+	const char	*operand;	/* the first operand, or NULL */
 };
 
 enum {
@@ -144,184 +125,6 @@ num_arg(const char *opt, const char *s, int min, int max)
 	return (int)v;
 }
 
-/* Removes NAME=... from env, if there. */
-static void
-env_remove(struct strlist *env, const char *name)
-{
-	size_t	i, len = strlen(name);
-
-	for (i = 0; i < env->n; i++) {
-		if (strncmp(env->v[i], name, len) == 0 &&
-		    env->v[i][len] == '=') {
-			free(env->v[i]);
-			memmove(&env->v[i], &env->v[i + 1],
-			    (env->n - i) * sizeof env->v[0]);
-			env->n--;
-			return;
-		}
-	}
-}
-
-static void
-set_str(char **dst, const char *src)
-{
-	if (src == NULL)
-		return;
-	free(*dst);
-	*dst = xstrdup(src);
-}
-
-static void
-apply_port(struct profile *p, const char *port)
-{
-	if (port != NULL && profile_parse_port(port, &p->port, NULL) == -1)
-		die(XC_USAGE, "--port: '%s' is not a number from 1 to 65535",
-		    port);
-}
-
-static void
-apply_rdzv(struct profile *p, const char *rdzv)
-{
-	int	i;
-
-	if (rdzv == NULL)
-		return;
-	if ((i = profile_word(profile_rdzv_names, rdzv)) == -1)
-		die(XC_USAGE, "--rdzv: '%s' is not static or c10d", rdzv);
-	p->rdzv = (enum profile_rdzv)i;
-}
-
-/* The output formats and the template extension each one selects; the
- * first format of a scheduler is its default. */
-static const struct format {
-	const char		*name;
-	enum profile_sched	 sched;
-	const char		*ext;
-} formats[] = {
-	{ "sh",		PROFILE_SLURM,		".sh" },
-	{ "xml",	PROFILE_HPCPACK,	".xml" },
-	{ "cmd",	PROFILE_HPCPACK,	".cmd" },
-	{ "ps",		PROFILE_HPCPACK,	".ps1" },
-};
-
-/* --format picks the template of the same name with the format's
- * extension: hpcpack.xml becomes hpcpack.cmd. */
-static void
-apply_format(struct profile *p, const char *format)
-{
-	const struct format	*f = NULL;
-	char			*dot, *t;
-	size_t			 i;
-
-	if (format == NULL)
-		return;
-	for (i = 0; i < sizeof formats / sizeof formats[0]; i++)
-		if (strcmp(formats[i].name, format) == 0)
-			f = &formats[i];
-	if (f == NULL)
-		die(XC_USAGE, "--format: '%s' is not sh, xml, cmd or ps", format);
-	if (f->sched != p->scheduler)
-		die(XC_USAGE, "--format: %s is not a format for %s sites "
-		    "(%s)", format, p->scheduler == PROFILE_SLURM ? "Slurm" :
-		    "HPC Pack", p->scheduler == PROFILE_SLURM ? "sh" :
-		    "xml, cmd or ps");
-	t = xstrdup(p->template);
-	if ((dot = strrchr(t, '.')) != NULL && strchr(dot, '/') == NULL)
-		*dot = '\0';
-	free(p->template);
-	xasprintf(&p->template, "%s%s", t, f->ext);
-	free(t);
-}
-
-/* Command-line values win over the profile's. */
-static void
-apply_opts(struct profile *p, const struct opts *o)
-{
-	if (o->gpus != -1)
-		p->gpus_per_node = o->gpus;
-	if (o->nproc != -1)
-		p->nproc_per_node = o->nproc;
-	set_str(&p->time, o->time);
-	set_str(&p->partition, o->partition);
-	set_str(&p->account, o->account);
-	set_str(&p->qos, o->qos);
-	set_str(&p->constraint, o->constraint);
-	set_str(&p->job_name, o->job_name);
-	set_str(&p->template, o->template);
-	set_str(&p->ddprank, o->ddprank);
-	if (o->iface != NULL) {
-		set_str(&p->iface, o->iface);
-		p->discovery = PROFILE_IFACE;
-	}
-	apply_format(p, o->format);
-	apply_port(p, o->port);
-	apply_rdzv(p, o->rdzv);
-	strlist_copy(&p->setup, &o->setup);
-}
-
-/* Applies each --env in order, the last for a name winning: NAME=VALUE
- * replaces the profile's NAME; a bare NAME is passed from the submitting
- * shell at run time instead (into pass), so its value is never written. */
-static void
-apply_env(struct profile *p, const struct opts *o, struct strlist *pass)
-{
-	size_t	i, k;
-	char	*name;
-
-	for (i = 0; i < o->env.n; i++) {
-		name = xstrndup(o->env.v[i], strcspn(o->env.v[i], "="));
-		for (k = 0; k < pass->n; k++)
-			if (strcmp(pass->v[k], name) == 0)
-				break;
-		if (k < pass->n) {
-			free(pass->v[k]);
-			memmove(&pass->v[k], &pass->v[k + 1],
-			    (pass->n - k) * sizeof pass->v[0]);
-			pass->n--;
-		}
-		if (strchr(o->env.v[i], '=') != NULL)
-			profile_env_set(&p->env, o->env.v[i]);
-		else {
-			env_remove(&p->env, name);
-			strlist_add(pass, name);
-		}
-		free(name);
-	}
-	if (pass->n > 0 && p->scheduler != PROFILE_SLURM)
-		die(XC_USAGE, "--env: '%s': passing a variable from the "
-		    "submitting shell works on Slurm sites only; give %s=VALUE",
-		    pass->v[0], pass->v[0]);
-}
-
-/* ddpgen's command line for the job's "Regenerate with" comment, with
- * each --env value replaced by a placeholder: a secret given there is
- * not written a second time. */
-static void
-redact_argv(struct strlist *out, const struct opts *o, int argc,
-    char **argv)
-{
-	const char	*eq;
-	char		*s;
-	size_t		 i, k = 0;
-
-	/* env_at ascends: the options were parsed in order. */
-	for (i = 0; i < (size_t)argc; i++) {
-		while (k < o->env.n && o->env_at[k] < i)
-			k++;
-		/* The value ends argv[i], in "-eN=V" too. */
-		eq = NULL;
-		if (k < o->env.n && o->env_at[k] == i)
-			eq = strchr(argv[i] + strlen(argv[i]) -
-			    strlen(o->env.v[k]), '=');
-		if (eq != NULL)
-			xasprintf(&s, "%.*s=<value>", (int)(eq - argv[i]),
-			    argv[i]);
-		else
-			s = xstrdup(argv[i]);
-		strlist_addown(out, s);
-	}
-}
-
 /* NAME=VALUE, or a bare NAME to pass from the submitting shell. */
 static void
 check_env_arg(const char *s)
@@ -341,13 +144,13 @@ check_env_arg(const char *s)
 }
 
 static void
-add_env(struct opts *o, const char *arg)
+add_env(struct job_opts *j, const char *arg)
 {
 	check_env_arg(arg);
-	strlist_add(&o->env, arg);
-	o->env_at = xreallocarray(o->env_at, o->env.n, sizeof *o->env_at);
+	strlist_add(&j->env, arg);
+	j->env_at = xreallocarray(j->env_at, j->env.n, sizeof *j->env_at);
 	/* optarg ends argv[optind - 1]: "-e N=V", "-eN=V", "--env=N=V". */
-	o->env_at[o->env.n - 1] = (size_t)optind - 1;
+	j->env_at[j->env.n - 1] = (size_t)optind - 1;
 }
 
 /* "--nodes" for 'N': options are named by their long name in messages. */
@@ -365,36 +168,38 @@ optname(int ch)
 static void
 parse_opt(struct opts *o, int ch)
 {
+	struct job_opts	*j = &o->j;
+
 	if (o->job_opt == 0 && strchr("hV", ch) == NULL &&
 	    ch != OPT_LIST_SITES && ch != OPT_SHOW_SITE)
 		o->job_opt = ch;
 	switch (ch) {
-	case 's': o->site = optarg; break;
-	case 'N': o->nodes = num_arg("nodes", optarg, 1, 1000000); break;
-	case 'G': o->gpus = num_arg("gpus-per-node", optarg, 0, 1024); break;
-	case 'n': o->nproc = num_arg("nproc-per-node", optarg, 1, 1024);
+	case 's': j->site = optarg; break;
+	case 'N': j->nodes = num_arg("nodes", optarg, 1, 1000000); break;
+	case 'G': j->gpus = num_arg("gpus-per-node", optarg, 0, 1024); break;
+	case 'n': j->nproc = num_arg("nproc-per-node", optarg, 1, 1024);
 		break;
 	case 't':
 		if (profile_parse_time(optarg, NULL) == -1)
 			die(XC_USAGE, "--time: '%s' is not a Slurm time "
 			    "(minutes, M:S, H:M:S, D-H, D-H:M, D-H:M:S or "
 			    "UNLIMITED)", optarg);
-		o->time = optarg;
+		j->time = optarg;
 		break;
-	case 'p': o->partition = optarg; break;
-	case 'A': o->account = optarg; break;
-	case 'q': o->qos = optarg; break;
-	case 'C': o->constraint = optarg; break;
-	case 'J': o->job_name = optarg; break;
+	case 'p': j->partition = optarg; break;
+	case 'A': j->account = optarg; break;
+	case 'q': j->qos = optarg; break;
+	case 'C': j->constraint = optarg; break;
+	case 'J': j->job_name = optarg; break;
 	case 'o': o->output = optarg; break;
-	case 'f': o->format = optarg; break;
-	case 'e': add_env(o, optarg); break;
-	case 'S': strlist_add(&o->setup, optarg); break;
-	case 'P': o->port = optarg; break;
-	case 'r': o->rdzv = optarg; break;
-	case 'i': o->iface = optarg; break;
-	case 'T': o->template = optarg; break;
-	case OPT_DDPRANK: o->ddprank = optarg; break;
+	case 'f': j->format = optarg; break;
+	case 'e': add_env(j, optarg); break;
+	case 'S': strlist_add(&j->setup, optarg); break;
+	case 'P': j->port = optarg; break;
+	case 'r': j->rdzv = optarg; break;
+	case 'i': j->iface = optarg; break;
+	case 'T': j->template = optarg; break;
+	case OPT_DDPRANK: j->ddprank = optarg; break;
 	case OPT_LIST_SITES: o->list_sites = 1; break;
 	case OPT_SHOW_SITE: o->show_site = optarg; break;
 	case 'h': usage(stdout); exit(stdout_done());
@@ -420,10 +225,10 @@ parse_opts(struct opts *o, int argc, char **argv)
 	int	ch;
 
 	memset(o, 0, sizeof *o);
-	o->nodes = 1;
-	o->gpus = o->nproc = -1;
-	strlist_init(&o->env);
-	strlist_init(&o->setup);
+	o->j.nodes = 1;
+	o->j.gpus = o->j.nproc = -1;
+	strlist_init(&o->j.env);
+	strlist_init(&o->j.setup);
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv,
 	    "+:s:N:G:n:t:p:A:q:C:J:o:f:e:S:P:r:i:T:hV", longopts,
@@ -432,6 +237,14 @@ parse_opts(struct opts *o, int argc, char **argv)
 			bad_opt(ch, argv);
 		parse_opt(o, ch);
 	}
+	/* The operands: the training script and its arguments. */
+	if (optind < argc) {
+		o->operand = o->j.script = argv[optind];
+		o->j.args = argv + optind + 1;
+		o->j.nargs = (size_t)(argc - optind - 1);
+	}
+	o->j.argv = argv;
+	o->j.argc = (size_t)argc;
 }
 
 static struct profile *
@@ -480,62 +293,6 @@ show_site(const char *site, const struct strlist *dirs)
 	return stdout_done();
 }
 
-/* Where ddprank lives on the nodes: the profile or --ddprank, else the
- * one beside this ddpgen, else BINDIR's, else the first in PATH. The
- * script calls it by this absolute path. */
-static char *
-find_ddprank(const char *given, const char *exedir)
-{
-	char	 path[PATH_MAX], *p, *dirs, *tok, *save;
-	char	*found = NULL;
-
-	if (*given != '\0') {
-		if (given[0] != '/')
-			die(XC_USAGE, "ddprank path '%s' is not absolute",
-			    given);
-		return xstrdup(given);
-	}
-	if (exedir != NULL) {
-		xasprintf(&p, "%s/ddprank", exedir);
-		if (access(p, X_OK) == 0)
-			return p;
-		free(p);
-	}
-	if (access(DDPGEN_BINDIR "/ddprank", X_OK) == 0)
-		return xstrdup(DDPGEN_BINDIR "/ddprank");
-	dirs = xstrdup(getenv("PATH") != NULL ? getenv("PATH") : "");
-	for (tok = strtok_r(dirs, ":", &save); tok != NULL && found == NULL;
-	    tok = strtok_r(NULL, ":", &save)) {
-		snprintf(path, sizeof path, "%s/ddprank", tok);
-		if (tok[0] == '/' && access(path, X_OK) == 0)
-			found = xstrdup(path);
-	}
-	free(dirs);
-	if (found == NULL)
-		die(XC_FAIL, "cannot find ddprank (beside ddpgen, in %s or "
-		    "in PATH); install it or set ddprank in the profile",
-		    DDPGEN_BINDIR);
-	return found;
-}
-
-/* The profile's template path is already absolute when it has a slash
- * (see profile.c); -T's is relative to the current directory. A name
- * without a slash is looked up in the template path. */
-static char *
-find_template(const struct profile *p, const char *exedir)
-{
-	struct strlist	 dirs;
-	char		*path, *cause;
-
-	strlist_init(&dirs);
-	script_template_path(&dirs, NULL, exedir);
-	path = script_find_template(p->template, &dirs, &cause);
-	strlist_free(&dirs);
-	if (path == NULL)
-		die(XC_CONFIG, "%s", cause);
-	return path;
-}
-
 /* The mode of a new script: executable, as far as the umask allows. */
 static unsigned int
 output_mode(void)
@@ -564,155 +321,33 @@ emit(const char *output, const struct buf *b)
 		exit(XC_FAIL);
 }
 
-/* Setup lines are shell code: bash -n checks them as a block, and a
- * failure names the first line bash refuses on its own (or all of them,
- * when only together they fail, as an unclosed if). nprof of them come
- * from the profile, the rest from -S. */
-static void
-check_setup(const struct strlist *setup, size_t nprof)
-{
-	struct buf	 b;
-	char		*cause, *why;
-	size_t		 i;
-	int		 rc;
-
-	if (setup->n == 0)
-		return;
-	buf_init(&b);
-	for (i = 0; i < setup->n; i++)
-		buf_addf(&b, "%s\n", setup->v[i]);
-	rc = script_check_syntax(b.s, 0, &cause);
-	buf_free(&b);
-	if (rc != -1)
-		return;
-	for (i = 0; i < setup->n; i++) {
-		if (script_check_syntax(setup->v[i], 1, &why) != -1)
-			continue;
-		free(cause);
-		if (i < nprof)
-			die(XC_CONFIG, "setup: '%s' is not valid shell: %s",
-			    setup->v[i], why);
-		die(XC_USAGE, "--setup: '%s' is not valid shell: %s",
-		    setup->v[i], why);
-	}
-	die(nprof == setup->n ? XC_CONFIG : XC_USAGE, "setup lines are not "
-	    "valid shell together: %s", cause);
-}
-
-/* A shell script that bash refuses is never written. */
-static void
-check_script(const char *tpath, const struct buf *b)
-{
-	const char	*dot = strrchr(tpath, '.');
-	char		*cause;
-
-	if (dot == NULL || strcmp(dot, ".sh") != 0)
-		return;
-	if (script_check_syntax(b->s, 0, &cause) == -1)
-		die(XC_CONFIG, "%s: the generated script is not valid shell: "
-		    "%s", tpath, cause);
-}
-
-typedef int	quote_fn(struct buf *, const char *, char **);
-
-/* The quoting an HPC Pack format's template applies to env values, by
- * the template's extension; NULL for a shell script, where every value
- * can be written. */
-static quote_fn *
-format_quote(const char *template)
-{
-	const char	*dot = strrchr(template, '.');
-
-	if (dot == NULL || strchr(dot, '/') != NULL)
-		return NULL;
-	if (strcmp(dot, ".cmd") == 0)
-		return quote_cmd;
-	if (strcmp(dot, ".ps1") == 0)
-		return quote_ps;
-	if (strcmp(dot, ".xml") == 0)
-		return quote_xml;
-	return NULL;
-}
-
-/* An -e value the format cannot carry is a usage error, before the
- * template would report it as its own (a profile error). */
-static void
-check_env_values(const struct opts *o, const struct profile *p)
-{
-	quote_fn	*fn = format_quote(p->template);
-	struct buf	 b;
-	char		*cause;
-	size_t		 i;
-
-	for (i = 0; fn != NULL && i < o->env.n; i++) {
-		if (strchr(o->env.v[i], '=') == NULL)
-			continue;	/* passed at run time */
-		buf_init(&b);
-		if (fn(&b, strchr(o->env.v[i], '=') + 1, &cause) == -1)
-			die(XC_USAGE, "--env: '%s': %s", o->env.v[i], cause);
-		buf_free(&b);
-	}
-}
-
 static int
-generate(const struct opts *o, struct profile *p, int argc, char **argv,
-    const char *exedir)
+generate(const struct opts *o, struct profile *p, const char *exedir)
 {
-	struct job	 job;
-	struct strlist	 pass, cmd;
-	struct buf	 b;
-	char		*cause, *tpath, *ddprank;
-	size_t		 nprof = p->setup.n;
+	struct job_resolved	 r;
+	struct buf		 b;
+	char			*cause;
+	int			 xc;
 
-	apply_opts(p, o);
-	strlist_init(&pass);
-	apply_env(p, o, &pass);
-	if (profile_validate(p, &cause) == -1)
-		die(XC_USAGE, "%s", cause);
-	check_setup(&p->setup, nprof);
-	check_env_values(o, p);
-	memset(&job, 0, sizeof job);
-	job.prof = p;
-	job.site = o->site;
-	job.nodes = o->nodes;
-	job.script = argv[optind];
-	job.args = argv + optind + 1;
-	job.nargs = (size_t)(argc - optind - 1);
-	strlist_init(&cmd);
-	redact_argv(&cmd, o, argc, argv);
-	job.argc = cmd.n;
-	job.argv = cmd.v;
-	job.env_pass = &pass;
-	ddprank = find_ddprank(p->ddprank, exedir);
-	job.ddprank = ddprank;
-	tpath = find_template(p, exedir);
-	if (script_check_hpcpack(&job, tpath, &cause) == -1)
-		die(XC_USAGE, "%s", cause);
 	buf_init(&b);
-	if (script_render(&job, tpath, &b, &cause) == -1)
-		die(XC_CONFIG, "%s", cause);
-	check_script(tpath, &b);
-	if (script_check_output(tpath, &b, &cause) == -1)
-		die(XC_USAGE, "%s", cause);
-	if (p->rdzv == PROFILE_C10D)
+	if ((xc = job_resolve(&r, p, &o->j, exedir, &cause)) != XC_OK ||
+	    (xc = job_render(&r, &b, &cause)) != XC_OK)
+		die(xc, "%s", cause);
+	if (r.prof->rdzv == RDZV_C10D)
 		util_warn("warning: rdzv c10d: torch's store has no "
 		    "authentication and c10d unpickles what it holds: anyone "
 		    "who reaches its port can run code in the job; use c10d only "
 		    "on a network other users cannot reach, else static");
 	emit(o->output, &b);
 	buf_free(&b);
-	strlist_free(&cmd);
-	strlist_free(&pass);
-	free(tpath);
-	free(ddprank);
+	job_free(&r);
 	return XC_OK;
 }
 
 /* --list-sites and --show-site take no operand and no option of a job:
  * nothing given is silently ignored. */
 static int
-dispatch_sites(const struct opts *o, const struct strlist *dirs, int argc,
-    char **argv)
+dispatch_sites(const struct opts *o, const struct strlist *dirs)
 {
 	const char	*mode = o->list_sites ? "list-sites" : "show-site";
 
@@ -721,9 +356,9 @@ dispatch_sites(const struct opts *o, const struct strlist *dirs, int argc,
 	if (o->job_opt != 0)
 		die(XC_USAGE, "--%s: --%s does not apply", mode,
 		    optname(o->job_opt));
-	if (optind < argc)
+	if (o->operand != NULL)
 		die(XC_USAGE, "--%s: unexpected argument '%s'", mode,
-		    argv[optind]);
+		    o->operand);
 	if (o->list_sites)
 		return list_sites(dirs);
 	return show_site(o->show_site, dirs);
@@ -731,27 +366,19 @@ dispatch_sites(const struct opts *o, const struct strlist *dirs, int argc,
 
 /* Runs what the options ask for; everything it is given, the caller frees. */
 static int
-dispatch(struct opts *o, const struct strlist *dirs, int argc, char **argv,
-    const char *exedir)
+dispatch(struct opts *o, const struct strlist *dirs, const char *exedir)
 {
-	struct profile	*p;
-	int		 rc;
-
 	if (o->list_sites || o->show_site != NULL)
-		return dispatch_sites(o, dirs, argc, argv);
-	if (optind >= argc) {
+		return dispatch_sites(o, dirs);
+	if (o->operand == NULL) {
 		fprintf(stderr, "%s: no training script given\n",
 		    util_progname);
 		usage(stderr);
 		return XC_USAGE;
 	}
-	if (o->site == NULL)
-		o->site = "slurm";
-	p = load_site(o->site, dirs);
-	argv[0] = (char *)"ddpgen";
-	rc = generate(o, p, argc, argv, exedir);
-	profile_free(p);
-	return rc;
+	if (o->j.site == NULL)
+		o->j.site = "slurm";
+	return generate(o, load_site(o->j.site, dirs), exedir);
 }
 
 int
@@ -767,11 +394,11 @@ main(int argc, char **argv)
 	exedir = exe_dir();
 	strlist_init(&dirs);
 	profile_searchpath(&dirs, NULL, exedir);
-	rc = dispatch(&o, &dirs, argc, argv, exedir);
+	rc = dispatch(&o, &dirs, exedir);
 	strlist_free(&dirs);
-	strlist_free(&o.env);
-	free(o.env_at);
-	strlist_free(&o.setup);
+	strlist_free(&o.j.env);
+	free(o.j.env_at);
+	strlist_free(&o.j.setup);
 	free(exedir);
 	return rc;
 }

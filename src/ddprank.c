@@ -56,7 +56,7 @@ struct options {
 	struct auth		 auth;
 	int			 timeout_set;
 	int			 family;
-	enum rank_rdzv		 rdzv;
+	enum rdzv		 rdzv;
 	int			 json;
 	int			 argc;	/* operands */
 	char			**argv;
@@ -193,9 +193,9 @@ parse_number(struct options *o, int c, const char *arg)
 static void
 parse_value(struct options *o, int c, const char *arg)
 {
-	enum nodes_sched	 s;
-	char			*cause;
-	int			 rc = 0;
+	enum sched_id	 s;
+	char			*cause, *names;
+	int			 i, rc = 0;
 
 	switch (c) {
 	case 'x':
@@ -206,22 +206,26 @@ parse_value(struct options *o, int c, const char *arg)
 		parse_number(o, c, arg);
 		break;
 	case 'p':
-		rc = port_parse(arg, &o->ro.port, &cause);
+		rc = vocab_port_parse(arg, &o->ro.port, &cause);
 		break;
 	case 'P':
-		rc = port_parse_range(arg, &o->ro.lo, &o->ro.hi, &cause);
+		rc = vocab_port_range(arg, &o->ro.lo, &o->ro.hi, &cause);
 		break;
 	case 's':
-		if (nodes_sched_parse(arg, &s) == -1)
-			exit(report(XC_USAGE, "--scheduler: '%s' is not auto, "
-			    "slurm, hpcpack, pbs, lsf or hostfile", arg));
+		if (sched_parse(arg, &s) == -1) {
+			util_fail(&cause, "'%s' is not %s", arg,
+			    (names = sched_names_text()));
+			free(names);
+			rc = -1;
+			break;
+		}
 		o->ro.sched = s;
 		break;
 	case 'r':
-		if (strcmp(arg, "static") != 0 && strcmp(arg, "c10d") != 0)
+		if ((i = vocab_word(rdzv_names, arg)) == -1)
 			exit(report(XC_USAGE, "--rdzv: '%s' is not static or "
 			    "c10d", arg));
-		o->rdzv = strcmp(arg, "c10d") == 0 ? RANK_C10D : RANK_STATIC;
+		o->rdzv = (enum rdzv)i;
 		break;
 	case 'F':
 		if (strcmp(arg, "sh") != 0 && strcmp(arg, "json") != 0)
@@ -389,7 +393,7 @@ cmd_rank(struct options *o, struct rank_vars *vs, int exec, int *duplicate)
 
 	o->ro.check_port = 1;
 	/* env takes --rdzv and ignores it: it starts no torchrun. */
-	o->ro.rdzv = exec ? o->rdzv : RANK_STATIC;
+	o->ro.rdzv = exec ? o->rdzv : RDZV_STATIC;
 	if ((xc = load_secret(o)) != XC_OK)
 		return xc;
 	xc = rank_compute(&r, &o->ro, &nodes_env_real, &netif_sys_real,

@@ -21,6 +21,7 @@
 #include "auth.h"
 #include "exchange.h"
 #include "exitcode.h"
+#include "scheduler.h"
 #include "util.h"
 #include "xmalloc.h"
 
@@ -1385,6 +1386,7 @@ exchange_dir(struct exchange_result *r, const struct exchange_opts *o,
     const struct exchange_node *x, char **cause)
 {
 	struct exchange_dir_ctx	 c;
+	char			*vars;
 	int			 xc;
 
 	memset(r, 0, sizeof *r);
@@ -1394,9 +1396,11 @@ exchange_dir(struct exchange_result *r, const struct exchange_opts *o,
 		return XC_USAGE;
 	}
 	if (x->jobid == NULL) {
+		/* HPC Pack's first: it is what this exchange is for. */
+		vars = sched_job_vars_text(SCHED_AUTO, SCHED_HPCPACK);
 		util_fail(cause, "--exchange dir: needs a job id to name its "
-		    "directory, and none is set (CCP_JOBID, SLURM_JOB_ID, "
-		    "PBS_JOBID or LSB_JOBID)");
+		    "directory, and none is set (%s)", vars);
+		free(vars);
 		return XC_EXCHANGE;
 	}
 	memset(&c, 0, sizeof c);

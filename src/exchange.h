@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "netif.h"
+#include "vocab.h"
 
 struct auth;
 struct buf;
@@ -21,9 +22,6 @@ struct buf;
 #define EXCHANGE_HOST_MAX	64
 /* The version of the entry and table formats, on their first line. */
 #define EXCHANGE_FORMAT		"1"
-/* The default --exchange-timeout and its bounds, in seconds. */
-#define EXCHANGE_TIMEOUT_DEFAULT 300
-#define EXCHANGE_TIMEOUT_MAX	86400
 /* How long node 0 waits, at most, for the others to confirm they have
  * read the directory before removing it: short, since node 0's torchrun
  * is meanwhile not listening. */

@@ -7,15 +7,12 @@
 
 #include "hostlist.h"
 #include "nodes.h"
+#include "scheduler.h"
 #include "util.h"
 #include "xmalloc.h"
 
 /* Longest list text quoted in a message before it is cut. */
 #define NODES_DESCRIBE_MAX	100
-
-static const char *const nodes_names[] = {
-	"auto", "slurm", "hpcpack", "pbs", "lsf", "hostfile"
-};
 
 static const char *
 nodes_getenv(void *arg, const char *name)
@@ -29,8 +26,11 @@ const struct nodes_env nodes_env_real = { nodes_getenv, NULL };
 const char *
 nodes_var(const struct nodes_env *env, const char *name)
 {
-	const char	*v = env->get(env->arg, name);
+	const char	*v;
 
+	if (name == NULL)	/* a variable the scheduler's row lacks */
+		return NULL;
+	v = env->get(env->arg, name);
 	return v == NULL || *v == '\0' ? NULL : v;
 }
 
@@ -47,26 +47,6 @@ nodes_var_num(int64_t *out, const struct nodes_env *env, const char *name,
 		return util_fail(cause, "%s is not a number: '%s'", name, v);
 	*out = n;
 	return 0;
-}
-
-int
-nodes_sched_parse(const char *s, enum nodes_sched *out)
-{
-	size_t	i;
-
-	for (i = 0; i < sizeof nodes_names / sizeof nodes_names[0]; i++) {
-		if (strcmp(s, nodes_names[i]) == 0) {
-			*out = (enum nodes_sched)i;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-const char *
-nodes_sched_name(enum nodes_sched s)
-{
-	return nodes_names[s];
 }
 
 /* Splits s into words separated by blanks and newlines. */
@@ -127,35 +107,61 @@ nodes_set_names(struct nodes *n, struct strlist *l, const char *what,
 	return 0;
 }
 
-static int
-nodes_slurm_nodeid(struct nodes *n, const struct nodes_env *env,
-    int step_list, char **cause)
+/* The variable of vars that is set first, or NULL; *var names it. */
+static const char *
+nodes_first(const struct nodes_env *env, const char *const *vars,
+    const char **var)
 {
-	/* SLURM_NODEID is step-scoped inside a step and job-scoped in the
-	 * batch shell: only compare it with a list of the same scope. */
-	if (!step_list && (nodes_var(env, "SLURM_STEP_ID") != NULL ||
-	    nodes_var(env, "SLURM_STEPID") != NULL))
-		return 0;
-	return nodes_var_num(&n->nodeid, env, "SLURM_NODEID", 0, cause);
+	const char	*v = NULL;
+
+	for (; v == NULL && *vars != NULL; vars++)
+		v = nodes_var(env, *var = *vars);
+	return v;
+}
+
+/* "no node list: V is not set" or "none of V1, V2 is set". */
+static int
+nodes_unset(const struct sched *s, char **cause)
+{
+	struct buf	b;
+	size_t		i;
+
+	if (s->list_vars[1] == NULL)
+		return util_fail(cause, "no node list: %s is not set",
+		    s->list_vars[0]);
+	buf_init(&b);
+	for (i = 0; s->list_vars[i] != NULL; i++)
+		buf_addf(&b, "%s%s", i > 0 ? ", " : "", s->list_vars[i]);
+	util_fail(cause, "no node list: none of %s is set", b.s);
+	buf_free(&b);
+	return -1;
 }
 
 static int
-nodes_slurm(struct nodes *n, const struct nodes_env *env, char **cause)
+nodes_nodeid(struct nodes *n, const struct sched *s,
+    const struct nodes_env *env, int step_list, char **cause)
 {
-	/* SLURM_NODELIST is the older name, still set by some wrappers
-	 * and by Slurm itself for compatibility: the last resort. */
-	static const char *const vars[] = { "SLURM_STEP_NODELIST",
-	    "SLURM_JOB_NODELIST", "SLURM_NODELIST" };
-	const char	*var = NULL, *v = NULL;
-	char		*why;
-	size_t		 i;
+	const char	*var;
 
-	for (i = 0; v == NULL && i < sizeof vars / sizeof vars[0]; i++)
-		v = nodes_var(env, var = vars[i]);
-	if (v == NULL)
-		return util_fail(cause, "no node list: none of "
-		    "SLURM_STEP_NODELIST, SLURM_JOB_NODELIST, SLURM_NODELIST "
-		    "is set");
+	if (s->nodeid_var == NULL)
+		return 0;
+	/* SLURM_NODEID is step-scoped inside a step and job-scoped in the
+	 * batch shell: only compare it with a list of the same scope (the
+	 * first list variable is the step's). */
+	if (!step_list && nodes_first(env, s->step_vars, &var) != NULL)
+		return 0;
+	return nodes_var_num(&n->nodeid, env, s->nodeid_var, 0, cause);
+}
+
+static int
+nodes_hostlist(struct nodes *n, const struct sched *s,
+    const struct nodes_env *env, char **cause)
+{
+	const char	*var = NULL, *v;
+	char		*why;
+
+	if ((v = nodes_first(env, s->list_vars, &var)) == NULL)
+		return nodes_unset(s, cause);
 	n->text = xstrdup(v);
 	n->source = xstrdup(var);
 	if ((n->list = hostlist_parse(v, &why)) == NULL) {
@@ -163,9 +169,10 @@ nodes_slurm(struct nodes *n, const struct nodes_env *env, char **cause)
 		free(why);
 		return -1;
 	}
-	if ((v = nodes_var(env, "SLURMD_NODENAME")) != NULL)
+	if (s->selfname_var != NULL &&
+	    (v = nodes_var(env, s->selfname_var)) != NULL)
 		n->selfname = xstrdup(v);
-	return nodes_slurm_nodeid(n, env, strcmp(var, "SLURM_STEP_NODELIST") == 0,
+	return nodes_nodeid(n, s, env, strcmp(var, s->list_vars[0]) == 0,
 	    cause);
 }
 
@@ -207,23 +214,26 @@ out:
 	return rc;
 }
 
-/* CCP_NODES is "<count> <host1> <cores1> <host2> <cores2> ...". */
+/* HPC Pack's CCP_NODES is "<count> <host1> <cores1> <host2> <cores2>
+ * ...". */
 static int
-nodes_hpcpack(struct nodes *n, const struct nodes_env *env, char **cause)
+nodes_counted(struct nodes *n, const struct sched *s,
+    const struct nodes_env *env, char **cause)
 {
-	struct strlist	w;
-	long long	count;
-	int		rc = -1;
+	const char	*var = s->list_vars[0];
+	struct strlist	 w;
+	long long	 count;
+	int		 rc = -1;
 
-	if (nodes_pairs_words(n, env, "CCP_NODES", &w, cause) == -1)
+	if (nodes_pairs_words(n, env, var, &w, cause) == -1)
 		return -1;
 	if (w.n == 0 || util_strtonum(w.v[0], 1, INT32_MAX, &count) == -1)
-		util_fail(cause, "CCP_NODES: bad node count in '%s'", n->text);
+		util_fail(cause, "%s: bad node count in '%s'", var, n->text);
 	else if (w.n % 2 != 1 || (unsigned long long)count != (w.n - 1) / 2)
-		util_fail(cause, "CCP_NODES: count %lld does not match the "
-		    "%zu words after it: '%s'", count, w.n - 1, n->text);
+		util_fail(cause, "%s: count %lld does not match the "
+		    "%zu words after it: '%s'", var, count, w.n - 1, n->text);
 	else
-		rc = nodes_pairs(n, &w, 1, "CCP_NODES", cause);
+		rc = nodes_pairs(n, &w, 1, var, cause);
 	strlist_free(&w);
 	return rc;
 }
@@ -306,19 +316,21 @@ nodes_unique(struct strlist *out, const struct strlist *in)
 	nodes_set_free(&set);
 }
 
+/* A file named by the variable, a host per slot (PBS's PBS_NODEFILE). */
 static int
-nodes_pbs(struct nodes *n, const struct nodes_env *env, char **cause)
+nodes_nodefile(struct nodes *n, const struct sched *s,
+    const struct nodes_env *env, char **cause)
 {
 	struct strlist	 w, names;
 	const char	*path;
 	char		*data, *what;
 	int		 rc;
 
-	if ((path = nodes_var(env, "PBS_NODEFILE")) == NULL)
-		return util_fail(cause, "no node list: PBS_NODEFILE is not set");
+	if ((path = nodes_var(env, s->list_vars[0])) == NULL)
+		return nodes_unset(s, cause);
 	if ((data = util_readfile(path, NULL, cause)) == NULL)
 		return -1;
-	xasprintf(&what, "PBS_NODEFILE %s", path);
+	xasprintf(&what, "%s %s", s->list_vars[0], path);
 	strlist_init(&w);
 	strlist_init(&names);
 	nodes_words(&w, data);
@@ -332,26 +344,28 @@ nodes_pbs(struct nodes *n, const struct nodes_env *env, char **cause)
 	return rc;
 }
 
-/* LSB_MCPU_HOSTS is "host1 n1 host2 n2 ...". In a job of LSF with IBM
- * CSM (CSM_ALLOCATION_ID set), LSF lists the launch node, which runs the
- * batch script but no compute task, first: it is left out. */
+/* LSF's LSB_MCPU_HOSTS is "host1 n1 host2 n2 ...". In a job of LSF with
+ * IBM CSM (CSM_ALLOCATION_ID set), LSF lists the launch node, which runs
+ * the batch script but no compute task, first: it is left out. */
 static int
-nodes_lsf(struct nodes *n, const struct nodes_env *env, char **cause)
+nodes_pairlist(struct nodes *n, const struct sched *s,
+    const struct nodes_env *env, char **cause)
 {
-	struct strlist	w;
-	size_t		first = 0;
-	int		rc = -1;
+	const char	*var = s->list_vars[0];
+	struct strlist	 w;
+	size_t		 first = 0;
+	int		 rc = -1;
 
-	if (nodes_pairs_words(n, env, "LSB_MCPU_HOSTS", &w, cause) == -1)
+	if (nodes_pairs_words(n, env, var, &w, cause) == -1)
 		return -1;
-	if (nodes_var(env, "CSM_ALLOCATION_ID") != NULL && w.n > 2)
+	if (s->launch_var != NULL && nodes_var(env, s->launch_var) != NULL &&
+	    w.n > 2)
 		first = 2;
 	if (w.n % 2 != 0)
-		util_fail(cause, "LSB_MCPU_HOSTS: not host and count pairs: "
-		    "'%s'", n->text);
-	else if (first == 0 || nodes_cores("LSB_MCPU_HOSTS", w.v[1],
-	    cause) == 0)
-		rc = nodes_pairs(n, &w, first, "LSB_MCPU_HOSTS", cause);
+		util_fail(cause, "%s: not host and count pairs: '%s'", var,
+		    n->text);
+	else if (first == 0 || nodes_cores(var, w.v[1], cause) == 0)
+		rc = nodes_pairs(n, &w, first, var, cause);
 	strlist_free(&w);
 	return rc;
 }
@@ -447,68 +461,72 @@ out:
 	return rc;
 }
 
-static enum nodes_sched
+/* The first scheduler, in table order, one of whose list variables is
+ * set; SCHED_AUTO when none is. */
+static enum sched_id
 nodes_detect(const struct nodes_env *env)
 {
-	if (nodes_var(env, "SLURM_STEP_NODELIST") != NULL ||
-	    nodes_var(env, "SLURM_JOB_NODELIST") != NULL ||
-	    nodes_var(env, "SLURM_NODELIST") != NULL)
-		return NODES_SLURM;
-	if (nodes_var(env, "CCP_NODES") != NULL)
-		return NODES_HPCPACK;
-	if (nodes_var(env, "PBS_NODEFILE") != NULL)
-		return NODES_PBS;
-	if (nodes_var(env, "LSB_MCPU_HOSTS") != NULL)
-		return NODES_LSF;
-	return NODES_AUTO;
+	const char	*var;
+	int		 i;
+
+	for (i = 0; i < SCHED_COUNT; i++)
+		if (nodes_first(env, sched_get(i)->list_vars, &var) != NULL)
+			return (enum sched_id)i;
+	return SCHED_AUTO;
 }
 
 static int
 nodes_load_list(struct nodes *n, const struct nodes_env *env,
     const char *hostfile, char **cause)
 {
-	switch (n->sched) {
-	case NODES_SLURM:
-		return nodes_slurm(n, env, cause);
-	case NODES_HPCPACK:
-		return nodes_hpcpack(n, env, cause);
-	case NODES_PBS:
-		return nodes_pbs(n, env, cause);
-	case NODES_LSF:
-		return nodes_lsf(n, env, cause);
-	case NODES_HOSTFILE:
+	const struct sched	*s = sched_get(n->sched);
+	char			*vars;
+
+	switch (s->list) {
+	case SCHED_LIST_HOSTLIST:
+		return nodes_hostlist(n, s, env, cause);
+	case SCHED_LIST_COUNTED:
+		return nodes_counted(n, s, env, cause);
+	case SCHED_LIST_PAIRS:
+		return nodes_pairlist(n, s, env, cause);
+	case SCHED_LIST_NODEFILE:
+		return nodes_nodefile(n, s, env, cause);
+	case SCHED_LIST_NONE:
+		break;
+	}
+	if (n->sched == SCHED_HOSTFILE) {
 		if (hostfile == NULL)
 			return util_fail(cause, "no node list: --scheduler "
 			    "hostfile needs --hostfile FILE");
 		return nodes_hostfile(n, hostfile, cause);
-	case NODES_AUTO:
-		break;
 	}
-	return util_fail(cause, "no node list: none of SLURM_STEP_NODELIST, "
-	    "SLURM_JOB_NODELIST, SLURM_NODELIST, CCP_NODES, PBS_NODEFILE, "
-	    "LSB_MCPU_HOSTS is set and no --hostfile was given");
+	vars = sched_list_vars_text();
+	util_fail(cause, "no node list: none of %s is set and no --hostfile "
+	    "was given", vars);
+	free(vars);
+	return -1;
 }
 
-enum nodes_sched
-nodes_sched_resolve(const struct nodes_env *env, enum nodes_sched sched,
+enum sched_id
+nodes_sched_resolve(const struct nodes_env *env, enum sched_id sched,
     const char *hostfile)
 {
-	if (sched != NODES_AUTO)
+	if (sched != SCHED_AUTO)
 		return sched;
 	if (hostfile != NULL)
-		return NODES_HOSTFILE;
+		return SCHED_HOSTFILE;
 	return nodes_detect(env);
 }
 
 int
 nodes_load(struct nodes *n, const struct nodes_env *env,
-    enum nodes_sched sched, const char *hostfile, char **cause)
+    enum sched_id sched, const char *hostfile, char **cause)
 {
 	memset(n, 0, sizeof *n);
 	n->nodeid = -1;
-	if (hostfile != NULL && sched != NODES_AUTO && sched != NODES_HOSTFILE)
+	if (hostfile != NULL && sched != SCHED_AUTO && sched != SCHED_HOSTFILE)
 		return util_fail(cause, "--hostfile conflicts with "
-		    "--scheduler %s", nodes_sched_name(sched));
+		    "--scheduler %s", sched_name(sched));
 	n->sched = nodes_sched_resolve(env, sched, hostfile);
 	if (nodes_load_list(n, env, hostfile, cause) == -1) {
 		nodes_free(n);
@@ -553,82 +571,51 @@ nodes_jobnum(struct nodes_job *job, const struct nodes_env *env,
 }
 
 
-static int
-nodes_job_slurm(struct nodes_job *job, const struct nodes_env *env,
-    char **cause)
-{
-	if (nodes_jobnum(job, env, "SLURM_JOB_ID", 0, cause) == -1 ||
-	    nodes_var_num(&job->task, env, "SLURM_ARRAY_TASK_ID", 0,
-	    cause) == -1)
-		return -1;
-	/* SLURM_STEPID is the older name of SLURM_STEP_ID. */
-	if (nodes_var_num(&job->step, env, "SLURM_STEPID", 0, cause) == -1)
-		return -1;
-	return nodes_var_num(&job->step, env, "SLURM_STEP_ID", 0, cause);
-}
-
-static int
-nodes_job_pbs(struct nodes_job *job, const struct nodes_env *env,
-    char **cause)
-{
-	/* Array sub-jobs share the numeric prefix: PBS Pro numbers them in
-	 * PBS_ARRAY_INDEX, Torque in PBS_ARRAYID. */
-	if (nodes_jobnum(job, env, "PBS_JOBID", 1, cause) == -1 ||
-	    nodes_var_num(&job->task, env, "PBS_ARRAYID", 0, cause) == -1)
-		return -1;
-	return nodes_var_num(&job->task, env, "PBS_ARRAY_INDEX", 0, cause);
-}
-
-static int
-nodes_job_lsf(struct nodes_job *job, const struct nodes_env *env,
-    char **cause)
-{
-	/* Elements of an LSF job array share LSB_JOBID; LSB_JOBINDEX is 0
-	 * outside arrays. */
-	if (nodes_jobnum(job, env, "LSB_JOBID", 0, cause) == -1 ||
-	    nodes_var_num(&job->task, env, "LSB_JOBINDEX", 0, cause) == -1)
-		return -1;
-	if (job->task == 0)
-		job->task = -1;
-	return 0;
-}
-
-static enum nodes_sched
+/* The first scheduler, in table order, whose job id variable is set;
+ * SCHED_AUTO when none is. */
+static enum sched_id
 nodes_job_detect(const struct nodes_env *env)
 {
-	if (nodes_var(env, "SLURM_JOB_ID") != NULL)
-		return NODES_SLURM;
-	if (nodes_var(env, "CCP_JOBID") != NULL)
-		return NODES_HPCPACK;
-	if (nodes_var(env, "PBS_JOBID") != NULL)
-		return NODES_PBS;
-	if (nodes_var(env, "LSB_JOBID") != NULL)
-		return NODES_LSF;
-	return NODES_AUTO;
+	const char	*var;
+	int		 i;
+
+	for (i = 0; i < SCHED_COUNT; i++)
+		if ((var = sched_get(i)->job_var) != NULL &&
+		    nodes_var(env, var) != NULL)
+			return (enum sched_id)i;
+	return SCHED_AUTO;
+}
+
+/* Sets *out from each of vars that is set, the last winning. */
+static int
+nodes_var_last(int64_t *out, const struct nodes_env *env,
+    const char *const *vars, char **cause)
+{
+	for (; *vars != NULL; vars++)
+		if (nodes_var_num(out, env, *vars, 0, cause) == -1)
+			return -1;
+	return 0;
 }
 
 int
 nodes_job(struct nodes_job *job, const struct nodes_env *env,
-    enum nodes_sched sched, char **cause)
+    enum sched_id sched, char **cause)
 {
+	const struct sched	*s;
+
 	memset(job, 0, sizeof *job);
 	job->task = job->step = -1;
-	if (sched == NODES_AUTO || sched == NODES_HOSTFILE)
+	if (sched == SCHED_AUTO || sched == SCHED_HOSTFILE)
 		sched = nodes_job_detect(env);
-	switch (sched) {
-	case NODES_SLURM:
-		return nodes_job_slurm(job, env, cause);
-	case NODES_HPCPACK:
-		/* Not CCP_TASKID: each node runs its own task. */
-		return nodes_jobnum(job, env, "CCP_JOBID", 0, cause);
-	case NODES_PBS:
-		return nodes_job_pbs(job, env, cause);
-	case NODES_LSF:
-		return nodes_job_lsf(job, env, cause);
-	case NODES_AUTO:
-	case NODES_HOSTFILE:
-		break;
-	}
+	s = sched_get(sched);
+	if (s->job_var == NULL)
+		return 0;
+	if (nodes_jobnum(job, env, s->job_var, s->job_prefix, cause) == -1 ||
+	    nodes_var_last(&job->task, env, s->task_vars, cause) == -1 ||
+	    nodes_var_last(&job->step, env, s->step_vars, cause) == -1)
+		return -1;
+	if (s->task_zero_absent && job->task == 0)
+		job->task = -1;
 	return 0;
 }
 
@@ -651,13 +638,7 @@ nodes_job_string(const struct nodes_job *job)
 int64_t
 nodes_find(const struct nodes *n, const char *name)
 {
-	int	flags = HOSTLIST_SHORT;
-
-	/* HPC Pack names nodes in NetBIOS upper case; the Linux hostname
-	 * may be lower case, short or not. */
-	if (n->sched == NODES_HPCPACK)
-		flags |= HOSTLIST_ICASE;
-	return hostlist_find(n->list, name, flags);
+	return hostlist_find(n->list, name, sched_get(n->sched)->hostlist_flags);
 }
 
 char *

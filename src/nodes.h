@@ -5,16 +5,9 @@
 
 #include <stdint.h>
 
-struct hostlist;
+#include "scheduler.h"
 
-enum nodes_sched {
-	NODES_AUTO,
-	NODES_SLURM,
-	NODES_HPCPACK,
-	NODES_PBS,
-	NODES_LSF,
-	NODES_HOSTFILE
-};
+struct hostlist;
 
 /* The environment, as a getenv-like callback so tests can feed it. A
  * variable that is unset or empty counts as absent everywhere. */
@@ -26,7 +19,8 @@ struct nodes_env {
 /* The process environment (getenv). */
 extern const struct nodes_env nodes_env_real;
 
-/* The value of name, or NULL when it is unset or empty. */
+/* The value of name, or NULL when it is unset or empty (or name is
+ * NULL). */
 const char	*nodes_var(const struct nodes_env *, const char *name);
 /* Sets *out from name when it is set, leaving it alone otherwise; a
  * value that is not a number from min to INT64_MAX is an error (-1 and
@@ -44,7 +38,7 @@ struct nodes_job {
 };
 
 struct nodes {
-	enum nodes_sched	 sched;
+	enum sched_id	 sched;
 	struct hostlist		*list;
 	char			*text;	 /* the list as given, for messages */
 	char			*source; /* "SLURM_JOB_NODELIST", "hostfile F" */
@@ -55,36 +49,32 @@ struct nodes {
 					      node (SLURMD_NODENAME), or NULL */
 };
 
-/* "slurm" etc. to enum; -1 on an unknown name. */
-int		 nodes_sched_parse(const char *, enum nodes_sched *);
-const char	*nodes_sched_name(enum nodes_sched);
-
 /* The scheduler sched stands for, given hostfile, the --hostfile
- * argument or NULL: sched itself unless it is NODES_AUTO; else
- * NODES_HOSTFILE with a hostfile; else the first whose node list
- * variable is set (Slurm, HPC Pack, PBS, LSF), or NODES_AUTO when none
- * is. The node list and the job id both follow it, with or without a
+ * argument or NULL: sched itself unless it is SCHED_AUTO; else
+ * SCHED_HOSTFILE with a hostfile; else the first, in the scheduler
+ * table's order, one of whose node list variables is set, or SCHED_AUTO
+ * when none is. The node list and the job id both follow it, with or without a
  * list to read, so that every subcommand takes the same job id. */
-enum nodes_sched nodes_sched_resolve(const struct nodes_env *,
-		    enum nodes_sched sched, const char *hostfile);
+enum sched_id nodes_sched_resolve(const struct nodes_env *,
+		    enum sched_id sched, const char *hostfile);
 
 /* Fills n from the scheduler nodes_sched_resolve gives, n->sched; a
- * hostfile conflicts with any other than NODES_AUTO and NODES_HOSTFILE.
+ * hostfile conflicts with any other than SCHED_AUTO and SCHED_HOSTFILE.
  * The job id is not read: ddprank hosts has no use for it, and callers
  * that do pass n->sched to nodes_job. Returns -1 and sets *cause (caller
  * frees) when there is no list or it is malformed, leaving nothing in n
  * to free; on success free n with nodes_free. */
 int		 nodes_load(struct nodes *n, const struct nodes_env *,
-		    enum nodes_sched sched, const char *hostfile,
+		    enum sched_id sched, const char *hostfile,
 		    char **cause);
 void		 nodes_free(struct nodes *);
 
 /* The job id of scheduler sched, as nodes_sched_resolve gives it
- * (NODES_AUTO and NODES_HOSTFILE: the first of SLURM_JOB_ID, CCP_JOBID,
- * PBS_JOBID, LSB_JOBID that is set). No job id is not an error
+ * (SCHED_AUTO and SCHED_HOSTFILE: the first, in table order, whose
+ * job_var is set), read through its row. No job id is not an error
  * (job->set is 0); a malformed one is. */
 int		 nodes_job(struct nodes_job *job, const struct nodes_env *,
-		    enum nodes_sched sched, char **cause);
+		    enum sched_id sched, char **cause);
 
 /* The job id as a rendezvous id: "ID", "ID_TASK", "ID.STEP" or
  * "ID_TASK.STEP". Caller frees; NULL when job->set is 0. */

@@ -22,46 +22,6 @@
 #define PORT_MIX	1009
 
 int
-port_parse(const char *s, int *port, char **cause)
-{
-	long long	v;
-
-	if (strcmp(s, "auto") == 0) {
-		*port = 0;
-		return 0;
-	}
-	if (util_strtonum(s, 1, 65535, &v) == -1)
-		return util_fail(cause, "bad port '%s': expected auto or "
-		    "1-65535", s);
-	*port = (int)v;
-	return 0;
-}
-
-int
-port_parse_range(const char *s, int *lo, int *hi, char **cause)
-{
-	const char	*dash;
-	char		 low[8];
-	long long	 a, b;
-	size_t		 n;
-
-	if ((dash = strchr(s, '-')) == NULL || (n = (size_t)(dash - s)) == 0 ||
-	    n >= sizeof low)
-		goto bad;
-	memcpy(low, s, n);
-	low[n] = '\0';
-	if (util_strtonum(low, 1, 65535, &a) == -1 ||
-	    util_strtonum(dash + 1, 1, 65535, &b) == -1 || a > b)
-		goto bad;
-	*lo = (int)a;
-	*hi = (int)b;
-	return 0;
-bad:
-	return util_fail(cause, "bad port range '%s': expected LO-HI with "
-	    "1 <= LO <= HI <= 65535", s);
-}
-
-int
 port_auto(uint64_t jobid, int64_t task, int64_t step, int lo, int hi)
 {
 	uint64_t	n = jobid;

@@ -5,16 +5,12 @@
 
 #include <stdint.h>
 
+#include "vocab.h"
+
 struct auth;
 
-#define PORT_LO_DEFAULT	20000
-#define PORT_HI_DEFAULT	29999
-
-/* Parses --port: "auto" gives 0, else a port in 1-65535. Returns -1 and
- * sets *cause on anything else. */
-int	port_parse(const char *s, int *port, char **cause);
-/* Parses --port-range "LO-HI" with 1 <= LO <= HI <= 65535. */
-int	port_parse_range(const char *s, int *lo, int *hi, char **cause);
+/* --port and --port-range are parsed by vocab_port_parse and
+ * vocab_port_range (vocab.h), for ddpgen too. */
 
 /* The automatic port, documented in ddprank(1):
  *	n = JOBID; n = n * 1009 + TASK (if any); n = n * 1009 + STEP (if any)

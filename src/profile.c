@@ -50,6 +50,7 @@ struct key {
 	int			  flags;
 	int			  min, max;	/* K_INT, K_RANGE */
 	const char *const	 *names;	/* K_ENUM, in enum order */
+	int			  base;		/* K_ENUM: the first name's value */
 	int			(*check)(const char *, char **);
 };
 
@@ -57,14 +58,8 @@ static int	check_iface(const char *, char **);
 static int	check_time(const char *, char **);
 static int	check_sbatch(const char *, char **);
 
-const char *const profile_sched_names[] = {
-	[PROFILE_SLURM] = "slurm", [PROFILE_HPCPACK] = "hpcpack", NULL
-};
 const char *const profile_disc_names[] = {
 	[PROFILE_HOSTNAME] = "hostname", [PROFILE_IFACE] = "iface", NULL
-};
-const char *const profile_rdzv_names[] = {
-	[PROFILE_STATIC] = "static", [PROFILE_C10D] = "c10d", NULL
 };
 const char *const profile_shell_names[] = {
 	[PROFILE_SHELL_LOGIN] = "login",
@@ -74,9 +69,9 @@ const char *const profile_shell_names[] = {
 };
 
 /* Enums are stored through int pointers by the generic code below. */
-_Static_assert(sizeof(enum profile_sched) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum sched_id) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum profile_disc) == sizeof(int), "enum size");
-_Static_assert(sizeof(enum profile_rdzv) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum rdzv) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum profile_shell) == sizeof(int), "enum size");
 
 #define OFF(f)	offsetof(struct profile, f)
@@ -87,7 +82,8 @@ static const struct key keys[] = {
 	{ .name = "description", .type = K_STR, .off = OFF(description),
 	  .flags = KF_LINE | KF_REQUIRED },
 	{ .name = "scheduler", .type = K_ENUM, .off = OFF(scheduler),
-	  .flags = KF_REQUIRED, .names = profile_sched_names },
+	  .flags = KF_REQUIRED, .names = sched_gen_names,
+	  .base = SCHED_GEN_FIRST },
 	{ .name = "discovery", .type = K_ENUM, .off = OFF(discovery),
 	  .names = profile_disc_names },
 	{ .name = "iface", .type = K_STR, .off = OFF(iface),
@@ -122,7 +118,7 @@ static const struct key keys[] = {
 	{ .name = "port_range", .type = K_RANGE, .off = OFF(port_min),
 	  .min = 1024, .max = 65535 },
 	{ .name = "rdzv", .type = K_ENUM, .off = OFF(rdzv),
-	  .names = profile_rdzv_names },
+	  .names = rdzv_names },
 	{ .name = "template", .type = K_STR, .off = OFF(template),
 	  .flags = KF_LINE },
 	{ .name = "ddprank", .type = K_STR, .off = OFF(ddprank),
@@ -139,7 +135,8 @@ static const struct key keys[] = {
 	{ .name = "fail_on_task_failure", .type = K_BOOL,
 	  .off = OFF(fail_on_task_failure) },
 	{ .name = "exchange_timeout", .type = K_INT,
-	  .off = OFF(exchange_timeout), .min = 1, .max = 86400 },
+	  .off = OFF(exchange_timeout), .min = 1,
+	  .max = EXCHANGE_TIMEOUT_MAX },
 };
 #define NKEYS	(sizeof keys / sizeof keys[0])
 
@@ -467,17 +464,6 @@ parse_bool(const char *s, int *out, char **cause)
 	return 0;
 }
 
-int
-profile_word(const char *const *names, const char *s)
-{
-	int	i;
-
-	for (i = 0; names[i] != NULL; i++)
-		if (strcmp(names[i], s) == 0)
-			return i;
-	return -1;
-}
-
 static int
 parse_enum(const char *const *names, const char *s, int *out,
     char **cause)
@@ -486,7 +472,7 @@ parse_enum(const char *const *names, const char *s, int *out,
 	char		*v;
 	int		 i;
 
-	if ((i = profile_word(names, s)) != -1) {
+	if ((i = vocab_word(names, s)) != -1) {
 		*out = i;
 		return 0;
 	}
@@ -503,22 +489,18 @@ parse_enum(const char *const *names, const char *s, int *out,
 	return -1;
 }
 
-int
+/* The port key: vocab_port, worded as every key of a profile is. */
+static int
 profile_parse_port(const char *s, int *out, char **cause)
 {
-	long long	v;
-
-	if (strcmp(s, "auto") == 0) {
-		*out = 0;
-		return 0;
-	}
-	if (strspn(s, "0123456789") != strlen(s) || *s == '\0')
+	switch (vocab_port(s, out)) {
+	case VOCAB_NAN:
 		return fail_vis(cause, "bad value '", s,
 		    "' (auto or 1 to 65535)");
-	if (util_strtonum(s, 1, 65535, &v) == -1)
+	case VOCAB_RANGE:
 		return util_fail(cause, "value out of range: %s "
 		    "(auto or 1 to 65535)", s);
-	*out = (int)v;
+	}
 	return 0;
 }
 
@@ -552,6 +534,7 @@ key_item(const struct key *k, const char *s, int *out, char **cause)
 		break;
 	case K_ENUM:
 		rc = parse_enum(k->names, s, &n, &why);
+		n += k->base;
 		break;
 	case K_PORT:
 		rc = profile_parse_port(s, &n, &why);
@@ -596,8 +579,9 @@ key_scalar(const struct profile *p, const struct key *k)
 		return xstrdup(v ? "true" : "false");
 	if (k->type == K_PORT && v == 0)
 		return xstrdup("auto");
-	if (k->type == K_ENUM && v >= 0 && v < enum_count(k->names))
-		return xstrdup(k->names[v]);
+	if (k->type == K_ENUM && v - k->base >= 0 &&
+	    v - k->base < enum_count(k->names))
+		return xstrdup(k->names[v - k->base]);
 	xasprintf(&s, "%d", v);
 	return s;
 }
@@ -1380,15 +1364,18 @@ profile_defaults(struct profile *p)
 	free(p->shared_dir);
 	p->shared_dir = xstrdup("/app");
 	strlist_add(&p->launcher, "torchrun");
+	/* Required: this only keeps the template default defined while the
+	 * missing key is being reported. */
+	p->scheduler = SCHED_SLURM;
 	p->discovery = PROFILE_HOSTNAME;
-	p->port_min = 20000;
-	p->port_max = 29999;
-	p->rdzv = PROFILE_STATIC;
+	p->port_min = PORT_LO_DEFAULT;
+	p->port_max = PORT_HI_DEFAULT;
+	p->rdzv = RDZV_STATIC;
 	p->task_shell = PROFILE_SHELL_LOGIN_INTERACTIVE;
 	p->label_output = 1;
 	p->exclusive = 1;
 	p->fail_on_task_failure = 1;
-	p->exchange_timeout = 300;
+	p->exchange_timeout = EXCHANGE_TIMEOUT_DEFAULT;
 }
 
 /*
@@ -1555,7 +1542,7 @@ problems_cross(const struct profile *p, problem_fn *fn, void *arg)
 		problem(fn, arg, "launcher", "launcher: empty list");
 	if (p->template[0] == '\0')
 		problem(fn, arg, "template", "template: empty value");
-	if (p->scheduler != PROFILE_HPCPACK)
+	if (p->scheduler != SCHED_HPCPACK)
 		return;
 	if (p->shared_dir[0] != '/') {
 		v = vis(p->shared_dir);
@@ -1661,8 +1648,7 @@ profile_merge(struct layer **ls, size_t n, struct strlist *errors)
 	}
 	if (p->template[0] == '\0') {
 		free(p->template);
-		p->template = xstrdup(p->scheduler == PROFILE_HPCPACK ?
-		    "hpcpack.xml" : "slurm.sh");
+		p->template = xstrdup(sched_get(p->scheduler)->tmpl);
 	}
 	/* Each value and range was checked as its layer was parsed; what is
 	 * left are the rules between keys, which only the merge can see. */

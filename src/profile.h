@@ -4,21 +4,13 @@
 #ifndef DDPGEN_PROFILE_H
 #define DDPGEN_PROFILE_H
 
+#include "scheduler.h"
 #include "util.h"
-
-enum profile_sched {
-	PROFILE_SLURM,
-	PROFILE_HPCPACK
-};
+#include "vocab.h"
 
 enum profile_disc {
 	PROFILE_HOSTNAME,	/* master = first node of the allocation */
 	PROFILE_IFACE		/* master = address of the matching interface */
-};
-
-enum profile_rdzv {
-	PROFILE_STATIC,
-	PROFILE_C10D
 };
 
 enum profile_shell {		/* how an HPC Pack task runs its command */
@@ -30,9 +22,7 @@ enum profile_shell {		/* how an HPC Pack task runs its command */
 
 /* Each enum's words, as profiles and options spell them, indexed by the
  * enum and ending in NULL. */
-extern const char *const profile_sched_names[];
 extern const char *const profile_disc_names[];
-extern const char *const profile_rdzv_names[];
 extern const char *const profile_shell_names[];
 
 /* A resolved profile: every string is owned and never NULL ("" = unset). */
@@ -42,7 +32,7 @@ struct profile {
 	struct strlist	 chain;		/* every file loaded, base first */
 
 	char		*description;
-	enum profile_sched scheduler;
+	enum sched_id	 scheduler;	/* one of sched_gen_names */
 	enum profile_disc discovery;
 	char		*iface;		/* PCRE2 pattern, checked at load */
 	int		 gpus_per_node;	/* 0: request none (CPU runs) */
@@ -68,7 +58,7 @@ struct profile {
 	int		 port;		/* 0: derived from the job id */
 	int		 port_min;	/* range for derived ports */
 	int		 port_max;
-	enum profile_rdzv rdzv;
+	enum rdzv	 rdzv;
 	char		*template;	/* name in the template path, or a path */
 	char		*ddprank;	/* ddprank on the nodes; "" = resolve */
 
@@ -125,14 +115,9 @@ int		 profile_nproc(const struct profile *);
  * which Slurm reads as no limit). */
 int		 profile_parse_time(const char *, long long *seconds);
 
-/* The index of s in names (one of the profile_*_names), or -1. */
-int		 profile_word(const char *const *names, const char *s);
-
-/* The rules of the env and port keys, for command-line values: 0 when
- * valid (profile_parse_port sets *out, 0 for "auto"), else -1 and, when
- * cause is not NULL, *cause. */
+/* The rules of the env key, for command-line values: 0 when valid,
+ * else -1 and, when cause is not NULL, *cause. */
 int		 profile_check_env(const char *, char **cause);
-int		 profile_parse_port(const char *, int *out, char **cause);
 
 /* Sets NAME=VALUE in env: an entry of the same name keeps its place and
  * takes the new value, else it is appended. So env holds one entry per

@@ -45,35 +45,21 @@ rank_ifs(struct rank_ctx *c, char **cause)
 	return 0;
 }
 
-/* The job id variables scheduler s reads, for messages. */
-static const char *
-rank_job_vars(enum nodes_sched s)
-{
-	switch (s) {
-	case NODES_SLURM:
-		return "SLURM_JOB_ID";
-	case NODES_HPCPACK:
-		return "CCP_JOBID";
-	case NODES_PBS:
-		return "PBS_JOBID";
-	case NODES_LSF:
-		return "LSB_JOBID";
-	default:
-		return "SLURM_JOB_ID, CCP_JOBID, PBS_JOBID or LSB_JOBID";
-	}
-}
-
 static int
-rank_port_of(int *port, const struct rank_opts *o, enum nodes_sched s,
+rank_port_of(int *port, const struct rank_opts *o, enum sched_id s,
     const struct nodes_job *job, char **cause)
 {
+	char	*vars;
+
 	if (o->port != 0) {
 		*port = o->port;
 		return XC_OK;
 	}
 	if (!job->set) {
+		vars = sched_job_vars_text(s, SCHED_AUTO);
 		util_fail(cause, "--port auto needs a job id (%s) and none is "
-		    "set; choose a port with --port N", rank_job_vars(s));
+		    "set; choose a port with --port N", vars);
+		free(vars);
 		return XC_PORT;
 	}
 	if (o->auth != NULL && o->auth->len > 0)
@@ -89,7 +75,7 @@ rank_port_of(int *port, const struct rank_opts *o, enum nodes_sched s,
  * nodes_sched_resolve gave: env and exec with or without a node list. */
 static int
 rank_job_port(struct rank *r, const struct rank_opts *o,
-    const struct nodes_env *env, enum nodes_sched s, char **cause)
+    const struct nodes_env *env, enum sched_id s, char **cause)
 {
 	struct nodes_job	job;
 
@@ -105,7 +91,7 @@ rank_port(int *port, const struct rank_opts *o, const struct nodes_env *env,
     char **cause)
 {
 	struct nodes_job	job;
-	enum nodes_sched	s;
+	enum sched_id	s;
 
 	s = nodes_sched_resolve(env, o->sched, o->hostfile);
 	if (o->port == 0 && nodes_job(&job, env, s, cause) == -1)
@@ -190,7 +176,7 @@ rank_count_differs(struct rank_ctx *c, struct rank *r, char **cause)
 	util_fail(cause, "the node list %s names %llu node%s, not --nnodes "
 	    "%llu%s", list, (unsigned long long)r->nnodes,
 	    r->nnodes == 1 ? "" : "s",
-	    (unsigned long long)c->o->nnodes, c->nodes.sched == NODES_HPCPACK ?
+	    (unsigned long long)c->o->nnodes, sched_get(c->nodes.sched)->partial_list ?
 	    "; use --exchange when tasks see only part of the job" : "");
 	free(list);
 	return XC_NODES;
@@ -339,31 +325,32 @@ rank_check_port(struct rank_ctx *c, struct rank *r, char **cause)
 /* One torchrun per node: a Slurm step of more tasks than nodes (an
  * inherited --ntasks-per-node, -n) would start two on a node, which then
  * collide on the port with a confusing error. Every task of such a step
- * refuses, so the whole step fails at once. */
+ * refuses, so the whole step fails at once. The scheduler's row names
+ * the variables (nodes_var_num leaves a count at 0 for a NULL name). */
 static int
 rank_one_task(struct rank_ctx *c, char **cause)
 {
-	int64_t	local = 0, tasks = 0, nodes = 0;
+	const struct sched	*s = sched_get(c->nodes.sched);
+	int64_t			 local = 0, tasks = 0, nodes = 0;
 
-	if (c->nodes.sched != NODES_SLURM)
+	if (s->one_per_node == NULL)
 		return XC_OK;
-	if (nodes_var_num(&local, c->env, "SLURM_LOCALID", 0, cause) == -1 ||
-	    nodes_var_num(&tasks, c->env, "SLURM_STEP_NUM_TASKS", 1,
+	if (nodes_var_num(&local, c->env, s->local_task_var, 0,
 	    cause) == -1 ||
-	    nodes_var_num(&nodes, c->env, "SLURM_STEP_NUM_NODES", 1,
-	    cause) == -1)
+	    nodes_var_num(&tasks, c->env, s->step_tasks_var, 1, cause) == -1 ||
+	    nodes_var_num(&nodes, c->env, s->step_nodes_var, 1, cause) == -1)
 		return XC_NODES;
 	if (nodes > 0 && tasks > nodes) {
 		util_fail(cause, "this job step runs %lld tasks on %lld nodes "
-		    "(SLURM_STEP_NUM_TASKS, SLURM_STEP_NUM_NODES): ddprank "
-		    "must run once per node; start the step with srun -N N "
-		    "-n N", (long long)tasks, (long long)nodes);
+		    "(%s, %s): ddprank must run once per node; %s",
+		    (long long)tasks, (long long)nodes, s->step_tasks_var,
+		    s->step_nodes_var, s->one_per_node);
 		return XC_NODES;
 	}
 	if (local > 0) {
-		util_fail(cause, "this is task %lld of its node "
-		    "(SLURM_LOCALID): ddprank must run once per node; start "
-		    "the step with srun -N N -n N", (long long)local);
+		util_fail(cause, "this is task %lld of its node (%s): ddprank "
+		    "must run once per node; %s", (long long)local,
+		    s->local_task_var, s->one_per_node);
 		return XC_NODES;
 	}
 	return XC_OK;
@@ -630,7 +617,7 @@ rank_c10d_iface(struct rank_ctx *c, struct rank *r, char **cause)
 	size_t			 i;
 	int			 xc = XC_IFACE;
 
-	if (c->o->rdzv != RANK_C10D || c->iface == NULL)
+	if (c->o->rdzv != RDZV_C10D || c->iface == NULL)
 		return XC_OK;
 	netif_addr_format(&c->iface->a, c->iface->name, s, sizeof s);
 	r->local_addr = xstrdup(s);
@@ -760,7 +747,7 @@ rank_vars_c10d(struct rank_vars *vs, const struct rank *r)
 
 void
 rank_vars(struct rank_vars *vs, const struct rank *r, int exec,
-    enum rank_rdzv rdzv)
+    enum rdzv rdzv)
 {
 	vs->n = 0;
 	rank_var(vs, "NODE_RANK", 1, "%llu", (unsigned long long)r->node_rank);
@@ -779,7 +766,7 @@ rank_vars(struct rank_vars *vs, const struct rank *r, int exec,
 	    (unsigned long long)r->node_rank);
 	rank_var(vs, "PET_MASTER_ADDR", 0, "%s", r->master_addr);
 	rank_var(vs, "PET_MASTER_PORT", 0, "%d", r->master_port);
-	if (rdzv == RANK_C10D)
+	if (rdzv == RDZV_C10D)
 		rank_vars_c10d(vs, r);
 }
 

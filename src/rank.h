@@ -10,6 +10,7 @@
 
 #include "nodes.h"
 #include "util.h"
+#include "vocab.h"
 
 struct auth;
 struct exchange_opts;
@@ -20,13 +21,8 @@ struct rx;
  * when this host's name is not in them. */
 #define RANK_RESOLVE_MAX	4096
 
-enum rank_rdzv {
-	RANK_STATIC,
-	RANK_C10D
-};
-
 struct rank_opts {
-	enum nodes_sched	 sched;
+	enum sched_id	 sched;
 	const char		*hostfile;	/* --hostfile, or NULL */
 	struct rx		*rx;		/* --iface compiled, or NULL */
 	const char		*iface;		/* its pattern, for messages */
@@ -34,9 +30,9 @@ struct rank_opts {
 	int			 lo, hi;	/* --port-range */
 	int			 check_port;	/* bind it on node 0 */
 	uint64_t		 nnodes;	/* --nnodes, or 0 */
-	/* exec's --rdzv; env leaves it RANK_STATIC: with c10d and --iface
+	/* exec's --rdzv; env leaves it RDZV_STATIC: with c10d and --iface
 	 * this node's host name must lead to the interface. */
-	enum rank_rdzv		 rdzv;
+	enum rdzv		 rdzv;
 	/* --exchange: the nodes learn each other from the exchange, not
 	 * from a node list; NULL or EXCHANGE_NONE for none. */
 	const struct exchange_opts *exchange;
@@ -95,9 +91,9 @@ int	rank_ip(char **addr, const struct rank_opts *, int family,
 	    const struct netif_sys *, char **cause);
 
 /* The variables for ddprank env (exec 0) or exec (exec 1, which adds
- * the PET_* ones torchrun reads, and the c10d ones for RANK_C10D). */
+ * the PET_* ones torchrun reads, and the c10d ones for RDZV_C10D). */
 void	rank_vars(struct rank_vars *, const struct rank *, int exec,
-	    enum rank_rdzv);
+	    enum rdzv);
 void	rank_vars_free(struct rank_vars *);
 
 /* "export NAME=WORD" lines safe to eval, or one JSON object. */

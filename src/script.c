@@ -10,8 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "nodecmd.h"
 #include "profile.h"
 #include "quote.h"
+#include "scheduler.h"
 #include "script.h"
 #include "tmpl.h"
 #include "util.h"
@@ -47,11 +49,29 @@ script_set_list(struct tmpl_vars *v, const char *name,
 	tmpl_set_list(v, name, l->v, l->n);
 }
 
-/* env items are NAME=VALUE, checked by the profile; the template gets
- * them as records so the name and the value are escaped apart. */
-static void
-script_set_env(struct tmpl_vars *v, const struct strlist *env)
+/*
+ * HPC Pack sets its job variables as given, before the task shell reads
+ * its startup files. A value that the job-time rule expands ($NAME,
+ * ${NAME}, \$) is exported by DDPGEN_TASK instead, after the setup
+ * lines as in a Slurm script, so "PATH=/opt/x:$PATH" extends the PATH
+ * the startup files made.
+ */
+static int
+script_job_time(const struct profile *p, const char *item)
 {
+	const char	*eq = strchr(item, '=');
+
+	return sched_get(p->scheduler)->env_refs_in_task &&
+	    quote_has_vars(eq == NULL ? "" : eq + 1);
+}
+
+/* env items are NAME=VALUE, checked by the profile; the template gets
+ * them as records so the name and the value are escaped apart. An HPC
+ * Pack job leaves out those DDPGEN_TASK exports (script_job_time). */
+static void
+script_set_env(struct tmpl_vars *v, const struct profile *p)
+{
+	const struct strlist	*env = &p->env;
 	static const char *const fields[] = { "name", "value", NULL };
 	struct tmpl_vars	*rec;
 	const char		*eq;
@@ -60,6 +80,8 @@ script_set_env(struct tmpl_vars *v, const struct strlist *env)
 
 	tmpl_set_fields(v, "env", fields);
 	for (i = 0; i < env->n; i++) {
+		if (script_job_time(p, env->v[i]))
+			continue;
 		eq = strchr(env->v[i], '=');
 		name = xstrndup(env->v[i], eq == NULL ? strlen(env->v[i]) :
 		    (size_t)(eq - env->v[i]));
@@ -101,59 +123,13 @@ script_set_runtime(struct tmpl_vars *v, const struct profile *p)
 		script_set_int(v, "port", p->port);
 	snprintf(range, sizeof range, "%d-%d", p->port_min, p->port_max);
 	tmpl_set(v, "port_range", range);
-	tmpl_set(v, "rdzv", profile_rdzv_names[p->rdzv]);
-	tmpl_set(v, "rdzv_c10d", p->rdzv == PROFILE_C10D ? "1" : "");
+	tmpl_set(v, "rdzv", rdzv_names[p->rdzv]);
+	tmpl_set(v, "rdzv_c10d", p->rdzv == RDZV_C10D ? "1" : "");
 	tmpl_set(v, "label_output", p->label_output ? "1" : "");
 	script_set_list(v, "launcher", &p->launcher);
 	script_set_list(v, "launcher_args", &p->launcher_args);
 	script_set_list(v, "setup", &p->setup);
-	script_set_env(v, &p->env);
-}
-
-/* The command every HPC Pack task runs: ddprank exec with the shared
- * directory exchange, then the launcher. Setup lines come first, each
- * ending in a newline, since they are shell code of any shape. */
-static void
-script_task_argv(const struct job *job, struct strlist *argv)
-{
-	const struct profile	*p = job->prof;
-	char			*s;
-
-	strlist_add(argv, job->ddprank);
-	strlist_add(argv, "exec");
-	strlist_add(argv, "--exchange");
-	xasprintf(&s, "dir:%s/.ddprank", p->shared_dir);
-	strlist_addown(argv, s);
-	strlist_add(argv, "--exchange-timeout");
-	xasprintf(&s, "%d", p->exchange_timeout);
-	strlist_addown(argv, s);
-	/* The one reliable count: CCP_NODES may name only the task's own
-	 * node. */
-	strlist_add(argv, "--nnodes");
-	xasprintf(&s, "%d", job->nodes);
-	strlist_addown(argv, s);
-	if (*p->iface != '\0') {
-		strlist_add(argv, "--iface");
-		strlist_add(argv, p->iface);
-	}
-	strlist_add(argv, "--port");
-	if (p->port == 0)
-		strlist_add(argv, "auto");
-	else {
-		xasprintf(&s, "%d", p->port);
-		strlist_addown(argv, s);
-	}
-	strlist_add(argv, "--port-range");
-	xasprintf(&s, "%d-%d", p->port_min, p->port_max);
-	strlist_addown(argv, s);
-	strlist_add(argv, "--rdzv");
-	strlist_add(argv, profile_rdzv_names[p->rdzv]);
-	strlist_add(argv, "--");
-	strlist_copy(argv, &p->launcher);
-	xasprintf(&s, "--nproc_per_node=%d", profile_nproc(p));
-	strlist_addown(argv, s);
-	strlist_copy(argv, &p->launcher_args);
-	strlist_add(argv, job->script);
+	script_set_env(v, p);
 }
 
 /* The task's shell code, the value of the job variable DDPGEN_TASK: the
@@ -165,11 +141,36 @@ script_task_argv(const struct job *job, struct strlist *argv)
  * status becomes 1: the last command's status is the shell's, and exit
  * runs in a subshell, since an interactive login shell's own exit prints
  * "logout". */
+static void
+script_task_export(struct buf *b, const char *name, size_t namelen,
+    const char *value)
+{
+	buf_addf(b, "export %.*s=", (int)namelen, name);
+	quote_sh_vars_line(b, value);
+	buf_adds(b, " && ");
+}
+
+/* The exports of script_job_time's values, path's first. */
+static void
+script_task_exports(struct buf *b, const struct profile *p)
+{
+	size_t	i, n;
+
+	if (quote_has_vars(p->path_env))
+		script_task_export(b, "PATH", 4, p->path_env);
+	for (i = 0; i < p->env.n; i++) {
+		if (!script_job_time(p, p->env.v[i]))
+			continue;
+		n = strcspn(p->env.v[i], "=");
+		script_task_export(b, p->env.v[i], n, p->env.v[i] + n + 1);
+	}
+}
+
 static char *
 script_task_command(const struct job *job)
 {
 	const struct strlist	*setup = &job->prof->setup;
-	struct strlist		 argv;
+	struct nodecmd		 cmd;
 	struct buf		 b, code;
 	size_t			 i;
 
@@ -183,16 +184,10 @@ script_task_command(const struct job *job)
 		buf_adds(&b, " || : && ");
 		buf_free(&code);
 	}
-	strlist_init(&argv);
-	script_task_argv(job, &argv);
-	for (i = 0; i < job->nargs; i++)
-		strlist_add(&argv, job->args[i]);
-	for (i = 0; i < argv.n; i++) {
-		if (i > 0)
-			buf_addc(&b, ' ');
-		quote_sh_line(&b, argv.v[i]);
-	}
-	strlist_free(&argv);
+	script_task_exports(&b, job->prof);
+	nodecmd_build(&cmd, job);
+	nodecmd_sh(&b, &cmd, job);
+	nodecmd_free(&cmd);
 	buf_adds(&b, " || (exit \"$(($? == 253 ? 1 : $?))\")");
 	return buf_take(&b);
 }
@@ -281,7 +276,7 @@ script_set_tasks(struct tmpl_vars *v, const struct job *job)
 	/* One record per node costs memory in proportion to the nodes, so
 	 * only the HPC Pack templates, which need them, get them. */
 	tmpl_set_fields(v, "tasks", fields);
-	if (job->prof->scheduler != PROFILE_HPCPACK)
+	if (job->prof->scheduler != SCHED_HPCPACK)
 		return;
 	for (i = 1; i <= job->nodes; i++) {
 		rec = tmpl_add_record(v, "tasks");
@@ -306,7 +301,7 @@ script_set_hpcpack(struct tmpl_vars *v, const struct job *job)
 	tmpl_set(v, "shared_dir", p->shared_dir);
 	tmpl_set(v, "task_shell", profile_shell_names[p->task_shell]);
 	tmpl_set(v, "task_shell_flag", script_shell_flags[p->task_shell]);
-	tmpl_set(v, "path", p->path_env);
+	tmpl_set(v, "path", quote_has_vars(p->path_env) ? "" : p->path_env);
 	tmpl_set(v, "exclusive", p->exclusive ? "true" : "false");
 	tmpl_set(v, "fail_on_task_failure",
 	    p->fail_on_task_failure ? "true" : "false");
@@ -345,12 +340,13 @@ script_u16len(const char *s)
 	return n;
 }
 
+/* The template writes a cmd.exe batch file (tmpl_ctx_of). */
 static int
-script_has_ext(const char *path, const char *ext)
+script_is_cmd(const char *path)
 {
-	size_t	n = strlen(path), e = strlen(ext);
+	enum tmpl_ctx	ctx;
 
-	return n >= e && strcmp(path + n - e, ext) == 0;
+	return tmpl_ctx_of(path, &ctx) == 0 && ctx == TMPL_CMD;
 }
 
 /* job new's /jobenv reads ';' as the start of another variable, and no
@@ -360,12 +356,13 @@ script_check_jobenv(const struct profile *p, char **cause)
 {
 	size_t	i;
 
-	if (strchr(p->path_env, ';') != NULL)
+	if (strchr(p->path_env, ';') != NULL && !quote_has_vars(p->path_env))
 		return util_fail(cause, "path: ';' cannot be written in a "
 		    "cmd.exe job: job new's /jobenv would start another "
 		    "variable there (use --format xml or ps)");
 	for (i = 0; i < p->env.n; i++) {
-		if (strchr(p->env.v[i], ';') == NULL)
+		if (strchr(p->env.v[i], ';') == NULL ||
+		    script_job_time(p, p->env.v[i]))
 			continue;
 		return util_fail(cause, "env: %.*s: ';' cannot be written in "
 		    "a cmd.exe job: job new's /jobenv would start another "
@@ -390,10 +387,11 @@ script_env_len(const struct job *job, size_t *task, size_t *command)
 	*command = strlen("DDPGEN_COMMAND=") + script_u16len(s);
 	free(s);
 	n = *task + *command;
-	if (*p->path_env != '\0')
+	if (*p->path_env != '\0' && !quote_has_vars(p->path_env))
 		n += strlen("PATH=") + script_u16len(p->path_env);
 	for (i = 0; i < p->env.n; i++)
-		n += script_u16len(p->env.v[i]);
+		if (!script_job_time(p, p->env.v[i]))
+			n += script_u16len(p->env.v[i]);
 	return n;
 }
 
@@ -404,7 +402,7 @@ script_check_hpcpack(const struct job *job, const char *tpath, char **cause)
 	size_t			 n, task, command;
 	char			*s;
 
-	if (p->scheduler != PROFILE_HPCPACK)
+	if (p->scheduler != SCHED_HPCPACK)
 		return 0;
 	s = script_task_command_line(p);
 	n = script_u16len(s);
@@ -420,7 +418,7 @@ script_check_hpcpack(const struct job *job, const char *tpath, char **cause)
 		    "%zu; path and env %zu); HPC Pack takes at most %d: "
 		    "shorten the arguments, setup lines or env values", n,
 		    task, command, n - task - command, SCRIPT_MAX_ENV);
-	if (script_has_ext(tpath, ".cmd"))
+	if (script_is_cmd(tpath))
 		return script_check_jobenv(p, cause);
 	return 0;
 }
@@ -432,7 +430,7 @@ script_check_output(const char *tpath, const struct buf *out, char **cause)
 	char		*copy;
 	size_t		 n, lineno = 1;
 
-	if (!script_has_ext(tpath, ".cmd"))
+	if (!script_is_cmd(tpath))
 		return 0;
 	for (line = out->s; *line != '\0'; line = end + 1, lineno++) {
 		if ((end = strchr(line, '\n')) == NULL)
@@ -454,6 +452,21 @@ script_check_output(const char *tpath, const struct buf *out, char **cause)
 	return 0;
 }
 
+/* The command each node runs, as shell code (nodecmd.h). */
+static void
+script_set_node_command(struct tmpl_vars *v, const struct job *job)
+{
+	struct nodecmd	cmd;
+	struct buf	b;
+
+	buf_init(&b);
+	nodecmd_build(&cmd, job);
+	nodecmd_sh(&b, &cmd, job);
+	nodecmd_free(&cmd);
+	tmpl_set(v, "node_command", b.s);
+	buf_free(&b);
+}
+
 struct tmpl_vars *
 script_vars(const struct job *job)
 {
@@ -472,6 +485,7 @@ script_vars(const struct job *job)
 	tmpl_set(v, "ddprank", job->ddprank);
 	tmpl_set(v, "script", job->script);
 	tmpl_set_list(v, "args", job->args, job->nargs);
+	script_set_node_command(v, job);
 	if (job->env_pass != NULL)
 		script_set_list(v, "env_pass", job->env_pass);
 	else

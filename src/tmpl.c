@@ -688,7 +688,7 @@ tmpl_parse(const char *name, const char *text, enum tmpl_ctx ctx,
 	return t;
 }
 
-static int
+int
 tmpl_ctx_of(const char *path, enum tmpl_ctx *ctx)
 {
 	const char	*base, *dot;
@@ -830,6 +830,12 @@ tmpl_ctx_quote(enum tmpl_ctx ctx)
 		return quote_ps;
 	}
 	return quote_xml;
+}
+
+int
+tmpl_escape(enum tmpl_ctx ctx, struct buf *b, const char *s, char **cause)
+{
+	return tmpl_ctx_quote(ctx)(b, s, cause);
 }
 
 /* Escapes each string in place; a refusal names the variable. */

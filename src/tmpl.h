@@ -82,6 +82,14 @@ void		 tmpl_set_empty_list(struct tmpl_vars *, const char *name);
 void		 tmpl_set_fields(struct tmpl_vars *, const char *name,
 		    const char *const *fields);
 
+/* The context of a template file, by its name's extension (.sh, .xml,
+ * .cmd, .ps1); -1 for any other. */
+int		 tmpl_ctx_of(const char *path, enum tmpl_ctx *);
+/* Appends s escaped for ctx as {{name}} would write it; -1 + *cause
+ * when the context cannot carry it. */
+int		 tmpl_escape(enum tmpl_ctx, struct buf *, const char *s,
+		    char **cause);
+
 /* Parses template text; name is used in messages. NULL + *cause on error. */
 struct tmpl	*tmpl_parse(const char *name, const char *text,
 		    enum tmpl_ctx, char **cause);

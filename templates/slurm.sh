@@ -124,6 +124,4 @@ export DDPRANK_SECRET
 srun --nodes="$SLURM_NNODES" --ntasks="$SLURM_NNODES" --ntasks-per-node=1 \
 	--kill-on-bad-exit=1 --export=ALL{{?label_output}} --label{{/label_output}} \
 	/bin/bash -c 'if [ ! -x "$1" ]; then echo "ddpgen job: ddprank not found at $1 on $(hostname)" >&2; exit 127; fi; exec "$@"' ddprank \
-	"$DDPRANK" exec{{?iface}} --iface {{iface}}{{/iface}} --port {{port}} --port-range {{port_range}} --rdzv {{rdzv}} -- \
-	{{launcher}} --nproc_per_node={{nproc_per_node}}{{#launcher_args}} {{.}}{{/launcher_args}} \
-	{{script}}{{#args}} {{.}}{{/args}}
+	{{node_command|raw}}

@@ -43,7 +43,7 @@ names(const struct nodes *n)
 
 /* Loads and expects success with the hosts in want (space-separated). */
 static void
-expect_hosts(struct nodes *n, const char *const *vars, enum nodes_sched s,
+expect_hosts(struct nodes *n, const char *const *vars, enum sched_id s,
     const char *hostfile, const char *want)
 {
 	struct nodes_env	 env = fake_env(vars);
@@ -57,7 +57,7 @@ expect_hosts(struct nodes *n, const char *const *vars, enum nodes_sched s,
 }
 
 static void
-expect_error(const char *const *vars, enum nodes_sched s,
+expect_error(const char *const *vars, enum sched_id s,
     const char *hostfile, const char *want)
 {
 	struct nodes_env	 env = fake_env(vars);
@@ -71,16 +71,16 @@ expect_error(const char *const *vars, enum nodes_sched s,
 
 START_TEST(test_sched_names)
 {
-	enum nodes_sched	s;
+	enum sched_id	s;
 
-	ck_assert_int_eq(nodes_sched_parse("hpcpack", &s), 0);
-	ck_assert_int_eq(s, NODES_HPCPACK);
-	ck_assert_int_eq(nodes_sched_parse("hostfile", &s), 0);
-	ck_assert_int_eq(s, NODES_HOSTFILE);
-	ck_assert_int_eq(nodes_sched_parse("Slurm", &s), -1);
-	ck_assert_int_eq(nodes_sched_parse("", &s), -1);
-	ck_assert_str_eq(nodes_sched_name(NODES_LSF), "lsf");
-	ck_assert_str_eq(nodes_sched_name(NODES_AUTO), "auto");
+	ck_assert_int_eq(sched_parse("hpcpack", &s), 0);
+	ck_assert_int_eq(s, SCHED_HPCPACK);
+	ck_assert_int_eq(sched_parse("hostfile", &s), 0);
+	ck_assert_int_eq(s, SCHED_HOSTFILE);
+	ck_assert_int_eq(sched_parse("Slurm", &s), -1);
+	ck_assert_int_eq(sched_parse("", &s), -1);
+	ck_assert_str_eq(sched_name(SCHED_LSF), "lsf");
+	ck_assert_str_eq(sched_name(SCHED_AUTO), "auto");
 }
 END_TEST
 
@@ -90,9 +90,9 @@ START_TEST(test_slurm_step_list_first)
 
 	expect_hosts(&n, ENV("SLURM_JOB_NODELIST=nid[01-04]",
 	    "SLURM_STEP_NODELIST=nid[02-03]", "SLURM_NODEID=1",
-	    "SLURMD_NODENAME=nid03", "SLURM_STEP_ID=0"), NODES_AUTO, NULL,
+	    "SLURMD_NODENAME=nid03", "SLURM_STEP_ID=0"), SCHED_AUTO, NULL,
 	    "nid02 nid03");
-	ck_assert_int_eq(n.sched, NODES_SLURM);
+	ck_assert_int_eq(n.sched, SCHED_SLURM);
 	ck_assert_str_eq(n.source, "SLURM_STEP_NODELIST");
 	ck_assert_str_eq(n.text, "nid[02-03]");
 	ck_assert_int_eq(n.nodeid, 1);
@@ -111,7 +111,7 @@ START_TEST(test_slurm_job_list)
 
 	/* The batch shell: job-scoped list and job-scoped SLURM_NODEID. */
 	expect_hosts(&n, ENV("SLURM_JOB_NODELIST=rack[1-2]-node[01-02]",
-	    "SLURM_NODEID=0"), NODES_SLURM, NULL,
+	    "SLURM_NODEID=0"), SCHED_SLURM, NULL,
 	    "rack1-node01 rack1-node02 rack2-node01 rack2-node02");
 	ck_assert_str_eq(n.source, "SLURM_JOB_NODELIST");
 	ck_assert_int_eq(n.nodeid, 0);
@@ -127,7 +127,7 @@ START_TEST(test_slurm_nodeid_scope)
 	/* Inside a step without a step list SLURM_NODEID is step-scoped and
 	 * says nothing about the job list. */
 	expect_hosts(&n, ENV("SLURM_JOB_NODELIST=a,b", "SLURM_NODEID=1",
-	    "SLURM_STEP_ID=3"), NODES_AUTO, NULL, "a b");
+	    "SLURM_STEP_ID=3"), SCHED_AUTO, NULL, "a b");
 	ck_assert_int_eq(n.nodeid, -1);
 	nodes_free(&n);
 }
@@ -139,19 +139,19 @@ START_TEST(test_slurm_errors)
 	struct nodes		 n;
 	char			*cause = NULL;
 
-	ck_assert_int_eq(nodes_load(&n, &env, NODES_AUTO, NULL, &cause), -1);
+	ck_assert_int_eq(nodes_load(&n, &env, SCHED_AUTO, NULL, &cause), -1);
 	ck_assert_msg(strncmp(cause, "SLURM_JOB_NODELIST: ", 20) == 0,
 	    "%s", cause);
 	free(cause);
 	expect_error(ENV("SLURM_JOB_NODELIST=a,b", "SLURM_NODEID=x1"),
-	    NODES_AUTO, NULL, "SLURM_NODEID is not a number: 'x1'");
+	    SCHED_AUTO, NULL, "SLURM_NODEID is not a number: 'x1'");
 	expect_error(ENV("SLURM_JOB_NODELIST=a,b", "SLURM_NODEID=-1"),
-	    NODES_AUTO, NULL, "SLURM_NODEID is not a number: '-1'");
-	expect_error(ENV("CCP_NODES=1 a 1"), NODES_SLURM, NULL,
+	    SCHED_AUTO, NULL, "SLURM_NODEID is not a number: '-1'");
+	expect_error(ENV("CCP_NODES=1 a 1"), SCHED_SLURM, NULL,
 	    "no node list: none of SLURM_STEP_NODELIST, SLURM_JOB_NODELIST, "
 	    "SLURM_NODELIST is set");
 	expect_error(ENV("SLURM_JOB_NODELIST=", "SLURM_STEP_NODELIST="),
-	    NODES_SLURM, NULL, "no node list: none of SLURM_STEP_NODELIST, "
+	    SCHED_SLURM, NULL, "no node list: none of SLURM_STEP_NODELIST, "
 	    "SLURM_JOB_NODELIST, SLURM_NODELIST is set");
 }
 END_TEST
@@ -163,22 +163,22 @@ START_TEST(test_slurm_old_nodelist)
 	/* Older Slurm and some wrappers set only SLURM_NODELIST; the newer
 	 * variables win when they are set. */
 	expect_hosts(&n, ENV("SLURM_NODELIST=old[1-2]", "SLURM_NODEID=1"),
-	    NODES_AUTO, NULL, "old1 old2");
-	ck_assert_int_eq(n.sched, NODES_SLURM);
+	    SCHED_AUTO, NULL, "old1 old2");
+	ck_assert_int_eq(n.sched, SCHED_SLURM);
 	ck_assert_str_eq(n.source, "SLURM_NODELIST");
 	ck_assert_int_eq(n.nodeid, 1);
 	nodes_free(&n);
 	expect_hosts(&n, ENV("SLURM_NODELIST=old[1-2]",
-	    "SLURM_JOB_NODELIST=job[1-3]"), NODES_AUTO, NULL,
+	    "SLURM_JOB_NODELIST=job[1-3]"), SCHED_AUTO, NULL,
 	    "job1 job2 job3");
 	nodes_free(&n);
 	expect_hosts(&n, ENV("SLURM_NODELIST=old[1-2]",
 	    "SLURM_STEP_NODELIST=step1", "SLURM_JOB_NODELIST=job[1-3]"),
-	    NODES_AUTO, NULL, "step1");
+	    SCHED_AUTO, NULL, "step1");
 	nodes_free(&n);
 	/* It is the job's list inside a step too: no step-scoped check. */
 	expect_hosts(&n, ENV("SLURM_NODELIST=old[1-2]", "SLURM_NODEID=5",
-	    "SLURM_STEP_ID=0"), NODES_AUTO, NULL, "old1 old2");
+	    "SLURM_STEP_ID=0"), SCHED_AUTO, NULL, "old1 old2");
 	ck_assert_int_eq(n.nodeid, -1);
 	nodes_free(&n);
 }
@@ -189,15 +189,15 @@ START_TEST(test_hpcpack)
 	struct nodes	n;
 
 	expect_hosts(&n, ENV("CCP_NODES=2 IAASCN116 4 IAASCN117 4"),
-	    NODES_AUTO, NULL, "IAASCN116 IAASCN117");
-	ck_assert_int_eq(n.sched, NODES_HPCPACK);
+	    SCHED_AUTO, NULL, "IAASCN116 IAASCN117");
+	ck_assert_int_eq(n.sched, SCHED_HPCPACK);
 	ck_assert_str_eq(n.source, "CCP_NODES");
 	/* NetBIOS upper case against a lower-case Linux host name. */
 	ck_assert_int_eq(nodes_find(&n, "iaascn117"), 1);
 	ck_assert_int_eq(nodes_find(&n, "iaascn116.corp.example"), 0);
 	ck_assert_int_eq(nodes_find(&n, "iaascn11"), -1);
 	nodes_free(&n);
-	expect_hosts(&n, ENV("CCP_NODES=  1\tx'$(y)`z` 8\n"), NODES_HPCPACK,
+	expect_hosts(&n, ENV("CCP_NODES=  1\tx'$(y)`z` 8\n"), SCHED_HPCPACK,
 	    NULL, "x'$(y)`z`");
 	nodes_free(&n);
 }
@@ -205,19 +205,19 @@ END_TEST
 
 START_TEST(test_hpcpack_errors)
 {
-	expect_error(ENV("CCP_NODES=3 A 4 B 4"), NODES_AUTO, NULL,
+	expect_error(ENV("CCP_NODES=3 A 4 B 4"), SCHED_AUTO, NULL,
 	    "CCP_NODES: count 3 does not match the 4 words after it: "
 	    "'3 A 4 B 4'");
-	expect_error(ENV("CCP_NODES=2 A 4 B"), NODES_AUTO, NULL,
+	expect_error(ENV("CCP_NODES=2 A 4 B"), SCHED_AUTO, NULL,
 	    "CCP_NODES: count 2 does not match the 3 words after it: "
 	    "'2 A 4 B'");
-	expect_error(ENV("CCP_NODES=two A 4"), NODES_AUTO, NULL,
+	expect_error(ENV("CCP_NODES=two A 4"), SCHED_AUTO, NULL,
 	    "CCP_NODES: bad node count in 'two A 4'");
-	expect_error(ENV("CCP_NODES=0"), NODES_AUTO, NULL,
+	expect_error(ENV("CCP_NODES=0"), SCHED_AUTO, NULL,
 	    "CCP_NODES: bad node count in '0'");
-	expect_error(ENV("CCP_NODES=1 A four"), NODES_AUTO, NULL,
+	expect_error(ENV("CCP_NODES=1 A four"), SCHED_AUTO, NULL,
 	    "CCP_NODES: bad core count 'four'");
-	expect_error(ENV("SLURM_JOB_ID=1"), NODES_HPCPACK, NULL,
+	expect_error(ENV("SLURM_JOB_ID=1"), SCHED_HPCPACK, NULL,
 	    "no node list: CCP_NODES is not set");
 }
 END_TEST
@@ -230,7 +230,7 @@ START_TEST(test_pbs)
 	path = t_tmpfile("check_nodes", "n2.cluster\nn2.cluster\nn1.cluster\n"
 	    "\nn2.cluster\nn3.cluster\nn1.cluster\n");
 	xasprintf(&var, "PBS_NODEFILE=%s", path);
-	expect_hosts(&n, ENV(var), NODES_AUTO, NULL,
+	expect_hosts(&n, ENV(var), SCHED_AUTO, NULL,
 	    "n2.cluster n1.cluster n3.cluster");
 	xasprintf(&src, "PBS_NODEFILE %s", path);
 	ck_assert_str_eq(n.source, src);
@@ -248,13 +248,13 @@ START_TEST(test_pbs_errors)
 {
 	char	*path, *var, *want;
 
-	expect_error(ENV("PBS_NODEFILE=/nonexistent/nodes"), NODES_AUTO, NULL,
+	expect_error(ENV("PBS_NODEFILE=/nonexistent/nodes"), SCHED_AUTO, NULL,
 	    "/nonexistent/nodes: No such file or directory");
 	path = t_tmpfile("check_nodes", "\n\n");
 	xasprintf(&var, "PBS_NODEFILE=%s", path);
 	xasprintf(&want, "PBS_NODEFILE %s: no hosts", path);
-	expect_error(ENV(var), NODES_PBS, NULL, want);
-	expect_error(ENV("LSB_MCPU_HOSTS=a 1"), NODES_PBS, NULL,
+	expect_error(ENV(var), SCHED_PBS, NULL, want);
+	expect_error(ENV("LSB_MCPU_HOSTS=a 1"), SCHED_PBS, NULL,
 	    "no node list: PBS_NODEFILE is not set");
 	unlink(path);
 	free(want);
@@ -267,18 +267,18 @@ START_TEST(test_lsf)
 {
 	struct nodes	n;
 
-	expect_hosts(&n, ENV("LSB_MCPU_HOSTS=hostA 4 hostB 2 "), NODES_AUTO,
+	expect_hosts(&n, ENV("LSB_MCPU_HOSTS=hostA 4 hostB 2 "), SCHED_AUTO,
 	    NULL, "hostA hostB");
-	ck_assert_int_eq(n.sched, NODES_LSF);
+	ck_assert_int_eq(n.sched, SCHED_LSF);
 	ck_assert_str_eq(n.source, "LSB_MCPU_HOSTS");
 	nodes_free(&n);
-	expect_error(ENV("LSB_MCPU_HOSTS=hostA 4 hostB"), NODES_AUTO, NULL,
+	expect_error(ENV("LSB_MCPU_HOSTS=hostA 4 hostB"), SCHED_AUTO, NULL,
 	    "LSB_MCPU_HOSTS: not host and count pairs: 'hostA 4 hostB'");
-	expect_error(ENV("LSB_MCPU_HOSTS=hostA x"), NODES_AUTO, NULL,
+	expect_error(ENV("LSB_MCPU_HOSTS=hostA x"), SCHED_AUTO, NULL,
 	    "LSB_MCPU_HOSTS: bad core count 'x'");
-	expect_error(ENV("LSB_MCPU_HOSTS= "), NODES_LSF, NULL,
+	expect_error(ENV("LSB_MCPU_HOSTS= "), SCHED_LSF, NULL,
 	    "LSB_MCPU_HOSTS: no hosts");
-	expect_error(ENV("PBS_JOBID=1"), NODES_LSF, NULL,
+	expect_error(ENV("PBS_JOBID=1"), SCHED_LSF, NULL,
 	    "no node list: LSB_MCPU_HOSTS is not set");
 }
 END_TEST
@@ -290,18 +290,18 @@ START_TEST(test_lsf_csm)
 	/* LSF with IBM CSM lists the launch node first: not a compute
 	 * host. Without CSM the first host is one. */
 	expect_hosts(&n, ENV("LSB_MCPU_HOSTS=batch1 1 vm 32 nodeB 32",
-	    "CSM_ALLOCATION_ID=4711"), NODES_AUTO, NULL, "vm nodeB");
+	    "CSM_ALLOCATION_ID=4711"), SCHED_AUTO, NULL, "vm nodeB");
 	ck_assert_str_eq(n.text, "batch1 1 vm 32 nodeB 32");
 	nodes_free(&n);
 	expect_hosts(&n, ENV("LSB_MCPU_HOSTS=batch1 1 vm 32 nodeB 32"),
-	    NODES_AUTO, NULL, "batch1 vm nodeB");
+	    SCHED_AUTO, NULL, "batch1 vm nodeB");
 	nodes_free(&n);
 	/* A launch node alone is all there is to use. */
 	expect_hosts(&n, ENV("LSB_MCPU_HOSTS=only 4", "CSM_ALLOCATION_ID=1"),
-	    NODES_AUTO, NULL, "only");
+	    SCHED_AUTO, NULL, "only");
 	nodes_free(&n);
 	expect_error(ENV("LSB_MCPU_HOSTS=batch1 x vm 32",
-	    "CSM_ALLOCATION_ID=1"), NODES_AUTO, NULL,
+	    "CSM_ALLOCATION_ID=1"), SCHED_AUTO, NULL,
 	    "LSB_MCPU_HOSTS: bad core count 'x'");
 }
 END_TEST
@@ -315,14 +315,14 @@ START_TEST(test_hostfile)
 	    "node1 slots=4\n  node2\t# the second\nnode3 slots=1  \n#node4\n"
 	    "node5:4\nnode6 8\nnode7:1 # MPICH\n");
 	/* Scheduler variables do not override an explicit hostfile. */
-	expect_hosts(&n, ENV("SLURM_JOB_NODELIST=x,y"), NODES_AUTO, path,
+	expect_hosts(&n, ENV("SLURM_JOB_NODELIST=x,y"), SCHED_AUTO, path,
 	    "node1 node2 node3 node5 node6 node7");
-	ck_assert_int_eq(n.sched, NODES_HOSTFILE);
+	ck_assert_int_eq(n.sched, SCHED_HOSTFILE);
 	xasprintf(&src, "hostfile %s", path);
 	ck_assert_str_eq(n.source, src);
 	ck_assert_str_eq(n.text, "node1,node2,node3,node5,node6,node7");
 	nodes_free(&n);
-	expect_hosts(&n, ENV(NULL), NODES_HOSTFILE, path,
+	expect_hosts(&n, ENV(NULL), SCHED_HOSTFILE, path,
 	    "node1 node2 node3 node5 node6 node7");
 	nodes_free(&n);
 	unlink(path);
@@ -339,7 +339,7 @@ expect_hostfile_error(const char *data, const char *want)
 
 	path = t_tmpfile("check_nodes", data);
 	xasprintf(&full, "%s%s", path, want);
-	expect_error(ENV(NULL), NODES_AUTO, path, full);
+	expect_error(ENV(NULL), SCHED_AUTO, path, full);
 	unlink(path);
 	free(full);
 	free(path);
@@ -370,11 +370,11 @@ START_TEST(test_hostfile_errors)
 	expect_hostfile_error("a\nb\n# c\na slots=2\n",
 	    ":4: host 'a' is listed twice");
 	expect_hostfile_error("# nothing\n\n", ": no hosts");
-	expect_error(ENV(NULL), NODES_AUTO, "/nonexistent/hosts",
+	expect_error(ENV(NULL), SCHED_AUTO, "/nonexistent/hosts",
 	    "/nonexistent/hosts: No such file or directory");
-	expect_error(ENV(NULL), NODES_HOSTFILE, NULL,
+	expect_error(ENV(NULL), SCHED_HOSTFILE, NULL,
 	    "no node list: --scheduler hostfile needs --hostfile FILE");
-	expect_error(ENV(NULL), NODES_SLURM, "/nonexistent/hosts",
+	expect_error(ENV(NULL), SCHED_SLURM, "/nonexistent/hosts",
 	    "--hostfile conflicts with --scheduler slurm");
 }
 END_TEST
@@ -387,18 +387,18 @@ START_TEST(test_detect_order)
 	path = t_tmpfile("check_nodes", "p1\n");
 	xasprintf(&var, "PBS_NODEFILE=%s", path);
 	expect_hosts(&n, ENV("LSB_MCPU_HOSTS=l1 1", var, "CCP_NODES=1 c1 1",
-	    "SLURM_JOB_NODELIST=s1"), NODES_AUTO, NULL, "s1");
+	    "SLURM_JOB_NODELIST=s1"), SCHED_AUTO, NULL, "s1");
 	nodes_free(&n);
 	expect_hosts(&n, ENV("LSB_MCPU_HOSTS=l1 1", var, "CCP_NODES=1 c1 1",
-	    "SLURM_JOB_NODELIST="), NODES_AUTO, NULL, "c1");
+	    "SLURM_JOB_NODELIST="), SCHED_AUTO, NULL, "c1");
 	nodes_free(&n);
-	expect_hosts(&n, ENV("LSB_MCPU_HOSTS=l1 1", var), NODES_AUTO, NULL,
+	expect_hosts(&n, ENV("LSB_MCPU_HOSTS=l1 1", var), SCHED_AUTO, NULL,
 	    "p1");
 	nodes_free(&n);
-	expect_hosts(&n, ENV("LSB_MCPU_HOSTS=l1 1", var), NODES_LSF, NULL,
+	expect_hosts(&n, ENV("LSB_MCPU_HOSTS=l1 1", var), SCHED_LSF, NULL,
 	    "l1");
 	nodes_free(&n);
-	expect_error(ENV("SLURM_JOB_ID=7", "CCP_NODES="), NODES_AUTO, NULL,
+	expect_error(ENV("SLURM_JOB_ID=7", "CCP_NODES="), SCHED_AUTO, NULL,
 	    "no node list: none of SLURM_STEP_NODELIST, SLURM_JOB_NODELIST, "
 	    "SLURM_NODELIST, CCP_NODES, PBS_NODEFILE, LSB_MCPU_HOSTS is set "
 	    "and no --hostfile was given");
@@ -409,7 +409,7 @@ START_TEST(test_detect_order)
 END_TEST
 
 static void
-expect_job(const char *const *vars, enum nodes_sched s, const char *want,
+expect_job(const char *const *vars, enum sched_id s, const char *want,
     const char *var)
 {
 	struct nodes_env	 env = fake_env(vars);
@@ -431,7 +431,7 @@ expect_job(const char *const *vars, enum nodes_sched s, const char *want,
 }
 
 static void
-expect_job_error(const char *const *vars, enum nodes_sched s,
+expect_job_error(const char *const *vars, enum sched_id s,
     const char *want)
 {
 	struct nodes_env	 env = fake_env(vars);
@@ -449,52 +449,52 @@ START_TEST(test_job_slurm)
 	struct nodes_job	 job;
 	char			*cause = NULL;
 
-	expect_job(ENV("SLURM_JOB_ID=123456"), NODES_SLURM, "123456",
+	expect_job(ENV("SLURM_JOB_ID=123456"), SCHED_SLURM, "123456",
 	    "SLURM_JOB_ID");
 	expect_job(ENV("SLURM_JOB_ID=12", "SLURM_ARRAY_TASK_ID=3",
-	    "SLURM_STEP_ID=0"), NODES_AUTO, "12_3.0", "SLURM_JOB_ID");
-	expect_job(ENV("SLURM_JOB_ID=12", "SLURM_STEPID=4"), NODES_SLURM,
+	    "SLURM_STEP_ID=0"), SCHED_AUTO, "12_3.0", "SLURM_JOB_ID");
+	expect_job(ENV("SLURM_JOB_ID=12", "SLURM_STEPID=4"), SCHED_SLURM,
 	    "12.4", "SLURM_JOB_ID");
 	expect_job(ENV("SLURM_JOB_ID=12", "SLURM_STEPID=4", "SLURM_STEP_ID=5"),
-	    NODES_SLURM, "12.5", "SLURM_JOB_ID");
+	    SCHED_SLURM, "12.5", "SLURM_JOB_ID");
 	env = fake_env(ENV("SLURM_JOB_ID=18446744073709551615",
 	    "SLURM_ARRAY_TASK_ID=7"));
-	ck_assert_int_eq(nodes_job(&job, &env, NODES_SLURM, &cause), 0);
+	ck_assert_int_eq(nodes_job(&job, &env, SCHED_SLURM, &cause), 0);
 	ck_assert(job.id == UINT64_MAX);
 	ck_assert_int_eq(job.task, 7);
 	ck_assert_int_eq(job.step, -1);
-	expect_job_error(ENV("SLURM_JOB_ID=12a"), NODES_SLURM,
+	expect_job_error(ENV("SLURM_JOB_ID=12a"), SCHED_SLURM,
 	    "SLURM_JOB_ID is not a number: '12a'");
-	expect_job_error(ENV("SLURM_JOB_ID=18446744073709551616"), NODES_SLURM,
+	expect_job_error(ENV("SLURM_JOB_ID=18446744073709551616"), SCHED_SLURM,
 	    "SLURM_JOB_ID is too large: '18446744073709551616'");
 	expect_job_error(ENV("SLURM_JOB_ID=1", "SLURM_STEP_ID=batch"),
-	    NODES_SLURM, "SLURM_STEP_ID is not a number: 'batch'");
+	    SCHED_SLURM, "SLURM_STEP_ID is not a number: 'batch'");
 	expect_job_error(ENV("SLURM_JOB_ID=1", "SLURM_ARRAY_TASK_ID=-2"),
-	    NODES_SLURM, "SLURM_ARRAY_TASK_ID is not a number: '-2'");
-	expect_job(ENV("CCP_JOBID=5"), NODES_SLURM, NULL, NULL);
+	    SCHED_SLURM, "SLURM_ARRAY_TASK_ID is not a number: '-2'");
+	expect_job(ENV("CCP_JOBID=5"), SCHED_SLURM, NULL, NULL);
 }
 END_TEST
 
 START_TEST(test_job_others)
 {
 	/* HPC Pack: the task id differs from node to node, so not used. */
-	expect_job(ENV("CCP_JOBID=881", "CCP_TASKID=2"), NODES_HPCPACK, "881",
+	expect_job(ENV("CCP_JOBID=881", "CCP_TASKID=2"), SCHED_HPCPACK, "881",
 	    "CCP_JOBID");
-	expect_job(ENV("PBS_JOBID=4242.pbs01.example"), NODES_PBS, "4242",
+	expect_job(ENV("PBS_JOBID=4242.pbs01.example"), SCHED_PBS, "4242",
 	    "PBS_JOBID");
 	expect_job(ENV("PBS_JOBID=4242[3].pbs01", "PBS_ARRAY_INDEX=3"),
-	    NODES_PBS, "4242_3", "PBS_JOBID");
-	expect_job(ENV("PBS_JOBID=4242-1.torque", "PBS_ARRAYID=1"), NODES_PBS,
+	    SCHED_PBS, "4242_3", "PBS_JOBID");
+	expect_job(ENV("PBS_JOBID=4242-1.torque", "PBS_ARRAYID=1"), SCHED_PBS,
 	    "4242_1", "PBS_JOBID");
-	expect_job_error(ENV("PBS_JOBID=pbs.4242"), NODES_PBS,
+	expect_job_error(ENV("PBS_JOBID=pbs.4242"), SCHED_PBS,
 	    "PBS_JOBID is not a number: 'pbs.4242'");
-	expect_job(ENV("LSB_JOBID=77", "LSB_JOBINDEX=0"), NODES_LSF, "77",
+	expect_job(ENV("LSB_JOBID=77", "LSB_JOBINDEX=0"), SCHED_LSF, "77",
 	    "LSB_JOBID");
-	expect_job(ENV("LSB_JOBID=77", "LSB_JOBINDEX=9"), NODES_LSF, "77_9",
+	expect_job(ENV("LSB_JOBID=77", "LSB_JOBINDEX=9"), SCHED_LSF, "77_9",
 	    "LSB_JOBID");
-	expect_job_error(ENV("CCP_JOBID=x"), NODES_HPCPACK,
+	expect_job_error(ENV("CCP_JOBID=x"), SCHED_HPCPACK,
 	    "CCP_JOBID is not a number: 'x'");
-	expect_job(ENV("LSB_JOBID="), NODES_LSF, NULL, NULL);
+	expect_job(ENV("LSB_JOBID="), SCHED_LSF, NULL, NULL);
 }
 END_TEST
 
@@ -502,13 +502,13 @@ START_TEST(test_job_detect)
 {
 	/* A hostfile has no job id of its own: the first scheduler's. */
 	expect_job(ENV("LSB_JOBID=4", "PBS_JOBID=3.x", "CCP_JOBID=2",
-	    "SLURM_JOB_ID=1"), NODES_HOSTFILE, "1", "SLURM_JOB_ID");
+	    "SLURM_JOB_ID=1"), SCHED_HOSTFILE, "1", "SLURM_JOB_ID");
 	expect_job(ENV("LSB_JOBID=4", "PBS_JOBID=3.x", "CCP_JOBID=2"),
-	    NODES_AUTO, "2", "CCP_JOBID");
-	expect_job(ENV("LSB_JOBID=4", "PBS_JOBID=3.x"), NODES_HOSTFILE, "3",
+	    SCHED_AUTO, "2", "CCP_JOBID");
+	expect_job(ENV("LSB_JOBID=4", "PBS_JOBID=3.x"), SCHED_HOSTFILE, "3",
 	    "PBS_JOBID");
-	expect_job(ENV("LSB_JOBID=4"), NODES_AUTO, "4", "LSB_JOBID");
-	expect_job(ENV("SLURM_STEP_ID=4"), NODES_AUTO, NULL, NULL);
+	expect_job(ENV("LSB_JOBID=4"), SCHED_AUTO, "4", "LSB_JOBID");
+	expect_job(ENV("SLURM_STEP_ID=4"), SCHED_AUTO, NULL, NULL);
 }
 END_TEST
 
@@ -519,9 +519,9 @@ START_TEST(test_load_ignores_job)
 	struct nodes	n;
 
 	expect_hosts(&n, ENV("SLURM_JOB_NODELIST=a[1-2]", "SLURM_JOB_ID=x",
-	    "SLURM_STEP_ID=batch"), NODES_AUTO, NULL, "a1 a2");
+	    "SLURM_STEP_ID=batch"), SCHED_AUTO, NULL, "a1 a2");
 	nodes_free(&n);
-	expect_hosts(&n, ENV("CCP_NODES=1 A 4", "CCP_JOBID=y"), NODES_AUTO,
+	expect_hosts(&n, ENV("CCP_NODES=1 A 4", "CCP_JOBID=y"), SCHED_AUTO,
 	    NULL, "A");
 	nodes_free(&n);
 }
@@ -532,7 +532,7 @@ START_TEST(test_describe)
 	struct nodes	 n;
 	char		*s, *want, longlist[200];
 
-	expect_hosts(&n, ENV("SLURM_JOB_NODELIST=nid[01-04]"), NODES_AUTO,
+	expect_hosts(&n, ENV("SLURM_JOB_NODELIST=nid[01-04]"), SCHED_AUTO,
 	    NULL, "nid01 nid02 nid03 nid04");
 	s = nodes_describe(&n);
 	ck_assert_str_eq(s, "'nid[01-04]' (from SLURM_JOB_NODELIST)");
@@ -542,7 +542,7 @@ START_TEST(test_describe)
 	memset(longlist, 'a', sizeof longlist - 1);
 	longlist[sizeof longlist - 1] = '\0';
 	xasprintf(&s, "CCP_NODES=1 %s 1", longlist);
-	expect_hosts(&n, ENV(s), NODES_AUTO, NULL, longlist);
+	expect_hosts(&n, ENV(s), SCHED_AUTO, NULL, longlist);
 	free(s);
 	s = nodes_describe(&n);
 	xasprintf(&want, "'1 %.98s...' (from CCP_NODES)", longlist);
@@ -562,7 +562,7 @@ START_TEST(test_long_name)
 	xasprintf(&s, "LSB_MCPU_HOSTS=%s 1", name);
 	xasprintf(&want, "LSB_MCPU_HOSTS: host name too long: '%.40s...'",
 	    name);
-	expect_error(ENV(s), NODES_AUTO, NULL, want);
+	expect_error(ENV(s), SCHED_AUTO, NULL, want);
 	free(want);
 	free(s);
 }

@@ -25,7 +25,7 @@ expect_parse_error(const char *s, const char *want)
 	char	*cause = NULL;
 	int	 port;
 
-	ck_assert_int_eq(port_parse(s, &port, &cause), -1);
+	ck_assert_int_eq(vocab_port_parse(s, &port, &cause), -1);
 	ck_assert_str_eq(cause, want);
 	free(cause);
 }
@@ -36,7 +36,7 @@ expect_range_error(const char *s)
 	char	*cause = NULL, want[128];
 	int	 lo, hi;
 
-	ck_assert_int_eq(port_parse_range(s, &lo, &hi, &cause), -1);
+	ck_assert_int_eq(vocab_port_range(s, &lo, &hi, &cause), -1);
 	snprintf(want, sizeof want, "bad port range '%s': expected LO-HI "
 	    "with 1 <= LO <= HI <= 65535", s);
 	ck_assert_str_eq(cause, want);
@@ -47,13 +47,13 @@ START_TEST(test_parse)
 {
 	int	port = -1;
 
-	ck_assert_int_eq(port_parse("auto", &port, NULL), 0);
+	ck_assert_int_eq(vocab_port_parse("auto", &port, NULL), 0);
 	ck_assert_int_eq(port, 0);
-	ck_assert_int_eq(port_parse("29500", &port, NULL), 0);
+	ck_assert_int_eq(vocab_port_parse("29500", &port, NULL), 0);
 	ck_assert_int_eq(port, 29500);
-	ck_assert_int_eq(port_parse("1", &port, NULL), 0);
+	ck_assert_int_eq(vocab_port_parse("1", &port, NULL), 0);
 	ck_assert_int_eq(port, 1);
-	ck_assert_int_eq(port_parse("65535", &port, NULL), 0);
+	ck_assert_int_eq(vocab_port_parse("65535", &port, NULL), 0);
 	ck_assert_int_eq(port, 65535);
 	expect_parse_error("0", "bad port '0': expected auto or 1-65535");
 	expect_parse_error("65536", "bad port '65536': expected auto or "
@@ -69,10 +69,10 @@ START_TEST(test_parse_range)
 {
 	int	lo = 0, hi = 0;
 
-	ck_assert_int_eq(port_parse_range("20000-29999", &lo, &hi, NULL), 0);
+	ck_assert_int_eq(vocab_port_range("20000-29999", &lo, &hi, NULL), 0);
 	ck_assert_int_eq(lo, 20000);
 	ck_assert_int_eq(hi, 29999);
-	ck_assert_int_eq(port_parse_range("5000-5000", &lo, &hi, NULL), 0);
+	ck_assert_int_eq(vocab_port_range("5000-5000", &lo, &hi, NULL), 0);
 	ck_assert_int_eq(lo, 5000);
 	ck_assert_int_eq(hi, 5000);
 	expect_range_error("5000");

@@ -141,7 +141,7 @@ START_TEST(test_defaults)
 	ck_assert_str_eq(p->path, "t.conf");
 	list_eq(&p->chain, chain, 1);
 	ck_assert_str_eq(p->description, "d");
-	ck_assert_int_eq(p->scheduler, PROFILE_SLURM);
+	ck_assert_int_eq(p->scheduler, SCHED_SLURM);
 	ck_assert_int_eq(p->discovery, PROFILE_HOSTNAME);
 	ck_assert_str_eq(p->iface, "");
 	ck_assert_int_eq(p->gpus_per_node, 0);
@@ -163,7 +163,7 @@ START_TEST(test_defaults)
 	ck_assert_int_eq(p->port, 0);
 	ck_assert_int_eq(p->port_min, 20000);
 	ck_assert_int_eq(p->port_max, 29999);
-	ck_assert_int_eq(p->rdzv, PROFILE_STATIC);
+	ck_assert_int_eq(p->rdzv, RDZV_STATIC);
 	ck_assert_str_eq(p->template, "slurm.sh");
 	ck_assert_str_eq(p->ddprank, "");
 	ck_assert_str_eq(p->node_group, "");
@@ -244,7 +244,7 @@ START_TEST(test_every_key)
 	    "fail_on_task_failure = no\n"
 	    "exchange_timeout = 60\n");
 	ck_assert_str_eq(p->description, "all keys");
-	ck_assert_int_eq(p->scheduler, PROFILE_HPCPACK);
+	ck_assert_int_eq(p->scheduler, SCHED_HPCPACK);
 	ck_assert_int_eq(p->discovery, PROFILE_IFACE);
 	ck_assert_str_eq(p->iface, "^(eth|ib)[0-9]$");
 	ck_assert_int_eq(p->gpus_per_node, 8);
@@ -265,7 +265,7 @@ START_TEST(test_every_key)
 	ck_assert_int_eq(p->port, 29500);
 	ck_assert_int_eq(p->port_min, 1024);
 	ck_assert_int_eq(p->port_max, 65535);
-	ck_assert_int_eq(p->rdzv, PROFILE_C10D);
+	ck_assert_int_eq(p->rdzv, RDZV_C10D);
 	ck_assert_str_eq(p->template, "/opt/t.xml");
 	ck_assert_str_eq(p->ddprank, "/opt/bin/ddprank");
 	ck_assert_str_eq(p->node_group, "GPUNodes");
@@ -285,12 +285,12 @@ static const struct {
 	const char	*value;
 	int		 want;
 } enums[] = {
-	{ "scheduler", "slurm", PROFILE_SLURM },
-	{ "scheduler", "hpcpack", PROFILE_HPCPACK },
+	{ "scheduler", "slurm", SCHED_SLURM },
+	{ "scheduler", "hpcpack", SCHED_HPCPACK },
 	{ "discovery", "hostname", PROFILE_HOSTNAME },
 	{ "discovery", "iface", PROFILE_IFACE },
-	{ "rdzv", "static", PROFILE_STATIC },
-	{ "rdzv", "c10d", PROFILE_C10D },
+	{ "rdzv", "static", RDZV_STATIC },
+	{ "rdzv", "c10d", RDZV_C10D },
 	{ "task_shell", "login", PROFILE_SHELL_LOGIN },
 	{ "task_shell", "interactive", PROFILE_SHELL_INTERACTIVE },
 	{ "task_shell", "plain", PROFILE_SHELL_PLAIN },
@@ -1365,8 +1365,8 @@ START_TEST(test_shipped_facts)
 	ck_assert_str_eq(p->setup.v[0], "module load pytorch");
 	profile_free(p);
 	p = load_ok("hpcpack", &dirs);
-	ck_assert_int_eq(p->scheduler, PROFILE_HPCPACK);
-	ck_assert_int_eq(p->rdzv, PROFILE_STATIC);
+	ck_assert_int_eq(p->scheduler, SCHED_HPCPACK);
+	ck_assert_int_eq(p->rdzv, RDZV_STATIC);
 	ck_assert_str_eq(p->shared_dir, "/app");
 	ck_assert_int_eq(p->task_shell, PROFILE_SHELL_LOGIN_INTERACTIVE);
 	ck_assert_str_eq(p->template, "hpcpack.xml");
@@ -1514,7 +1514,7 @@ START_TEST(test_validate)
 	invalid(p, "nproc_per_node: 3 processes for 2 GPUs per node "
 	    "(one GPU each at most)");
 	p->nproc_per_node = 0;
-	p->scheduler = PROFILE_HPCPACK;
+	p->scheduler = SCHED_HPCPACK;
 	set(&p->shared_dir, "");
 	invalid(p, "shared_dir: '' is not an absolute path (hpcpack nodes "
 	    "exchange addresses there)");

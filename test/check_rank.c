@@ -160,7 +160,7 @@ compute(struct rank *r, const char *const *vars, char **cause)
 /* Compares the "export" lines of ddprank env (exec 0) or of the
  * variables exec sets (exec 1) for r. */
 static void
-expect_vars(const struct rank *r, int exec, enum rank_rdzv rdzv,
+expect_vars(const struct rank *r, int exec, enum rdzv rdzv,
     const char *want)
 {
 	struct rank_vars	vs;
@@ -185,7 +185,7 @@ expect_sh(const char *const *vars, const char *want)
 
 	if ((xc = compute(&r, vars, &cause)) != XC_OK)
 		ck_abort_msg("exit %d: %s", xc, cause);
-	expect_vars(&r, 0, RANK_STATIC, want);
+	expect_vars(&r, 0, RDZV_STATIC, want);
 	rank_free(&r);
 }
 
@@ -545,7 +545,7 @@ START_TEST(test_vars_exec)
 	struct rank	r = { .node_rank = 0, .nnodes = 2, .master_port = 29500 };
 
 	r.master_addr = xstrdup("10.3.0.1");
-	expect_vars(&r, 1, RANK_STATIC,
+	expect_vars(&r, 1, RDZV_STATIC,
 	    "export NODE_RANK=0\n"
 	    "export NNODES=2\n"
 	    "export MASTER_ADDR=10.3.0.1\n"
@@ -556,7 +556,7 @@ START_TEST(test_vars_exec)
 	    "export PET_MASTER_PORT=29500\n");
 	r.jobid = xstrdup("123_4.0");
 	r.ifname = xstrdup("eth3");
-	expect_vars(&r, 1, RANK_C10D,
+	expect_vars(&r, 1, RDZV_C10D,
 	    "export NODE_RANK=0\n"
 	    "export NNODES=2\n"
 	    "export MASTER_ADDR=10.3.0.1\n"
@@ -572,7 +572,7 @@ START_TEST(test_vars_exec)
 	    "export PET_RDZV_ID=123_4.0\n"
 	    "export PET_RDZV_CONF=is_host=1\n");
 	/* env shows no PET_* even for c10d. */
-	expect_vars(&r, 0, RANK_C10D,
+	expect_vars(&r, 0, RDZV_C10D,
 	    "export NODE_RANK=0\n"
 	    "export NNODES=2\n"
 	    "export MASTER_ADDR=10.3.0.1\n"
@@ -586,7 +586,7 @@ START_TEST(test_vars_exec)
 	r.jobid = NULL;
 	free(r.ifname);
 	r.ifname = NULL;
-	expect_vars(&r, 1, RANK_C10D,
+	expect_vars(&r, 1, RDZV_C10D,
 	    "export NODE_RANK=1\n"
 	    "export NNODES=2\n"
 	    "export MASTER_ADDR=fe80::1%eth3\n"
@@ -611,14 +611,14 @@ START_TEST(test_format_hostile)
 
 	r.master_addr = xstrdup("a'b \"$(id)\" `x`\n\\\t\x01");
 	r.ifname = xstrdup("e'1");
-	expect_vars(&r, 0, RANK_STATIC,
+	expect_vars(&r, 0, RDZV_STATIC,
 	    "export NODE_RANK=3\n"
 	    "export NNODES=4\n"
 	    "export MASTER_ADDR='a'\\''b \"$(id)\" `x`\n'\\\\'\t\x01'\n"
 	    "export MASTER_PORT=1\n"
 	    "export GLOO_SOCKET_IFNAME='e'\\''1'\n"
 	    "export NCCL_SOCKET_IFNAME='=e'\\''1'\n");
-	rank_vars(&vs, &r, 0, RANK_STATIC);
+	rank_vars(&vs, &r, 0, RDZV_STATIC);
 	buf_init(&b);
 	rank_format_json(&b, &vs);
 	ck_assert_str_eq(b.s, "{\"NODE_RANK\":3,\"NNODES\":4,"
@@ -674,7 +674,7 @@ START_TEST(test_keep_ifnames)
 	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=nid[01-03]",
 	    "NCCL_SOCKET_IFNAME=^docker,lo"), &cause), XC_OK);
 	ck_assert_ptr_null(r.note);
-	expect_vars(&r, 0, RANK_STATIC,
+	expect_vars(&r, 0, RDZV_STATIC,
 	    "export NODE_RANK=1\n"
 	    "export NNODES=3\n"
 	    "export MASTER_ADDR=10.3.0.1\n"
@@ -688,7 +688,7 @@ START_TEST(test_keep_ifnames)
 	ck_assert_str_eq(r.note, "keeping GLOO_SOCKET_IFNAME=ib0 and "
 	    "NCCL_SOCKET_IFNAME=ib from the environment instead of interface "
 	    "eth3");
-	expect_vars(&r, 1, RANK_STATIC,
+	expect_vars(&r, 1, RDZV_STATIC,
 	    "export NODE_RANK=0\n"
 	    "export NNODES=3\n"
 	    "export MASTER_ADDR=10.3.0.2\n"
@@ -712,14 +712,14 @@ START_TEST(test_c10d_iface)
 	char		*cause;
 
 	use_iface("^eth3$");
-	opts.rdzv = RANK_C10D;
+	opts.rdzv = RDZV_C10D;
 	/* nid02 resolves to its own eth3 address: torchrun's host name
 	 * leads the workers to the interface. */
 	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=nid[01-03]"),
 	    &cause), XC_OK);
 	ck_assert_str_eq(r.local_addr, "10.3.0.2");
 	r.jobid = xstrdup("7");
-	expect_vars(&r, 1, RANK_C10D,
+	expect_vars(&r, 1, RDZV_C10D,
 	    "export NODE_RANK=1\n"
 	    "export NNODES=3\n"
 	    "export MASTER_ADDR=10.3.0.1\n"
@@ -749,7 +749,7 @@ START_TEST(test_c10d_iface)
 	    "host name as MASTER_ADDR, and cannot resolve 'nowhere': Name or "
 	    "service not known; use --rdzv static with --iface");
 	/* Static rendezvous gives the workers MASTER_ADDR itself. */
-	opts.rdzv = RANK_STATIC;
+	opts.rdzv = RDZV_STATIC;
 	fake.hostname = "far";
 	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=far,nid02"),
 	    &cause), XC_OK);
@@ -765,7 +765,7 @@ START_TEST(test_format_zsh)
 	/* zsh expands a word that begins with =, even after export X=. */
 	r.master_addr = xstrdup("=x");
 	r.ifname = xstrdup("=e");
-	expect_vars(&r, 0, RANK_STATIC,
+	expect_vars(&r, 0, RDZV_STATIC,
 	    "export NODE_RANK=0\n"
 	    "export NNODES=1\n"
 	    "export MASTER_ADDR='=x'\n"

@@ -219,6 +219,29 @@ START_TEST(test_vars_hpcpack_task_command)
 }
 END_TEST
 
+/* node_command: one builder for both schedulers. Slurm's template
+ * calls ddprank through $DDPRANK and breaks before the launcher and the
+ * script; HPC Pack's is the same words on one line, with the exchange. */
+START_TEST(test_vars_node_command)
+{
+	char	*s;
+
+	s = render(BASE "iface = \"^ib\"\nlauncher_args = {\"--max-restarts=0\"}\n",
+	    "{{node_command|raw}}", 2);
+	ck_assert_str_eq(s, "\"$DDPRANK\" exec --iface '^ib' --port auto "
+	    "--port-range 20000-29999 --rdzv static -- \\\n"
+	    "\ttorchrun --nproc_per_node=1 --max-restarts=0 \\\n"
+	    "\tt.py --lr 0.1 'it'\\''s'");
+	free(s);
+	s = render(HPC "iface = \"^ib\"\n", "{{node_command|raw}}", 2);
+	ck_assert_str_eq(s, "/opt/bin/ddprank exec --exchange "
+	    "dir:/app/.ddprank --exchange-timeout 300 --nnodes 2 --iface "
+	    "'^ib' --port auto --port-range 20000-29999 --rdzv static -- "
+	    "torchrun --nproc_per_node=1 t.py --lr 0.1 'it'\\''s'");
+	free(s);
+}
+END_TEST
+
 /* HPC Pack's limits, checked before anything is written. */
 START_TEST(test_check_hpcpack_limits)
 {
@@ -422,6 +445,7 @@ script_suite(void)
 	TCase	*tc = tcase_create("vars");
 
 	tcase_add_test(tc, test_vars_basic);
+	tcase_add_test(tc, test_vars_node_command);
 	tcase_add_test(tc, test_vars_nproc_default);
 	tcase_add_test(tc, test_vars_runtime);
 	tcase_add_test(tc, test_vars_exclusive);

@@ -204,7 +204,7 @@ check_rank(const struct input *in, const struct rank_opts *o, int json,
 	}
 	if (r.node_rank >= r.nnodes || r.master_addr == NULL)
 		abort();
-	rank_vars(&vs, &r, 1, c10d ? RANK_C10D : RANK_STATIC);
+	rank_vars(&vs, &r, 1, c10d ? RDZV_C10D : RDZV_STATIC);
 	buf_init(&b);
 	if (json)
 		rank_format_json(&b, &vs);
@@ -235,9 +235,9 @@ write_file(const char *s)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const enum nodes_sched scheds[] = {
-		NODES_AUTO, NODES_SLURM, NODES_HPCPACK, NODES_PBS, NODES_LSF,
-		NODES_HOSTFILE
+	static const enum sched_id scheds[] = {
+		SCHED_AUTO, SCHED_SLURM, SCHED_HPCPACK, SCHED_PBS, SCHED_LSF,
+		SCHED_HOSTFILE
 	};
 	struct nodes_env	 env = { env_get, NULL };
 	struct rank_opts	 o;

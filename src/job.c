@@ -1,0 +1,441 @@
+/* job.c: from ddpgen's options and the site profile to the job script. */
+#include "config.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "exitcode.h"
+#include "job.h"
+#include "profile.h"
+#include "scheduler.h"
+#include "script.h"
+#include "tmpl.h"
+#include "util.h"
+#include "xmalloc.h"
+
+/* Removes NAME=... from env, if there. */
+static void
+job_env_remove(struct strlist *env, const char *name)
+{
+	size_t	i, len = strlen(name);
+
+	for (i = 0; i < env->n; i++) {
+		if (strncmp(env->v[i], name, len) == 0 &&
+		    env->v[i][len] == '=') {
+			free(env->v[i]);
+			memmove(&env->v[i], &env->v[i + 1],
+			    (env->n - i) * sizeof env->v[0]);
+			env->n--;
+			return;
+		}
+	}
+}
+
+static void
+job_set_str(char **dst, const char *src)
+{
+	if (src == NULL)
+		return;
+	free(*dst);
+	*dst = xstrdup(src);
+}
+
+/* One grammar (vocab_port); the wording t-ddpgen-cli.sh asserts. */
+static int
+job_port(struct profile *p, const char *port, char **cause)
+{
+	if (port != NULL && vocab_port(port, &p->port) != 0) {
+		util_fail(cause, "--port: '%s' is not a number from 1 to 65535",
+		    port);
+		return XC_USAGE;
+	}
+	return XC_OK;
+}
+
+static int
+job_rdzv(struct profile *p, const char *rdzv, char **cause)
+{
+	int	i;
+
+	if (rdzv == NULL)
+		return XC_OK;
+	if ((i = vocab_word(rdzv_names, rdzv)) == -1) {
+		util_fail(cause, "--rdzv: '%s' is not static or c10d", rdzv);
+		return XC_USAGE;
+	}
+	p->rdzv = (enum rdzv)i;
+	return XC_OK;
+}
+
+/* --format picks the template of the same name with the format's
+ * extension: hpcpack.xml becomes hpcpack.cmd. */
+static int
+job_format(struct profile *p, const char *format, char **cause)
+{
+	const struct sched_format *f;
+	enum sched_id		 s;
+	char			*dot, *t, *names;
+
+	if (format == NULL)
+		return XC_OK;
+	if ((f = sched_format(format, &s)) == NULL || s != p->scheduler) {
+		names = sched_formats_text(f == NULL ? SCHED_AUTO :
+		    p->scheduler);
+		if (f == NULL)
+			util_fail(cause, "--format: '%s' is not %s", format,
+			    names);
+		else
+			util_fail(cause, "--format: %s is not a format for %s "
+			    "sites (%s)", format,
+			    sched_get(p->scheduler)->title, names);
+		free(names);
+		return XC_USAGE;
+	}
+	t = xstrdup(p->template);
+	if ((dot = strrchr(t, '.')) != NULL && strchr(dot, '/') == NULL)
+		*dot = '\0';
+	free(p->template);
+	xasprintf(&p->template, "%s%s", t, f->ext);
+	free(t);
+	return XC_OK;
+}
+
+/* Command-line values win over the profile's. */
+static int
+job_apply_opts(struct profile *p, const struct job_opts *o, char **cause)
+{
+	int	xc;
+
+	if (o->gpus != -1)
+		p->gpus_per_node = o->gpus;
+	if (o->nproc != -1)
+		p->nproc_per_node = o->nproc;
+	job_set_str(&p->time, o->time);
+	job_set_str(&p->partition, o->partition);
+	job_set_str(&p->account, o->account);
+	job_set_str(&p->qos, o->qos);
+	job_set_str(&p->constraint, o->constraint);
+	job_set_str(&p->job_name, o->job_name);
+	job_set_str(&p->template, o->template);
+	job_set_str(&p->ddprank, o->ddprank);
+	if (o->iface != NULL) {
+		job_set_str(&p->iface, o->iface);
+		p->discovery = PROFILE_IFACE;
+	}
+	if ((xc = job_format(p, o->format, cause)) != XC_OK ||
+	    (xc = job_port(p, o->port, cause)) != XC_OK ||
+	    (xc = job_rdzv(p, o->rdzv, cause)) != XC_OK)
+		return xc;
+	strlist_copy(&p->setup, &o->setup);
+	return XC_OK;
+}
+
+/* Drops name from pass, if there. */
+static void
+job_pass_remove(struct strlist *pass, const char *name)
+{
+	size_t	k;
+
+	for (k = 0; k < pass->n; k++) {
+		if (strcmp(pass->v[k], name) == 0) {
+			free(pass->v[k]);
+			memmove(&pass->v[k], &pass->v[k + 1],
+			    (pass->n - k) * sizeof pass->v[0]);
+			pass->n--;
+			return;
+		}
+	}
+}
+
+/* Applies each --env in order, the last for a name winning: NAME=VALUE
+ * replaces the profile's NAME; a bare NAME is passed from the submitting
+ * shell at run time instead (into pass), so its value is never written. */
+static int
+job_apply_env(struct profile *p, const struct job_opts *o,
+    struct strlist *pass, char **cause)
+{
+	size_t	i;
+	char	*name;
+
+	for (i = 0; i < o->env.n; i++) {
+		name = xstrndup(o->env.v[i], strcspn(o->env.v[i], "="));
+		job_pass_remove(pass, name);
+		if (strchr(o->env.v[i], '=') != NULL)
+			profile_env_set(&p->env, o->env.v[i]);
+		else {
+			job_env_remove(&p->env, name);
+			strlist_add(pass, name);
+		}
+		free(name);
+	}
+	if (pass->n > 0 && !sched_get(p->scheduler)->env_pass) {
+		util_fail(cause, "--env: '%s': passing a variable from the "
+		    "submitting shell works on Slurm sites only; give %s=VALUE",
+		    pass->v[0], pass->v[0]);
+		return XC_USAGE;
+	}
+	return XC_OK;
+}
+
+/* ddpgen's command line for the job's "Regenerate with" comment, with
+ * each --env value replaced by a placeholder: a secret given there is
+ * not written a second time. */
+static void
+job_redact_argv(struct strlist *out, const struct job_opts *o)
+{
+	const char	*eq;
+	char		*s;
+	size_t		 i, k = 0;
+
+	strlist_add(out, "ddpgen");
+	/* env_at ascends: the options were parsed in order. */
+	for (i = 1; i < o->argc; i++) {
+		while (k < o->env.n && o->env_at[k] < i)
+			k++;
+		/* The value ends argv[i], in "-eN=V" too. */
+		eq = NULL;
+		if (k < o->env.n && o->env_at[k] == i)
+			eq = strchr(o->argv[i] + strlen(o->argv[i]) -
+			    strlen(o->env.v[k]), '=');
+		if (eq != NULL)
+			xasprintf(&s, "%.*s=<value>", (int)(eq - o->argv[i]),
+			    o->argv[i]);
+		else
+			s = xstrdup(o->argv[i]);
+		strlist_addown(out, s);
+	}
+}
+
+/* The first executable DIR/ddprank along PATH's absolute directories. */
+static char *
+job_path_ddprank(void)
+{
+	char	 path[PATH_MAX], *dirs, *tok, *save;
+	char	*found = NULL;
+
+	dirs = xstrdup(getenv("PATH") != NULL ? getenv("PATH") : "");
+	for (tok = strtok_r(dirs, ":", &save); tok != NULL && found == NULL;
+	    tok = strtok_r(NULL, ":", &save)) {
+		snprintf(path, sizeof path, "%s/ddprank", tok);
+		if (tok[0] == '/' && access(path, X_OK) == 0)
+			found = xstrdup(path);
+	}
+	free(dirs);
+	return found;
+}
+
+/* Where ddprank lives on the nodes: the profile or --ddprank, else the
+ * one beside this ddpgen, else BINDIR's, else the first in PATH. The
+ * script calls it by this absolute path. */
+static int
+job_find_ddprank(char **out, const char *given, const char *exedir,
+    char **cause)
+{
+	char	*p;
+
+	if (*given != '\0') {
+		if (given[0] != '/') {
+			util_fail(cause, "ddprank path '%s' is not absolute",
+			    given);
+			return XC_USAGE;
+		}
+		*out = xstrdup(given);
+		return XC_OK;
+	}
+	if (exedir != NULL) {
+		xasprintf(&p, "%s/ddprank", exedir);
+		if (access(p, X_OK) == 0) {
+			*out = p;
+			return XC_OK;
+		}
+		free(p);
+	}
+	if (access(DDPGEN_BINDIR "/ddprank", X_OK) == 0)
+		*out = xstrdup(DDPGEN_BINDIR "/ddprank");
+	else if ((*out = job_path_ddprank()) == NULL) {
+		util_fail(cause, "cannot find ddprank (beside ddpgen, in %s or "
+		    "in PATH); install it or set ddprank in the profile",
+		    DDPGEN_BINDIR);
+		return XC_FAIL;
+	}
+	return XC_OK;
+}
+
+/* The profile's template path is already absolute when it has a slash
+ * (see profile.c); -T's is relative to the current directory. A name
+ * without a slash is looked up in the template path. */
+static int
+job_find_template(char **out, const struct profile *p, const char *exedir,
+    char **cause)
+{
+	struct strlist	dirs;
+
+	strlist_init(&dirs);
+	script_template_path(&dirs, NULL, exedir);
+	*out = script_find_template(p->template, &dirs, cause);
+	strlist_free(&dirs);
+	return *out == NULL ? XC_CONFIG : XC_OK;
+}
+
+/* Setup lines are shell code: bash -n checks them as a block, and a
+ * failure names the first line bash refuses on its own (or all of them,
+ * when only together they fail, as an unclosed if). nprof of them come
+ * from the profile, the rest from -S. */
+static int
+job_check_setup(const struct strlist *setup, size_t nprof, char **cause)
+{
+	struct buf	 b;
+	char		*all, *why;
+	size_t		 i;
+	int		 rc;
+
+	if (setup->n == 0)
+		return XC_OK;
+	buf_init(&b);
+	for (i = 0; i < setup->n; i++)
+		buf_addf(&b, "%s\n", setup->v[i]);
+	rc = script_check_syntax(b.s, 0, &all);
+	buf_free(&b);
+	if (rc != -1)
+		return XC_OK;
+	for (i = 0; i < setup->n; i++) {
+		if (script_check_syntax(setup->v[i], 1, &why) != -1)
+			continue;
+		free(all);
+		util_fail(cause, "%ssetup: '%s' is not valid shell: %s",
+		    i < nprof ? "" : "--", setup->v[i], why);
+		free(why);
+		return i < nprof ? XC_CONFIG : XC_USAGE;
+	}
+	util_fail(cause, "setup lines are not valid shell together: %s", all);
+	free(all);
+	return nprof == setup->n ? XC_CONFIG : XC_USAGE;
+}
+
+/* An -e value the format cannot carry is a usage error, before the
+ * template would report it as its own (a profile error). */
+static int
+job_check_env_values(const struct job_opts *o, const struct profile *p,
+    char **cause)
+{
+	enum tmpl_ctx	 ctx;
+	struct buf	 b;
+	char		*why;
+	size_t		 i;
+	int		 rc;
+
+	/* An unknown extension is the template loader's to report. */
+	if (tmpl_ctx_of(p->template, &ctx) == -1)
+		return XC_OK;
+	for (i = 0; i < o->env.n; i++) {
+		if (strchr(o->env.v[i], '=') == NULL)
+			continue;	/* passed at run time */
+		buf_init(&b);
+		rc = tmpl_escape(ctx, &b, strchr(o->env.v[i], '=') + 1, &why);
+		buf_free(&b);
+		if (rc == -1) {
+			util_fail(cause, "--env: '%s': %s", o->env.v[i], why);
+			free(why);
+			return XC_USAGE;
+		}
+	}
+	return XC_OK;
+}
+
+/* The profile with the options laid over it, checked. */
+static int
+job_profile(struct job_resolved *r, const struct job_opts *o, char **cause)
+{
+	struct profile	*p = r->prof;
+	size_t		 nprof = p->setup.n;
+	int		 xc;
+
+	if ((xc = job_apply_opts(p, o, cause)) != XC_OK ||
+	    (xc = job_apply_env(p, o, &r->pass, cause)) != XC_OK)
+		return xc;
+	if (profile_validate(p, cause) == -1)
+		return XC_USAGE;
+	if ((xc = job_check_setup(&p->setup, nprof, cause)) != XC_OK)
+		return xc;
+	return job_check_env_values(o, p, cause);
+}
+
+int
+job_resolve(struct job_resolved *r, struct profile *p,
+    const struct job_opts *o, const char *exedir, char **cause)
+{
+	struct job	*job = &r->job;
+	int		 xc;
+
+	memset(r, 0, sizeof *r);
+	r->prof = p;
+	strlist_init(&r->pass);
+	strlist_init(&r->cmd);
+	if ((xc = job_profile(r, o, cause)) != XC_OK)
+		return xc;
+	job->prof = p;
+	job->site = o->site;
+	job->nodes = o->nodes;
+	job->script = o->script;
+	job->args = o->args;
+	job->nargs = o->nargs;
+	job_redact_argv(&r->cmd, o);
+	job->argc = r->cmd.n;
+	job->argv = r->cmd.v;
+	job->env_pass = &r->pass;
+	if ((xc = job_find_ddprank(&r->ddprank, p->ddprank, exedir,
+	    cause)) != XC_OK ||
+	    (xc = job_find_template(&r->tpath, p, exedir, cause)) != XC_OK)
+		return xc;
+	job->ddprank = r->ddprank;
+	if (script_check_hpcpack(job, r->tpath, cause) == -1)
+		return XC_USAGE;
+	return XC_OK;
+}
+
+/* A shell script that bash refuses is never written. */
+static int
+job_check_script(const char *tpath, const struct buf *b, char **cause)
+{
+	enum tmpl_ctx	 ctx;
+	char		*why;
+
+	if (tmpl_ctx_of(tpath, &ctx) == -1 || ctx != TMPL_SH)
+		return XC_OK;
+	if (script_check_syntax(b->s, 0, &why) == -1) {
+		util_fail(cause, "%s: the generated script is not valid shell: "
+		    "%s", tpath, why);
+		free(why);
+		return XC_CONFIG;
+	}
+	return XC_OK;
+}
+
+int
+job_render(const struct job_resolved *r, struct buf *out, char **cause)
+{
+	int	xc;
+
+	if (script_render(&r->job, r->tpath, out, cause) == -1)
+		return XC_CONFIG;
+	if ((xc = job_check_script(r->tpath, out, cause)) != XC_OK)
+		return xc;
+	if (script_check_output(r->tpath, out, cause) == -1)
+		return XC_USAGE;
+	return XC_OK;
+}
+
+void
+job_free(struct job_resolved *r)
+{
+	if (r->prof != NULL)
+		profile_free(r->prof);
+	strlist_free(&r->pass);
+	strlist_free(&r->cmd);
+	free(r->ddprank);
+	free(r->tpath);
+	memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,221 @@
+/* scheduler.c: the table of schedulers, and the words it gives messages. */
+#include "config.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#include "hostlist.h"
+#include "scheduler.h"
+#include "util.h"
+
+#define NELEM(a)	(sizeof (a) / sizeof (a)[0])
+
+/* SLURM_NODELIST is the older name of SLURM_JOB_NODELIST, still set by
+ * some wrappers and by Slurm itself for compatibility: the last resort.
+ * SLURM_STEPID is the older name of SLURM_STEP_ID. */
+static const char *const slurm_list[] = { "SLURM_STEP_NODELIST",
+    "SLURM_JOB_NODELIST", "SLURM_NODELIST", NULL };
+static const char *const slurm_task[] = { "SLURM_ARRAY_TASK_ID", NULL };
+static const char *const slurm_step[] = { "SLURM_STEPID", "SLURM_STEP_ID",
+    NULL };
+static const struct sched_format slurm_formats[] = { { "sh", ".sh" } };
+
+static const char *const hpcpack_list[] = { "CCP_NODES", NULL };
+static const struct sched_format hpcpack_formats[] = {
+	{ "xml", ".xml" }, { "cmd", ".cmd" }, { "ps", ".ps1" }
+};
+
+/* Array sub-jobs share the numeric prefix: PBS Pro numbers them in
+ * PBS_ARRAY_INDEX, Torque in PBS_ARRAYID. */
+static const char *const pbs_list[] = { "PBS_NODEFILE", NULL };
+static const char *const pbs_task[] = { "PBS_ARRAYID", "PBS_ARRAY_INDEX",
+    NULL };
+
+/* Elements of an LSF job array share LSB_JOBID; LSB_JOBINDEX is 0
+ * outside arrays. */
+static const char *const lsf_list[] = { "LSB_MCPU_HOSTS", NULL };
+static const char *const lsf_task[] = { "LSB_JOBINDEX", NULL };
+
+static const char *const none[] = { NULL };
+
+static const struct sched sched_table[SCHED_COUNT] = {
+	[SCHED_SLURM] = {
+		.name = "slurm", .title = "Slurm",
+		.list_vars = slurm_list, .list = SCHED_LIST_HOSTLIST,
+		.nodeid_var = "SLURM_NODEID",
+		.selfname_var = "SLURMD_NODENAME",
+		.hostlist_flags = HOSTLIST_SHORT,
+		.local_task_var = "SLURM_LOCALID",
+		.step_tasks_var = "SLURM_STEP_NUM_TASKS",
+		.step_nodes_var = "SLURM_STEP_NUM_NODES",
+		.one_per_node = "start the step with srun -N N -n N",
+		.job_var = "SLURM_JOB_ID", .task_vars = slurm_task,
+		.step_vars = slurm_step,
+		.tmpl = "slurm.sh", .formats = slurm_formats,
+		.nformats = NELEM(slurm_formats), .warn_signal = 1,
+		.env_pass = 1,
+		.cmd_ddprank = "\"$DDPRANK\"",
+	},
+	[SCHED_HPCPACK] = {
+		.name = "hpcpack", .title = "HPC Pack",
+		.list_vars = hpcpack_list, .list = SCHED_LIST_COUNTED,
+		/* HPC Pack names nodes in NetBIOS upper case; the Linux
+		 * hostname may be lower case, short or not. */
+		.hostlist_flags = HOSTLIST_SHORT | HOSTLIST_ICASE,
+		.partial_list = 1,
+		/* Not CCP_TASKID: each node runs its own task. */
+		.job_var = "CCP_JOBID", .task_vars = none, .step_vars = none,
+		.tmpl = "hpcpack.xml", .formats = hpcpack_formats,
+		.nformats = NELEM(hpcpack_formats), .cmd_one_line = 1,
+		.env_refs_in_task = 1,
+	},
+	[SCHED_PBS] = {
+		.name = "pbs", .title = "PBS",
+		.list_vars = pbs_list, .list = SCHED_LIST_NODEFILE,
+		.hostlist_flags = HOSTLIST_SHORT,
+		.job_var = "PBS_JOBID", .job_prefix = 1,
+		.task_vars = pbs_task, .step_vars = none,
+	},
+	[SCHED_LSF] = {
+		.name = "lsf", .title = "LSF",
+		.list_vars = lsf_list, .list = SCHED_LIST_PAIRS,
+		.launch_var = "CSM_ALLOCATION_ID",
+		.hostlist_flags = HOSTLIST_SHORT,
+		.job_var = "LSB_JOBID", .task_vars = lsf_task,
+		.step_vars = none, .task_zero_absent = 1,
+	},
+	[SCHED_HOSTFILE] = {
+		.name = "hostfile", .title = "hostfile",
+		.list_vars = none, .hostlist_flags = HOSTLIST_SHORT,
+		.task_vars = none, .step_vars = none,
+	},
+	[SCHED_AUTO] = {
+		.name = "auto", .title = "auto",
+		.list_vars = none, .hostlist_flags = HOSTLIST_SHORT,
+		.task_vars = none, .step_vars = none,
+	},
+};
+
+const char *const sched_gen_names[] = { "slurm", "hpcpack", NULL };
+_Static_assert(SCHED_GEN_FIRST + 1 == SCHED_HPCPACK, "sched_gen_names");
+
+
+const struct sched *
+sched_get(enum sched_id s)
+{
+	return &sched_table[s];
+}
+
+int
+sched_parse(const char *s, enum sched_id *out)
+{
+	size_t	i;
+
+	for (i = 0; i < SCHED_COUNT; i++) {
+		if (strcmp(s, sched_table[i].name) == 0) {
+			*out = (enum sched_id)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+const char *
+sched_name(enum sched_id s)
+{
+	return sched_table[s].name;
+}
+
+/* Appends word to a list being written as "a, b or c"; last says it
+ * ends the list. */
+static void
+sched_join(struct buf *b, const char *word, int last)
+{
+	if (b->len > 0)
+		buf_adds(b, last ? " or " : ", ");
+	buf_adds(b, word);
+}
+
+char *
+sched_names_text(void)
+{
+	struct buf	b;
+	size_t		i;
+
+	buf_init(&b);
+	for (i = 0; i < SCHED_COUNT; i++)
+		sched_join(&b, sched_table[i].name, i + 1 == SCHED_COUNT);
+	return buf_take(&b);
+}
+
+char *
+sched_list_vars_text(void)
+{
+	struct buf	 b;
+	size_t		 i;
+	const char *const *v;
+
+	buf_init(&b);
+	for (i = 0; i < SCHED_COUNT; i++)
+		for (v = sched_table[i].list_vars; *v != NULL; v++)
+			sched_join(&b, *v, 0);
+	return buf_take(&b);
+}
+
+char *
+sched_job_vars_text(enum sched_id s, enum sched_id first)
+{
+	const char	*vars[SCHED_COUNT];
+	struct buf	 b;
+	size_t		 i, n = 0;
+
+	buf_init(&b);
+	if (sched_table[s].job_var != NULL) {
+		buf_adds(&b, sched_table[s].job_var);
+		return buf_take(&b);
+	}
+	if (sched_table[first].job_var != NULL)
+		vars[n++] = sched_table[first].job_var;
+	for (i = 0; i < SCHED_COUNT; i++)
+		if (i != first && sched_table[i].job_var != NULL)
+			vars[n++] = sched_table[i].job_var;
+	for (i = 0; i < n; i++)
+		sched_join(&b, vars[i], i + 1 == n);
+	return buf_take(&b);
+}
+
+const struct sched_format *
+sched_format(const char *name, enum sched_id *s)
+{
+	size_t	i, k;
+
+	for (i = 0; i < SCHED_COUNT; i++) {
+		for (k = 0; k < sched_table[i].nformats; k++) {
+			if (strcmp(sched_table[i].formats[k].name, name) == 0) {
+				*s = (enum sched_id)i;
+				return &sched_table[i].formats[k];
+			}
+		}
+	}
+	return NULL;
+}
+
+char *
+sched_formats_text(enum sched_id s)
+{
+	struct buf	b;
+	size_t		i, k, n = 0, total = 0;
+
+	for (i = 0; i < SCHED_COUNT; i++)
+		if (s == SCHED_AUTO || s == (enum sched_id)i)
+			total += sched_table[i].nformats;
+	buf_init(&b);
+	for (i = 0; i < SCHED_COUNT; i++) {
+		if (s != SCHED_AUTO && s != (enum sched_id)i)
+			continue;
+		for (k = 0; k < sched_table[i].nformats; k++, n++)
+			sched_join(&b, sched_table[i].formats[k].name,
+			    n + 1 == total);
+	}
+	return buf_take(&b);
+}

@@ -1,0 +1,130 @@
+/* scheduler.h: the schedulers, one row each: what ddprank reads from a job's
+ * environment (node list, job id, array task, step), how the list is
+ * spelled, and what ddpgen writes for it (default template, formats).
+ * Detection, loading, job ids, ports, messages and template choice all
+ * read this table; adding a scheduler is adding a row (src/README). */
+#ifndef DDPGEN_SCHEDULER_H
+#define DDPGEN_SCHEDULER_H
+
+/* The schedulers. SCHED_AUTO (ddprank's --scheduler auto, and what a
+ * zeroed struct holds) is none in particular. Those ddpgen generates jobs
+ * for follow it, in the order of sched_gen_names, so the profile's
+ * scheduler key is SCHED_GEN_FIRST plus an index into it. */
+enum sched_id {
+	SCHED_AUTO,
+	SCHED_SLURM,
+	SCHED_HPCPACK,
+	SCHED_PBS,
+	SCHED_LSF,
+	SCHED_HOSTFILE
+};
+#define SCHED_COUNT	(SCHED_HOSTFILE + 1)
+#define SCHED_GEN_FIRST	SCHED_SLURM
+
+/* How a node-list variable is spelled; nodes.c has one loader each. */
+enum sched_list {
+	SCHED_LIST_NONE,	/* no variable: auto, or --hostfile */
+	SCHED_LIST_HOSTLIST,	/* "nid[01-04],gpu7" (hostlist.h) */
+	SCHED_LIST_COUNTED,	/* "COUNT host1 cores1 host2 cores2 ..." */
+	SCHED_LIST_PAIRS,	/* "host1 n1 host2 n2 ..." */
+	SCHED_LIST_NODEFILE	/* the path of a file, a host per slot */
+};
+
+/* An output format of ddpgen: the template extension it selects. */
+struct sched_format {
+	const char	*name;		/* --format */
+	const char	*ext;		/* ".sh" */
+};
+
+struct sched {
+	const char	*name;		/* --scheduler, profile's scheduler */
+	const char	*title;		/* "HPC Pack", for messages */
+
+	/* ddprank: the node list, in order of preference (NULL-ended). */
+	const char *const *list_vars;
+	enum sched_list	 list;
+	/* When set, the list's first host is a launch node that runs no
+	 * task, and is left out (LSF with IBM CSM: CSM_ALLOCATION_ID). */
+	const char	*launch_var;
+	/* The scheduler's index of this node in the list, and its name for
+	 * it (Slurm's SLURM_NODEID, SLURMD_NODENAME), or NULL. */
+	const char	*nodeid_var;
+	const char	*selfname_var;
+	int		 hostlist_flags; /* how nodes_find compares names */
+	/* One ddprank per node: this task's index on its node, and the
+	 * step's task and node counts, whichever the scheduler sets (Slurm:
+	 * SLURM_LOCALID, SLURM_STEP_NUM_TASKS, SLURM_STEP_NUM_NODES); more
+	 * tasks than nodes is refused, saying how to start one per node. */
+	const char	*local_task_var;
+	const char	*step_tasks_var;
+	const char	*step_nodes_var;
+	const char	*one_per_node;
+	/* Tasks may see only part of the job's nodes (HPC Pack's
+	 * CCP_NODES): --nnodes and --exchange are the remedy. */
+	int		 partial_list;
+
+	/* The job id, the same on every node: job_var's decimal number
+	 * (job_prefix: only its leading digits, as PBS's "1234.server");
+	 * array task and step from the last of task_vars and step_vars that
+	 * is set (older names first). task_zero_absent: a task of 0 means
+	 * no array (LSF's LSB_JOBINDEX). */
+	const char	*job_var;
+	int		 job_prefix;
+	const char *const *task_vars;
+	const char *const *step_vars;
+	int		 task_zero_absent;
+
+	/* ddpgen: the default template (NULL: ddpgen does not generate jobs
+	 * for it) and its formats, the default first. warn_signal: the
+	 * scheduler can signal a job before its time limit. */
+	const char	*tmpl;
+	const struct sched_format *formats;
+	size_t		 nformats;
+	int		 warn_signal;
+	/* ddpgen -e NAME: the job takes NAME from the submitting shell. */
+	int		 env_pass;
+	/* The scheduler sets job variables before the task shell's startup
+	 * files run (HPC Pack): a value with $NAME references is exported
+	 * by the task's command instead (script.c). */
+	int		 env_refs_in_task;
+	/* How its templates place the node command (nodecmd.h): ddprank
+	 * as this shell code rather than its path (Slurm's script checks
+	 * it into $DDPRANK first), and all on one line without ';' (HPC
+	 * Pack's job variables) rather than a line each for ddprank, the
+	 * launcher and the script. */
+	const char	*cmd_ddprank;
+	int		 cmd_one_line;
+};
+
+/* The row of s. */
+const struct sched *sched_get(enum sched_id);
+
+/* "slurm" etc. (every scheduler, "auto" too) to its id; -1 when none. */
+int		 sched_parse(const char *, enum sched_id *);
+const char	*sched_name(enum sched_id);
+
+/* The names of the schedulers ddpgen generates jobs for, in enum order
+ * from SCHED_GEN_FIRST, NULL-ended (the profile's scheduler key). */
+extern const char *const sched_gen_names[];
+
+/* "a, b or c" of every --scheduler name. Caller frees. */
+char		*sched_names_text(void);
+
+/* "V1, V2, V3" of every scheduler's list_vars, in table order, for
+ * "none of ... is set". Caller frees. */
+char		*sched_list_vars_text(void);
+
+/* The job id variable of s, or, for SCHED_AUTO and SCHED_HOSTFILE,
+ * "A, B, C or D" of every scheduler's, first being listed first (or
+ * table order when first has none). Caller frees. */
+char		*sched_job_vars_text(enum sched_id s, enum sched_id first);
+
+/* The format named name, and the scheduler it belongs to; NULL when no
+ * scheduler has it. */
+const struct sched_format *sched_format(const char *name, enum sched_id *);
+
+/* "a, b or c" of the formats of s, or of every scheduler when s is
+ * SCHED_AUTO. Caller frees. */
+char		*sched_formats_text(enum sched_id s);
+
+#endif

@@ -1,0 +1,72 @@
+/* vocab.c: the words ddpgen and ddprank share (vocab.h). */
+#include "config.h"
+
+#include <string.h>
+
+#include "util.h"
+#include "vocab.h"
+
+const char *const rdzv_names[] = {
+	[RDZV_STATIC] = "static", [RDZV_C10D] = "c10d", NULL
+};
+
+int
+vocab_word(const char *const *names, const char *s)
+{
+	int	i;
+
+	for (i = 0; names[i] != NULL; i++)
+		if (strcmp(names[i], s) == 0)
+			return i;
+	return -1;
+}
+
+int
+vocab_port(const char *s, int *port)
+{
+	long long	v;
+
+	if (strcmp(s, "auto") == 0) {
+		*port = 0;
+		return 0;
+	}
+	if (*s == '\0' || strspn(s, "0123456789") != strlen(s))
+		return VOCAB_NAN;
+	if (util_strtonum(s, 1, 65535, &v) == -1)
+		return VOCAB_RANGE;
+	*port = (int)v;
+	return 0;
+}
+
+int
+vocab_port_parse(const char *s, int *port, char **cause)
+{
+	if (vocab_port(s, port) != 0)
+		return util_fail(cause, "bad port '%s': expected auto or "
+		    "1-65535", s);
+	return 0;
+}
+
+int
+vocab_port_range(const char *s, int *lo, int *hi, char **cause)
+{
+	const char	*dash;
+	char		 low[8];
+	long long	 a, b;
+	size_t		 n;
+
+	if ((dash = strchr(s, '-')) == NULL || (n = (size_t)(dash - s)) == 0 ||
+	    n >= sizeof low)
+		goto bad;
+	memcpy(low, s, n);
+	low[n] = '\0';
+	if (util_strtonum(low, 1, 65535, &a) == -1 ||
+	    util_strtonum(dash + 1, 1, 65535, &b) == -1 || a > b)
+		goto bad;
+	*lo = (int)a;
+	*hi = (int)b;
+	return 0;
+bad:
+	return util_fail(cause, "bad port range '%s': expected LO-HI with "
+	    "1 <= LO <= HI <= 65535", s);
+}
