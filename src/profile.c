@@ -15,6 +15,7 @@
 #include <confuse.h>
 
 #include "profile.h"
+#include "profile-int.h"
 #include "rx.h"
 #include "util.h"
 #include "xmalloc.h"
@@ -834,198 +835,6 @@ layer_finish(struct layer *l)
 	}
 }
 
-/*
- * Before libconfuse sees a file, a scan that follows its lexer's rules
- * (lexer.l in libconfuse 3.3) rewrites three things:
- * - Comments become blanks, newlines kept. libconfuse 3.3 counts two
- *   lines too many for every # or // comment and one for every slash-star
- *   comment, so with comments left in, errors named the wrong line.
- * - In "...", a "${" becomes "\${": libconfuse would replace ${NAME}
- *   from ddpgen's own environment, an unset name silently by nothing.
- *   Profile values reach the script as written; "\$" stays "$", so
- *   profiles that escaped it still mean the same.
- * - An unquoted ${...} (expanded the same way) is an error.
- * It also finds a file that ends inside a quoted string or a comment, or
- * a backslash-digit escape the lexer rejects: libconfuse's lexer leaves
- * its state behind then, and the next cfg_init in the process (the next
- * file of an extends chain, the next site listed) aborts. So such a
- * file never reaches libconfuse.
- * The lexer's rules: # starts a comment anywhere; at the start of a
- * token two slashes start one (flex prefers the comment rule, which
- * matches to the end of the line), and slash-star opens a comment
- * closed by star-slash; inside a word, slashes are part of it; quotes
- * open strings; in "..." a backslash escapes the next byte and \DIGITS
- * must be an octal escape of at most three digits and value 255; in
- * '...' a backslash takes the next byte along; ${...} at the start of a
- * token runs to the first } whatever it holds.
- */
-#define LEX_NONWORD	" #\"'\t\n\r={}()+,*"
-
-struct lexscan {
-	const char	*s;
-	struct buf	 out;
-	int		 line;
-	const char	*what;		/* the problem, or NULL */
-	int		 at;		/* its line */
-	char		 msg[160];	/* what, when it is made up */
-};
-
-/* Copies n bytes along. */
-static void
-lexscan_copy(struct lexscan *x, size_t n)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		x->line += x->s[i] == '\n';
-	buf_addn(&x->out, x->s, n);
-	x->s += n;
-}
-
-/* Blanks n bytes of a comment, keeping its newlines. */
-static void
-lexscan_blank(struct lexscan *x, size_t n)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++) {
-		x->line += x->s[i] == '\n';
-		buf_addc(&x->out, x->s[i] == '\n' ? '\n' : ' ');
-	}
-	x->s += n;
-}
-
-static void
-lexscan_fail(struct lexscan *x, const char *what, int line)
-{
-	x->what = what;
-	x->at = line;
-}
-
-/* \DIGITS in a double-quoted string: the length the lexer accepts, or 0
- * when it rejects the escape. */
-static size_t
-lexscan_digits(const char *s)
-{
-	const char	*d = s + 1;
-	size_t		 n = strspn(d, "0123456789");
-	size_t		 o = strspn(d, "01234567");
-	unsigned int	 v = 0;
-	size_t		 i;
-
-	if (o > 3)
-		o = 3;
-	for (i = 0; i < o; i++)
-		v = v * 8 + (unsigned int)(d[i] - '0');
-	return n > o || v > 0xff ? 0 : n + 1;
-}
-
-static void
-lexscan_dq(struct lexscan *x)
-{
-	int	open = x->line;
-	size_t	n;
-
-	lexscan_copy(x, 1);
-	while (*x->s != '\0' && *x->s != '"') {
-		if (x->s[0] == '\\' && x->s[1] >= '0' && x->s[1] <= '9') {
-			if ((n = lexscan_digits(x->s)) == 0) {
-				lexscan_fail(x, "bad escape sequence", x->line);
-				return;
-			}
-			lexscan_copy(x, n);
-		} else if (x->s[0] == '\\' && x->s[1] != '\0')
-			lexscan_copy(x, 2);
-		else {
-			if (x->s[0] == '$' && x->s[1] == '{')
-				buf_addc(&x->out, '\\');
-			lexscan_copy(x, 1);
-		}
-	}
-	if (*x->s == '\0')
-		lexscan_fail(x, "unterminated string", open);
-	else
-		lexscan_copy(x, 1);
-}
-
-static void
-lexscan_sq(struct lexscan *x)
-{
-	int	open = x->line;
-
-	lexscan_copy(x, 1);
-	while (*x->s != '\0' && *x->s != '\'')
-		lexscan_copy(x, x->s[0] == '\\' && x->s[1] != '\0' ? 2 : 1);
-	if (*x->s == '\0')
-		lexscan_fail(x, "unterminated string", open);
-	else
-		lexscan_copy(x, 1);
-}
-
-static void
-lexscan_comment(struct lexscan *x)
-{
-	int		 open = x->line;
-	const char	*end = strstr(x->s + 2, "*/");
-
-	if (end == NULL) {
-		lexscan_fail(x, "unterminated comment", open);
-		return;
-	}
-	lexscan_blank(x, (size_t)(end + 2 - x->s));
-}
-
-/* An unquoted ${...}: the problem, with the text it names. */
-static void
-lexscan_unquoted(struct lexscan *x, const char *end)
-{
-	char		*v, *word = xstrndup(x->s, (size_t)(end + 1 - x->s));
-
-	v = vis(word);
-	snprintf(x->msg, sizeof x->msg, "unquoted '%.60s%s': quote it "
-	    "(profiles expand no variables when they load)", v,
-	    strlen(v) > 60 ? "..." : "");
-	free(v);
-	free(word);
-	lexscan_fail(x, x->msg, x->line);
-}
-
-/* The text libconfuse is given, in *out; returns the problem (and its
- * line in *line), which the caller frees, or NULL. */
-static char *
-layer_lex(const char *text, char **out, int *line)
-{
-	struct lexscan	 x = { .s = text, .line = 1 };
-	const char	*end;
-	int		 word = 0;
-
-	buf_init(&x.out);
-	while (*x.s != '\0' && x.what == NULL) {
-		if (*x.s == '#')
-			lexscan_blank(&x, strcspn(x.s, "\n"));
-		else if (!word && x.s[0] == '/' && x.s[1] == '/')
-			lexscan_blank(&x, strcspn(x.s, "\n"));
-		else if (!word && x.s[0] == '/' && x.s[1] == '*')
-			lexscan_comment(&x);
-		else if (!word && x.s[0] == '$' && x.s[1] == '{' &&
-		    (end = strchr(x.s, '}')) != NULL)
-			lexscan_unquoted(&x, end);
-		else if (*x.s == '"')
-			lexscan_dq(&x);
-		else if (*x.s == '\'')
-			lexscan_sq(&x);
-		else {
-			word = strchr(LEX_NONWORD, *x.s) == NULL;
-			lexscan_copy(&x, 1);
-			continue;
-		}
-		word = 0;
-	}
-	*out = buf_take(&x.out);
-	*line = x.at;
-	return x.what == NULL ? NULL : xstrdup(x.what);
-}
-
 static void
 layer_parse(struct layer *l)
 {
@@ -1039,7 +848,7 @@ layer_parse(struct layer *l)
 		return;
 	}
 	cfg_set_error_function(l->cfg, layer_cfgerror);
-	what = layer_lex(l->text, &text, &open);
+	what = profile_lex(l->text, &text, &open);
 	/* From here on, the text is what libconfuse reads. */
 	free(l->text);
 	l->text = text;
@@ -1095,149 +904,24 @@ layer_free(struct layer *l)
 	free(l);
 }
 
-/* ---- Search path and sites ---- */
-
-static int
-is_file(const char *path)
-{
-	struct stat	st;
-
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-void
-profile_searchpath(struct strlist *dirs,
-    const char *(*getenv_fn)(const char *), const char *exedir)
-{
-	util_searchpath(dirs, "DDPGEN_PROFILE_PATH", "profiles", getenv_fn,
-	    exedir);
-}
-
-/* A site is a path when it names a file rather than a profile. */
-static int
-site_is_path(const char *site)
-{
-	size_t	len = strlen(site);
-
-	return strchr(site, '/') != NULL ||
-	    (len >= 5 && strcmp(site + len - 5, ".conf") == 0);
-}
-
-/*
- * The first DIR/NAME.conf along dirs that is not already in the chain
- * ls[0..n-1]: a user's cori.conf can so extend the shipped cori. *hit
- * gets the index of a chain file that was skipped, or -1.
- */
-static char *
-site_find(const char *name, const struct strlist *dirs,
-    struct layer **ls, size_t n, int *hit)
-{
-	char	*path, *real;
-	size_t	 i, j;
-
-	*hit = -1;
-	for (i = 0; i < dirs->n; i++) {
-		xasprintf(&path, "%s/%s.conf", dirs->v[i], name);
-		if (!is_file(path) || (real = realpath(path, NULL)) == NULL) {
-			free(path);
-			continue;
-		}
-		for (j = 0; j < n; j++)
-			if (strcmp(ls[j]->real, real) == 0)
-				break;
-		free(real);
-		if (j == n)
-			return path;
-		if (*hit == -1)
-			*hit = (int)j;
-		free(path);
-	}
-	return NULL;
-}
-
-static int
-site_cmp(const void *a, const void *b)
-{
-	const struct profile_site	*x = a, *y = b;
-
-	return strcmp(x->name, y->name);
-}
-
-/* Adds dir/file as a site unless its name is known already. */
-static void
-site_add(struct profile_site **v, size_t *n, const char *dir,
-    const char *file)
-{
-	size_t	 i, len = strlen(file) - 5;	/* without ".conf" */
-	char	*path;
-
-	for (i = 0; i < *n; i++)
-		if (strncmp((*v)[i].name, file, len) == 0 &&
-		    (*v)[i].name[len] == '\0')
-			return;
-	xasprintf(&path, "%s/%s", dir, file);
-	if (!is_file(path)) {
-		free(path);
-		return;
-	}
-	*v = xreallocarray(*v, *n + 1, sizeof **v);
-	(*v)[*n].name = xstrndup(file, len);
-	(*v)[*n].description = NULL;
-	(*v)[(*n)++].path = path;
-}
-
-/* Every NAME.conf along dirs, first occurrence of a name, sorted; the
- * descriptions are left NULL. */
-static size_t
-site_scan(const struct strlist *dirs, struct profile_site **out)
-{
-	struct profile_site	*v = NULL;
-	struct dirent		*de;
-	DIR			*d;
-	size_t			 i, n = 0, len;
-
-	for (i = 0; i < dirs->n; i++) {
-		if ((d = opendir(dirs->v[i])) == NULL)
-			continue;
-		while ((de = readdir(d)) != NULL) {
-			len = strlen(de->d_name);
-			if (de->d_name[0] != '.' && len > 5 &&
-			    strcmp(de->d_name + len - 5, ".conf") == 0)
-				site_add(&v, &n, dirs->v[i], de->d_name);
-		}
-		closedir(d);
-	}
-	if (n > 0)
-		qsort(v, n, sizeof *v, site_cmp);
-	*out = v;
-	return n;
-}
-
-static void
-unknown_site(const char *site, const struct strlist *dirs,
-    struct strlist *errors)
-{
-	struct profile_site	*v;
-	struct buf		 b;
-	size_t			 i, n;
-
-	buf_init(&b);
-	buf_adds(&b, "unknown site '");
-	buf_addvis(&b, site);
-	n = site_scan(dirs, &v);
-	if (n == 0)
-		buf_adds(&b, "' (no profiles along the search path)");
-	else
-		buf_adds(&b, "' (known:");
-	for (i = 0; i < n; i++)
-		buf_addf(&b, "%s %s", i == 0 ? "" : ",", v[i].name);
-	if (n > 0)
-		buf_addc(&b, ')');
-	strlist_addown(errors, buf_take(&b));
-	profile_sites_free(v, n);
-}
-
 /* ---- The extends chain ---- */
+
+/* profile_site_find, skipping the files of the chain ls[0..n-1]. */
+static char *
+chain_find(const char *name, const struct strlist *dirs, struct layer **ls,
+    size_t n, int *hit)
+{
+	const char	**skip;
+	char		 *path;
+	size_t		  i;
+
+	skip = xcalloc(n, sizeof *skip);
+	for (i = 0; i < n; i++)
+		skip[i] = ls[i]->real;
+	path = profile_site_find(name, dirs, skip, n, hit);
+	free(skip);
+	return path;
+}
 
 static void
 chain_cycle(struct layer *l, struct layer **ls, size_t n, int hit)
@@ -1280,14 +964,14 @@ chain_next(struct layer **ls, size_t n, const struct strlist *dirs)
 	int		 hit = -1;
 	size_t		 i;
 
-	if (!site_is_path(l->extends))
-		path = site_find(l->extends, dirs, ls, n, &hit);
+	if (!profile_site_is_path(l->extends))
+		path = chain_find(l->extends, dirs, ls, n, &hit);
 	else if ((real = realpath((path = chain_path(l)), NULL)) != NULL) {
 		for (i = 0; i < n && hit == -1; i++)
 			if (strcmp(ls[i]->real, real) == 0)
 				hit = (int)i;
 		free(real);
-		if (hit != -1 || !is_file(path)) {
+		if (hit != -1 || !profile_is_file(path)) {
 			free(path);
 			path = NULL;
 		}
@@ -1695,10 +1379,11 @@ profile_load(const char *site, const struct strlist *dirs,
 	char		*path, *text, *cause;
 	int		 hit;
 
-	if (site_is_path(site))
+	if (profile_site_is_path(site))
 		path = xstrdup(site);
-	else if ((path = site_find(site, dirs, NULL, 0, &hit)) == NULL) {
-		unknown_site(site, dirs, errors);
+	else if ((path = profile_site_find(site, dirs, NULL, 0, &hit)) ==
+	    NULL) {
+		profile_unknown_site(site, dirs, errors);
 		return NULL;
 	}
 	if ((text = util_readfile(path, NULL, &cause)) == NULL) {
@@ -1724,74 +1409,6 @@ profile_nproc(const struct profile *p)
 	if (p->nproc_per_node > 0)
 		return p->nproc_per_node;
 	return p->gpus_per_node > 0 ? p->gpus_per_node : 1;
-}
-
-/* ---- Slurm time ---- */
-
-/* Up to three ':'-separated fields of at most 8 digits each. Returns
- * the count, or -1. */
-static int
-time_fields(const char *s, long long *f)
-{
-	size_t		len;
-	int		n = 0;
-
-	for (;;) {
-		len = strspn(s, "0123456789");
-		if (len == 0 || len > 8 || n == 3)
-			return -1;
-		f[n++] = strtoll(s, NULL, 10);
-		s += len;
-		if (*s == '\0')
-			return n;
-		if (*s++ != ':')
-			return -1;
-	}
-}
-
-int
-profile_parse_time(const char *s, long long *seconds)
-{
-	long long	 f[3], d = 0, h = 0, m = 0, sec = 0, total;
-	const char	*dash;
-	int		 n;
-
-	if (strcasecmp(s, "UNLIMITED") == 0 || strcasecmp(s, "INFINITE") == 0) {
-		if (seconds != NULL)
-			*seconds = -1;
-		return 0;
-	}
-	if ((dash = strchr(s, '-')) != NULL) {
-		if (dash == s || dash - s > 8 ||
-		    strspn(s, "0123456789") != (size_t)(dash - s))
-			return -1;
-		d = strtoll(s, NULL, 10);
-		s = dash + 1;
-	}
-	if ((n = time_fields(s, f)) == -1)
-		return -1;
-	if (dash != NULL) {		/* D-H, D-H:M, D-H:M:S */
-		h = f[0];
-		m = n > 1 ? f[1] : 0;
-		sec = n > 2 ? f[2] : 0;
-		if (h > 23 || m > 59 || sec > 59)
-			return -1;
-	} else if (n == 3) {		/* H:M:S */
-		h = f[0];
-		m = f[1];
-		sec = f[2];
-		if (m > 59 || sec > 59)
-			return -1;
-	} else {			/* M, M:S */
-		m = f[0];
-		sec = n > 1 ? f[1] : 0;
-		if (n > 1 && sec > 59)
-			return -1;
-	}
-	total = ((d * 24 + h) * 60 + m) * 60 + sec;
-	if (seconds != NULL)
-		*seconds = total == 0 ? -1 : total;	/* as Slurm: 0 = none */
-	return 0;
 }
 
 /* ---- Dump ---- */
@@ -1853,44 +1470,6 @@ profile_dump(const struct profile *p, struct buf *b)
 		dump_value(p, &keys[i], b);
 		buf_addc(b, '\n');
 	}
-}
-
-/* ---- Listing ---- */
-
-size_t
-profile_list(const struct strlist *dirs, struct profile_site **out)
-{
-	struct profile_site	*v;
-	struct profile		*p;
-	struct strlist		 errors;
-	size_t			 i, n;
-
-	n = site_scan(dirs, &v);
-	for (i = 0; i < n; i++) {
-		strlist_init(&errors);
-		if ((p = profile_load(v[i].path, dirs, &errors)) != NULL) {
-			v[i].description = xstrdup(p->description);
-			profile_free(p);
-		} else
-			xasprintf(&v[i].description, "(error: %s)",
-			    errors.n > 0 ? errors.v[0] : "unknown");
-		strlist_free(&errors);
-	}
-	*out = v;
-	return n;
-}
-
-void
-profile_sites_free(struct profile_site *v, size_t n)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++) {
-		free(v[i].name);
-		free(v[i].description);
-		free(v[i].path);
-	}
-	free(v);
 }
 
 void
