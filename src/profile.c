@@ -1,4 +1,5 @@
-/* profile.c: site profiles: schema, search path, extends, checks, dump. */
+/* profile.c: site profiles: the schema and its checks, the extends chain,
+ * the merge, validation and dump. libconfuse is profile-cfg.c's. */
 #include "config.h"
 
 #include <sys/stat.h>
@@ -22,38 +23,6 @@
 
 /* Files in one extends chain, the named file included. */
 #define PROFILE_MAXDEPTH	16
-
-/*
- * Every key is declared to libconfuse as a list of strings and typed
- * here: a parse callback checks each value as it is read, so a bad value
- * costs one message and the parse goes on (libconfuse stops at the
- * first error a callback returns). A list where one value is expected
- * is then a type error of ours too, not a syntax error of libconfuse.
- */
-enum ktype {
-	K_EXTENDS,	/* string, resolved by the chain, not stored */
-	K_STR,
-	K_LIST,
-	K_INT,
-	K_BOOL,
-	K_ENUM,
-	K_PORT,		/* "auto" (stored 0) or 1-65535 */
-	K_RANGE		/* port_range: two ints into port_min, port_max */
-};
-
-#define KF_LINE		0x1	/* one line: no control characters */
-#define KF_REQUIRED	0x2	/* set somewhere in the chain, non-empty */
-
-struct key {
-	const char		 *name;
-	enum ktype		  type;
-	size_t			  off;
-	int			  flags;
-	int			  min, max;	/* K_INT, K_RANGE */
-	const char *const	 *names;	/* K_ENUM, in enum order */
-	int			  base;		/* K_ENUM: the first name's value */
-	int			(*check)(const char *, char **);
-};
 
 static int	check_iface(const char *, char **);
 static int	check_time(const char *, char **);
@@ -140,49 +109,8 @@ static const struct key keys[] = {
 	  .max = EXCHANGE_TIMEOUT_MAX },
 };
 #define NKEYS	(sizeof keys / sizeof keys[0])
-
-/*
- * The default of every key is this one item: a key still starting with
- * it after the parse was appended to with "+=", so the inherited list is
- * kept and extended, or, for a key that takes one value, refused.
- * libconfuse reads the default through its lexer, hence the octal
- * escape.
- */
-#define APPEND_MARK	"\001+="
-static char append_default[] = "{\"\\001+=\"}";
-
-/* A problem, reported in file (chain order) and line order. */
-struct found {
-	size_t		 layer;
-	int		 line;
-	size_t		 seq;
-	char		*msg;
-};
-
-struct foundlist {
-	struct found	*v;
-	size_t		 n;
-};
-
-/* One file of an extends chain, parsed. */
-struct layer {
-	char		*file;		/* name in messages */
-	char		*real;		/* canonical path, to find cycles */
-	char		*text;
-	cfg_t		*cfg;
-	struct foundlist errors;
-	int		 parsing;
-	int		 failed;	/* libconfuse stopped early */
-	int		 line[NKEYS];	/* last line giving the key a value */
-	char		 set[NKEYS];	/* set in this file, and valid */
-	char		 bad[NKEYS];
-	char		 append[NKEYS];	/* a list given with "+=" */
-	char		*extends;
-	int		 extends_line;
-};
-
-/* The file being parsed: libconfuse callbacks carry no user data. */
-static struct layer *profile_cur;
+_Static_assert(NKEYS == PROFILE_NKEYS, "PROFILE_NKEYS: the number of keys");
+const struct key *const profile_keys = keys;
 
 /* Where each key of a resolved profile got its value. */
 struct origin {
@@ -196,8 +124,8 @@ struct load {
 	struct foundlist found;
 };
 
-static const struct key *
-key_find(const char *name)
+const struct key *
+profile_key_find(const char *name)
 {
 	size_t	i;
 
@@ -221,8 +149,8 @@ buf_addvis(struct buf *b, const char *s)
 }
 
 /* s made visible; the caller frees it. */
-static char *
-vis(const char *s)
+char *
+profile_vis(const char *s)
 {
 	struct buf	b;
 
@@ -235,7 +163,7 @@ vis(const char *s)
 static int
 fail_vis(char **cause, const char *pre, const char *value, const char *post)
 {
-	char	*v = vis(value);
+	char	*v = profile_vis(value);
 
 	util_fail(cause, "%s%s%s", pre, v, post);
 	free(v);
@@ -483,7 +411,7 @@ parse_enum(const char *const *names, const char *s, int *out,
 			buf_adds(&b, names[i + 1] == NULL ? " or " : ", ");
 		buf_adds(&b, names[i]);
 	}
-	v = vis(s);
+	v = profile_vis(s);
 	util_fail(cause, "bad value '%s' (%s)", v, b.s);
 	free(v);
 	buf_free(&b);
@@ -519,8 +447,8 @@ check_str(const struct key *k, const char *s, char **cause)
 
 /* Checks one value of key k; the integer-like types store it in *out
  * (may be NULL). -1 and *cause "KEY: message" if it is not valid. */
-static int
-key_item(const struct key *k, const char *s, int *out, char **cause)
+int
+profile_key_item(const struct key *k, const char *s, int *out, char **cause)
 {
 	char	*why = NULL;
 	int	 n = 0, rc;
@@ -587,323 +515,6 @@ key_scalar(const struct profile *p, const struct key *k)
 	return s;
 }
 
-/* ---- Parsing one file ---- */
-
-/* Takes msg. */
-static void
-found_add(struct foundlist *fl, size_t layer, int line, char *msg)
-{
-	struct found	*f;
-
-	fl->v = xreallocarray(fl->v, fl->n + 1, sizeof *fl->v);
-	f = &fl->v[fl->n];
-	f->layer = layer;
-	f->line = line;
-	f->seq = fl->n++;
-	f->msg = msg;
-}
-
-static int
-found_cmp(const void *a, const void *b)
-{
-	const struct found	*x = a, *y = b;
-
-	if (x->layer != y->layer)
-		return x->layer < y->layer ? -1 : 1;
-	if (x->line != y->line)
-		return x->line < y->line ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* Moves the problems to errors, sorted; errors NULL drops them. */
-static void
-found_flush(struct foundlist *fl, struct strlist *errors)
-{
-	size_t	i;
-
-	if (fl->n > 0)
-		qsort(fl->v, fl->n, sizeof *fl->v, found_cmp);
-	for (i = 0; i < fl->n; i++) {
-		if (errors != NULL)
-			strlist_addown(errors, fl->v[i].msg);
-		else
-			free(fl->v[i].msg);
-	}
-	free(fl->v);
-	fl->v = NULL;
-	fl->n = 0;
-}
-
-/* "FILE:LINE: msg", or "FILE: msg" when no line applies (line 0). */
-static char *
-at(const char *file, int line, const char *msg)
-{
-	char	*s;
-
-	if (line > 0)
-		xasprintf(&s, "%s:%d: %s", file, line, msg);
-	else
-		xasprintf(&s, "%s: %s", file, msg);
-	return s;
-}
-
-static void
-layer_error(struct layer *l, int line, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void
-layer_error(struct layer *l, int line, const char *fmt, ...)
-{
-	va_list	 ap;
-	char	*msg;
-
-	va_start(ap, fmt);
-	xvasprintf(&msg, fmt, ap);
-	va_end(ap);
-	found_add(&l->errors, 0, line, at(l->file, line, msg));
-	free(msg);
-}
-
-/* libconfuse's messages: its own for syntax, ours for unknown keys. */
-static void __attribute__((format(printf, 2, 0)))
-layer_cfgerror(cfg_t *cfg, const char *fmt, va_list ap)
-{
-	struct layer	*l = profile_cur;
-	const char	*unknown = "no such option ";
-	char		*msg, *v;
-
-	if (l == NULL)
-		return;
-	xvasprintf(&msg, fmt, ap);
-	v = vis(msg);
-	if (strncmp(v, unknown, strlen(unknown)) == 0)
-		layer_error(l, cfg->line, "unknown key %s",
-		    v + strlen(unknown));
-	else
-		layer_error(l, cfg->line, "%s", v);
-	free(v);
-	free(msg);
-}
-
-static int
-layer_item(cfg_t *cfg, cfg_opt_t *opt, const char *value, void *result)
-{
-	struct layer		*l = profile_cur;
-	const struct key	*k;
-	char			*cause;
-
-	*(const char **)result = value;
-	if (l == NULL || !l->parsing || (k = key_find(opt->name)) == NULL)
-		return 0;	/* a default, set by cfg_init */
-	l->line[k - keys] = cfg->line;
-	if (key_item(k, value, NULL, &cause) == -1) {
-		layer_error(l, cfg->line, "%s", cause);
-		free(cause);
-		l->bad[k - keys] = 1;
-	}
-	return 0;	/* go on: every error of the file is wanted */
-}
-
-static cfg_t *
-layer_cfg(void)
-{
-	cfg_opt_t	 opts[NKEYS + 1];
-	size_t		 i;
-
-	for (i = 0; i < NKEYS; i++) {
-		opts[i] = (cfg_opt_t)CFG_STR_LIST_CB(keys[i].name, NULL,
-		    CFGF_NONE, layer_item);
-		/* Scalars too, so that "+=" on one is seen and refused. */
-		opts[i].def.parsed = append_default;
-	}
-	opts[NKEYS] = (cfg_opt_t)CFG_END();
-	/* Unknown keys become string options instead of ending the
-	 * parse, after layer_cfgerror has reported them. */
-	return cfg_init(opts, CFGF_KEYSTRVAL);
-}
-
-/* The line of the last "KEY =" or "KEY +=" in the text, for a key given
- * an empty list (no value, so no callback saw the line). 0 if none. */
-static int
-text_line(const char *text, const char *key)
-{
-	size_t		 len = strlen(key);
-	int		 line = 1, found = 0;
-	const char	*s = text;
-
-	while (*s != '\0') {
-		s += strspn(s, " \t");
-		if (strncmp(s, key, len) == 0 &&
-		    strchr(" \t=+", s[len]) != NULL && s[len] != '\0')
-			found = line;
-		s += strcspn(s, "\n");
-		if (*s == '\n') {
-			s++;
-			line++;
-		}
-	}
-	return found;
-}
-
-static int
-layer_line(const struct layer *l, size_t i)
-{
-	if (l->line[i] > 0)
-		return l->line[i];
-	return text_line(l->text, keys[i].name);
-}
-
-static int
-layer_range(struct layer *l, size_t i, cfg_opt_t *opt, unsigned int n)
-{
-	const struct key	*k = &keys[i];
-	int			 lo, hi;
-
-	if (n != 2) {
-		layer_error(l, layer_line(l, i), "%s: expected two ports "
-		    "{LOW, HIGH}, got %u value%s", k->name, n,
-		    n == 1 ? "" : "s");
-		return -1;
-	}
-	if (key_item(k, cfg_opt_getnstr(opt, 0), &lo, NULL) == 0 &&
-	    key_item(k, cfg_opt_getnstr(opt, 1), &hi, NULL) == 0 &&
-	    lo > hi) {
-		layer_error(l, layer_line(l, i), "%s: low port %d above "
-		    "high port %d", k->name, lo, hi);
-		return -1;
-	}
-	return 0;
-}
-
-/* Counts of values: one for a scalar, two ordered ports for a range. */
-static int
-layer_count(struct layer *l, size_t i, cfg_opt_t *opt, unsigned int n)
-{
-	const char	*name = keys[i].name;
-
-	if (keys[i].type == K_LIST)
-		return 0;
-	/* After a syntax error, an empty key may be the one the parse
-	 * stopped in: no second message for it. */
-	if (n == 0 && l->failed)
-		return -1;
-	if (keys[i].type == K_RANGE)
-		return layer_range(l, i, opt, n);
-	if (n == 1)
-		return 0;
-	if (n == 0)
-		layer_error(l, layer_line(l, i), "%s: expected one value, "
-		    "got an empty list", name);
-	else
-		layer_error(l, layer_line(l, i), "%s: expected one value, "
-		    "got a list of %u", name, n);
-	return -1;
-}
-
-/* After the parse: which keys this file set, and how. */
-static void
-layer_finish(struct layer *l)
-{
-	cfg_opt_t	*opt;
-	unsigned int	 n;
-	size_t		 i;
-
-	for (i = 0; i < NKEYS; i++) {
-		opt = cfg_getopt(l->cfg, keys[i].name);
-		if (opt == NULL || !(opt->flags & CFGF_MODIFIED))
-			continue;
-		n = cfg_opt_size(opt);
-		if (n > 0 &&
-		    strcmp(cfg_opt_getnstr(opt, 0), APPEND_MARK) == 0) {
-			l->append[i] = 1;
-			n--;
-		}
-		/* n is 0 where a syntax error stopped the parse. */
-		if (l->append[i] && keys[i].type != K_LIST && n > 0) {
-			layer_error(l, layer_line(l, i), "%s: takes %s: use "
-			    "'=', not '+='", keys[i].name, keys[i].type ==
-			    K_RANGE ? "two ports" : "one value");
-			continue;
-		}
-		if (l->bad[i] || layer_count(l, i, opt, n) == -1)
-			continue;
-		l->set[i] = 1;
-		if (keys[i].type == K_EXTENDS) {
-			l->extends = xstrdup(cfg_opt_getnstr(opt, 0));
-			l->extends_line = layer_line(l, i);
-		}
-	}
-}
-
-static void
-layer_parse(struct layer *l)
-{
-	FILE		*fp;
-	char		*what, *text;
-	size_t		 before = l->errors.n;
-	int		 rc = CFG_SUCCESS, open;
-
-	if ((l->cfg = layer_cfg()) == NULL) {
-		layer_error(l, 0, "out of memory");
-		return;
-	}
-	cfg_set_error_function(l->cfg, layer_cfgerror);
-	what = profile_lex(l->text, &text, &open);
-	/* From here on, the text is what libconfuse reads. */
-	free(l->text);
-	l->text = text;
-	profile_cur = l;
-	l->parsing = 1;
-	/* fmemopen refuses an empty buffer on some C libraries. */
-	if (what != NULL) {
-		layer_error(l, open, "%s", what);
-		free(what);
-		rc = CFG_PARSE_ERROR;
-	} else if (*l->text != '\0') {
-		if ((fp = fmemopen(l->text, strlen(l->text), "r")) == NULL)
-			layer_error(l, 0, "%s", strerror(errno));
-		else {
-			rc = cfg_parse_fp(l->cfg, fp);
-			fclose(fp);
-		}
-	}
-	l->parsing = 0;
-	profile_cur = NULL;
-	l->failed = rc != CFG_SUCCESS;
-	/* The lexer ends some errors without a message. */
-	if (l->failed && l->errors.n == before)
-		layer_error(l, l->cfg->line, "syntax error");
-	layer_finish(l);
-}
-
-/* Takes text; file names the layer in messages. */
-static struct layer *
-layer_new(const char *file, char *text)
-{
-	struct layer	*l;
-
-	l = xcalloc(1, sizeof *l);
-	l->file = xstrdup(file);
-	if ((l->real = realpath(file, NULL)) == NULL)
-		l->real = xstrdup(file);
-	l->text = text;
-	layer_parse(l);
-	return l;
-}
-
-static void
-layer_free(struct layer *l)
-{
-	if (l->cfg != NULL)
-		cfg_free(l->cfg);
-	free(l->file);
-	free(l->real);
-	free(l->text);
-	free(l->extends);
-	found_flush(&l->errors, NULL);
-	free(l);
-}
-
 /* ---- The extends chain ---- */
 
 /* profile_site_find, skipping the files of the chain ls[0..n-1]. */
@@ -935,7 +546,7 @@ chain_cycle(struct layer *l, struct layer **ls, size_t n, int hit)
 		buf_adds(&b, " -> ");
 	}
 	buf_addvis(&b, ls[hit]->file);
-	layer_error(l, l->extends_line, "extends cycle: %s", b.s);
+	profile_layer_error(l, l->extends_line, "extends cycle: %s", b.s);
 	buf_free(&b);
 }
 
@@ -984,8 +595,8 @@ chain_next(struct layer **ls, size_t n, const struct strlist *dirs)
 	if (hit != -1)
 		chain_cycle(l, ls, n, hit);
 	else {
-		v = vis(l->extends);
-		layer_error(l, l->extends_line, "extends target '%s' not "
+		v = profile_vis(l->extends);
+		profile_layer_error(l, l->extends_line, "extends target '%s' not "
 		    "found", v);
 		free(v);
 	}
@@ -1001,26 +612,26 @@ chain_load(struct layer **ls, const char *file, char *text,
 	char		*path, *cause;
 	size_t		 i, n = 0;
 
-	ls[n++] = l = layer_new(file, text);
+	ls[n++] = l = profile_layer_new(file, text);
 	while (l->extends != NULL) {
 		if (n == PROFILE_MAXDEPTH) {
-			layer_error(l, l->extends_line, "extends chain longer "
+			profile_layer_error(l, l->extends_line, "extends chain longer "
 			    "than %d files", PROFILE_MAXDEPTH);
 			break;
 		}
 		if ((path = chain_next(ls, n, dirs)) == NULL)
 			break;
 		if ((text = util_readfile(path, NULL, &cause)) == NULL) {
-			layer_error(l, l->extends_line, "extends: %s", cause);
+			profile_layer_error(l, l->extends_line, "extends: %s", cause);
 			free(cause);
 			free(path);
 			break;
 		}
-		ls[n++] = l = layer_new(path, text);
+		ls[n++] = l = profile_layer_new(path, text);
 		free(path);
 	}
 	for (i = 0; i < n; i++)
-		found_flush(&ls[i]->errors, errors);
+		profile_found_flush(&ls[i]->errors, errors);
 	return n;
 }
 
@@ -1132,11 +743,11 @@ profile_apply(struct profile *p, const struct layer *l, size_t i)
 			env_dedupe(list);
 		break;
 	case K_RANGE:
-		key_item(k, cfg_opt_getnstr(opt, 0), &p->port_min, NULL);
-		key_item(k, cfg_opt_getnstr(opt, 1), &p->port_max, NULL);
+		profile_key_item(k, cfg_opt_getnstr(opt, 0), &p->port_min, NULL);
+		profile_key_item(k, cfg_opt_getnstr(opt, 1), &p->port_max, NULL);
 		break;
 	default:
-		key_item(k, cfg_opt_getnstr(opt, 0), key_field(p, k), NULL);
+		profile_key_item(k, cfg_opt_getnstr(opt, 0), key_field(p, k), NULL);
 		break;
 	}
 }
@@ -1148,7 +759,7 @@ problems_item(const struct key *k, const char *s, problem_fn *fn, void *arg)
 {
 	char	*cause;
 
-	if (key_item(k, s, NULL, &cause) == -1) {
+	if (profile_key_item(k, s, NULL, &cause) == -1) {
 		fn(arg, k, cause);
 		free(cause);
 	}
@@ -1192,7 +803,7 @@ problem(problem_fn *fn, void *arg, const char *key, const char *fmt, ...)
 	va_start(ap, fmt);
 	xvasprintf(&msg, fmt, ap);
 	va_end(ap);
-	fn(arg, key_find(key), msg);
+	fn(arg, profile_key_find(key), msg);
 	free(msg);
 }
 
@@ -1229,7 +840,7 @@ problems_cross(const struct profile *p, problem_fn *fn, void *arg)
 	if (p->scheduler != SCHED_HPCPACK)
 		return;
 	if (p->shared_dir[0] != '/') {
-		v = vis(p->shared_dir);
+		v = profile_vis(p->shared_dir);
 		problem(fn, arg, "shared_dir", "shared_dir: '%s' is not an "
 		    "absolute path (hpcpack nodes exchange addresses there)",
 		    v);
@@ -1284,7 +895,8 @@ load_problem(void *arg, const struct key *k, const char *msg)
 	struct load	*ld = arg;
 	struct origin	*o = &ld->org[k - keys];
 
-	found_add(&ld->found, o->layer, o->line, at(o->file, o->line, msg));
+	profile_found_add(&ld->found, o->layer, o->line,
+	    profile_at(o->file, o->line, msg));
 }
 
 static char *
@@ -1318,7 +930,7 @@ profile_merge(struct layer **ls, size_t n, struct strlist *errors)
 				continue;
 			profile_apply(p, ls[j], i);
 			ld.org[i].file = ls[j]->file;
-			ld.org[i].line = layer_line(ls[j], i);
+			ld.org[i].line = profile_layer_line(ls[j], i);
 			ld.org[i].layer = n - 1 - j;
 		}
 	}
@@ -1340,7 +952,7 @@ profile_merge(struct layer **ls, size_t n, struct strlist *errors)
 		ld.found.v = NULL;
 		ld.found.n = 0;
 		problems_cross(p, load_problem, &ld);
-		found_flush(&ld.found, errors);
+		profile_found_flush(&ld.found, errors);
 	}
 	if (errors->n == before)
 		return p;
@@ -1361,7 +973,7 @@ profile_build(const char *name, const char *file, char *text,
 	if (errors->n == before)
 		p = profile_merge(ls, n, errors);
 	for (i = 0; i < n; i++)
-		layer_free(ls[i]);
+		profile_layer_free(ls[i]);
 	if (p == NULL)
 		return NULL;
 	free(p->name);
