@@ -31,7 +31,9 @@ struct opts {
 enum {
 	OPT_DDPRANK = 256,
 	OPT_LIST_SITES,
-	OPT_SHOW_SITE
+	OPT_SHOW_SITE,
+	OPT_PREFLIGHT,
+	OPT_NO_PREFLIGHT
 };
 
 static const struct option longopts[] = {
@@ -54,6 +56,8 @@ static const struct option longopts[] = {
 	{ "iface",		required_argument,	NULL, 'i' },
 	{ "template",		required_argument,	NULL, 'T' },
 	{ "ddprank",		required_argument,	NULL, OPT_DDPRANK },
+	{ "preflight",		no_argument,		NULL, OPT_PREFLIGHT },
+	{ "no-preflight",	no_argument,		NULL, OPT_NO_PREFLIGHT },
 	{ "list-sites",		no_argument,		NULL, OPT_LIST_SITES },
 	{ "show-site",		required_argument,	NULL, OPT_SHOW_SITE },
 	{ "help",		no_argument,		NULL, 'h' },
@@ -70,6 +74,7 @@ usage(FILE *f)
 "              [-C constraint] [-J job-name] [-o file] [-f format]\n"
 "              [-e name[=value]] [-S command] [-P port|auto]\n"
 "              [-r static|c10d] [-i regex] [-T template] [--ddprank path]\n"
+"              [--preflight | --no-preflight]\n"
 "              script [argument ...]\n"
 "       ddpgen --list-sites\n"
 "       ddpgen --show-site site\n"
@@ -200,6 +205,8 @@ parse_opt(struct opts *o, int ch)
 	case 'i': j->iface = optarg; break;
 	case 'T': j->template = optarg; break;
 	case OPT_DDPRANK: j->ddprank = optarg; break;
+	case OPT_PREFLIGHT: j->preflight = 1; break;
+	case OPT_NO_PREFLIGHT: j->preflight = 0; break;
 	case OPT_LIST_SITES: o->list_sites = 1; break;
 	case OPT_SHOW_SITE: o->show_site = optarg; break;
 	case 'h': usage(stdout); exit(stdout_done());
@@ -226,7 +233,7 @@ parse_opts(struct opts *o, int argc, char **argv)
 
 	memset(o, 0, sizeof *o);
 	o->j.nodes = 1;
-	o->j.gpus = o->j.nproc = -1;
+	o->j.gpus = o->j.nproc = o->j.preflight = -1;
 	strlist_init(&o->j.env);
 	strlist_init(&o->j.setup);
 	opterr = 0;

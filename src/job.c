@@ -121,6 +121,8 @@ job_apply_opts(struct profile *p, const struct job_opts *o, char **cause)
 	job_set_str(&p->job_name, o->job_name);
 	job_set_str(&p->template, o->template);
 	job_set_str(&p->ddprank, o->ddprank);
+	if (o->preflight != -1)
+		p->preflight = o->preflight;
 	if (o->iface != NULL) {
 		job_set_str(&p->iface, o->iface);
 		p->discovery = PROFILE_IFACE;

@@ -34,6 +34,7 @@ struct job_opts {
 	const char	*template;
 	const char	*ddprank;
 	const char	*format;
+	int		 preflight;	/* --preflight 1, --no-preflight 0 */
 	/* The operands, and ddpgen's whole command line for the job's
 	 * "Regenerate with" comment (argv[0] is not used). */
 	const char	*script;

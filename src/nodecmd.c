@@ -1,6 +1,7 @@
 /* nodecmd.c: the one builder of the command each node runs. */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -84,6 +85,52 @@ nodecmd_build(struct nodecmd *c, const struct job *job)
 	strlist_add(&c->argv, job->script);
 	for (i = 0; i < job->nargs; i++)
 		strlist_add(&c->argv, job->args[i]);
+}
+
+void
+nodecmd_doctor(struct nodecmd *c, const struct job *job)
+{
+	const struct profile	*p = job->prof;
+	int			 partial = sched_get(p->scheduler)->partial_list;
+	char			*s;
+
+	strlist_init(&c->argv);
+	c->launcher = c->script = SIZE_MAX;
+	strlist_add(&c->argv, job->ddprank);
+	strlist_add(&c->argv, "doctor");
+	if (partial) {
+		xasprintf(&s, "--exchange=dir:%s/.ddprank", p->shared_dir);
+		strlist_addown(&c->argv, s);
+		xasprintf(&s, "--nnodes=%d", job->nodes);
+		strlist_addown(&c->argv, s);
+	}
+	if (*p->iface != '\0') {
+		strlist_add(&c->argv, "--iface");
+		strlist_add(&c->argv, p->iface);
+	}
+	if (partial) {
+		if (p->port != 0)
+			xasprintf(&s, "--port=%d", p->port);
+		else
+			xasprintf(&s, "--port-range=%d-%d", p->port_min,
+			    p->port_max);
+		strlist_addown(&c->argv, s);
+	} else {
+		strlist_add(&c->argv, "--port");
+		if (p->port == 0)
+			strlist_add(&c->argv, "auto");
+		else
+			nodecmd_addf_int(&c->argv, p->port);
+		strlist_add(&c->argv, "--port-range");
+		xasprintf(&s, "%d-%d", p->port_min, p->port_max);
+		strlist_addown(&c->argv, s);
+	}
+	strlist_add(&c->argv, "--launcher");
+	strlist_add(&c->argv, p->launcher.v[0]);
+	if (!partial && p->gpus_per_node > 0) {
+		strlist_add(&c->argv, "--gpus");
+		nodecmd_addf_int(&c->argv, p->gpus_per_node);
+	}
 }
 
 void

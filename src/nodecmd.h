@@ -12,8 +12,10 @@ struct job;
 
 struct nodecmd {
 	struct strlist	 argv;
-	size_t		 launcher;	/* index of the launcher's first word */
-	size_t		 script;	/* index of the training script */
+	/* Where a multi-line layout breaks: the launcher's first word and
+	 * the training script (SIZE_MAX: nowhere). */
+	size_t		 launcher;
+	size_t		 script;
 };
 
 /* The words of job's node command; free with nodecmd_free. The
@@ -21,6 +23,11 @@ struct nodecmd {
  * whose tasks may see only part of the node list exchanges addresses
  * in the profile's shared_dir). */
 void	nodecmd_build(struct nodecmd *, const struct job *);
+/* The preflight every node runs first (profile key preflight): ddprank
+ * doctor with the same interface, port and launcher; where tasks may see
+ * only part of the list, through the shared directory, else with --gpus
+ * when the job asks for GPUs. One line. */
+void	nodecmd_doctor(struct nodecmd *, const struct job *);
 void	nodecmd_free(struct nodecmd *);
 
 /* The command as shell code for the job's scheduler (its row's cmd_*

@@ -13,7 +13,7 @@
 #include <confuse.h>
 
 /* The number of profile keys: profile.c's table checks it. */
-#define PROFILE_NKEYS	33
+#define PROFILE_NKEYS	34
 
 /*
  * Every key is declared to libconfuse as a list of strings and typed
@@ -71,10 +71,12 @@ struct layer {
 	struct foundlist errors;
 	int		 parsing;
 	int		 failed;	/* libconfuse stopped early */
-	int		 line[PROFILE_NKEYS];	/* last line giving the key a value */
-	char		 set[PROFILE_NKEYS];	/* set in this file, and valid */
+	/* Per key: the last line giving it a value; set in this file, and
+	 * valid; bad; a list given with "+=". */
+	int		 line[PROFILE_NKEYS];
+	char		 set[PROFILE_NKEYS];
 	char		 bad[PROFILE_NKEYS];
-	char		 append[PROFILE_NKEYS];	/* a list given with "+=" */
+	char		 append[PROFILE_NKEYS];
 	char		*extends;
 	int		 extends_line;
 };

@@ -93,6 +93,7 @@ static const struct key keys[] = {
 	  .flags = KF_LINE },
 	{ .name = "ddprank", .type = K_STR, .off = OFF(ddprank),
 	  .flags = KF_LINE },
+	{ .name = "preflight", .type = K_BOOL, .off = OFF(preflight) },
 	{ .name = "node_group", .type = K_STR, .off = OFF(node_group),
 	  .flags = KF_LINE },
 	{ .name = "shared_dir", .type = K_STR, .off = OFF(shared_dir),
@@ -109,7 +110,7 @@ static const struct key keys[] = {
 	  .max = EXCHANGE_TIMEOUT_MAX },
 };
 #define NKEYS	(sizeof keys / sizeof keys[0])
-_Static_assert(NKEYS == PROFILE_NKEYS, "PROFILE_NKEYS: the number of keys");
+_Static_assert(NKEYS == PROFILE_NKEYS, "a key added or removed: set PROFILE_NKEYS in profile-int.h");
 const struct key *const profile_keys = keys;
 
 /* Where each key of a resolved profile got its value. */
@@ -669,6 +670,7 @@ profile_defaults(struct profile *p)
 	p->task_shell = PROFILE_SHELL_LOGIN_INTERACTIVE;
 	p->label_output = 1;
 	p->exclusive = 1;
+	p->preflight = 1;
 	p->fail_on_task_failure = 1;
 	p->exchange_timeout = EXCHANGE_TIMEOUT_DEFAULT;
 }

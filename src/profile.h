@@ -61,6 +61,7 @@ struct profile {
 	enum rdzv	 rdzv;
 	char		*template;	/* name in the template path, or a path */
 	char		*ddprank;	/* ddprank on the nodes; "" = resolve */
+	int		 preflight;	/* ddprank doctor before training */
 
 	/* HPC Pack. */
 	char		*node_group;

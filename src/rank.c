@@ -160,8 +160,9 @@ rank_crosscheck(struct rank_ctx *c, const char *host, int64_t i,
 	if (c->nodes.nodeid < 0 || c->nodes.nodeid == i)
 		return XC_OK;
 	list = nodes_describe(&c->nodes);
-	util_fail(cause, "SLURM_NODEID is %lld but host '%s' is node %lld of "
-	    "the node list %s", (long long)c->nodes.nodeid, host,
+	util_fail(cause, "%s is %lld but host '%s' is node %lld of "
+	    "the node list %s", sched_get(c->nodes.sched)->nodeid_var,
+	    (long long)c->nodes.nodeid, host,
 	    (long long)i, list);
 	free(list);
 	return XC_NODES;
@@ -472,10 +473,11 @@ rank_self(struct rank_ctx *c, struct exchange_node *x, char **cause)
 	if ((xc = rank_self_addr(c, host, x->self.addr, sizeof x->self.addr,
 	    cause)) != XC_OK)
 		return xc;
-	if (nodes_var_num(&x->self.task, c->env, "CCP_TASKID", 1,
-	    cause) == -1 ||
-	    nodes_var_num(&x->retry, c->env, "CCP_RETRY_COUNT", 0,
-	    cause) == -1)
+	/* The exchange is HPC Pack's: its task number and retry count. */
+	if (nodes_var_num(&x->self.task, c->env,
+	    sched_get(SCHED_HPCPACK)->task_number_var, 1, cause) == -1 ||
+	    nodes_var_num(&x->retry, c->env,
+	    sched_get(SCHED_HPCPACK)->retry_var, 0, cause) == -1)
 		return XC_NODES;
 	host[strcspn(host, ".")] = '\0';
 	if (strlen(host) > EXCHANGE_HOST_MAX)

@@ -49,6 +49,8 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		.step_tasks_var = "SLURM_STEP_NUM_TASKS",
 		.step_nodes_var = "SLURM_STEP_NUM_NODES",
 		.one_per_node = "start the step with srun -N N -n N",
+		.gpus_var = "SLURM_GPUS_ON_NODE",
+		.gpus_per_task_var = "SLURM_GPUS_PER_TASK",
 		.job_var = "SLURM_JOB_ID", .task_vars = slurm_task,
 		.step_vars = slurm_step,
 		.tmpl = "slurm.sh", .formats = slurm_formats,
@@ -63,6 +65,7 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		 * hostname may be lower case, short or not. */
 		.hostlist_flags = HOSTLIST_SHORT | HOSTLIST_ICASE,
 		.partial_list = 1,
+		.task_number_var = "CCP_TASKID", .retry_var = "CCP_RETRY_COUNT",
 		/* Not CCP_TASKID: each node runs its own task. */
 		.job_var = "CCP_JOBID", .task_vars = none, .step_vars = none,
 		.tmpl = "hpcpack.xml", .formats = hpcpack_formats,

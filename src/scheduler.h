@@ -59,6 +59,15 @@ struct sched {
 	const char	*step_tasks_var;
 	const char	*step_nodes_var;
 	const char	*one_per_node;
+	/* The shared-directory exchange and the doctor's: the task's number
+	 * from 1 (node N - 1) and the times the job was rerun (HPC Pack's
+	 * CCP_TASKID, CCP_RETRY_COUNT). */
+	const char	*task_number_var;
+	const char	*retry_var;
+	/* The doctor's GPU check: the GPUs the scheduler gave the node, and
+	 * the variable set when it gave each task only its own (Slurm). */
+	const char	*gpus_var;
+	const char	*gpus_per_task_var;
 	/* Tasks may see only part of the job's nodes (HPC Pack's
 	 * CCP_NODES): --nnodes and --exchange are the remedy. */
 	int		 partial_list;

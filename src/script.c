@@ -127,15 +127,18 @@ script_set_runtime(struct tmpl_vars *v, const struct profile *p)
 	tmpl_set(v, "rdzv_c10d", p->rdzv == RDZV_C10D ? "1" : "");
 	tmpl_set(v, "label_output", p->label_output ? "1" : "");
 	script_set_list(v, "launcher", &p->launcher);
+	tmpl_set(v, "launcher_program", p->launcher.v[0]);
 	script_set_list(v, "launcher_args", &p->launcher_args);
+	tmpl_set(v, "preflight", p->preflight ? "1" : "");
 	script_set_list(v, "setup", &p->setup);
 	script_set_env(v, p);
 }
 
 /* The task's shell code, the value of the job variable DDPGEN_TASK: the
- * setup lines (through eval, so that they keep their newlines), then the
- * command. One line without ';' (quote_sh_line), since job new's
- * /jobenv takes ';' between variables. "|| :" keeps a failed setup line
+ * setup lines (through eval, so that they keep their newlines), the
+ * preflight (profile key preflight), then the command. One line without
+ * ';' (quote_sh_line), since job new's /jobenv takes ';' between
+ * variables. "|| :" keeps a failed setup line
  * from stopping the task, as it would not in a script. The HPC Pack
  * agent reruns a task that exits 253 without telling anyone, so that
  * status becomes 1: the last command's status is the shell's, and exit
@@ -185,6 +188,12 @@ script_task_command(const struct job *job)
 		buf_free(&code);
 	}
 	script_task_exports(&b, job->prof);
+	if (job->prof->preflight) {
+		nodecmd_doctor(&cmd, job);
+		nodecmd_sh(&b, &cmd, job);
+		nodecmd_free(&cmd);
+		buf_adds(&b, " && ");
+	}
 	nodecmd_build(&cmd, job);
 	nodecmd_sh(&b, &cmd, job);
 	nodecmd_free(&cmd);
@@ -452,9 +461,10 @@ script_check_output(const char *tpath, const struct buf *out, char **cause)
 	return 0;
 }
 
-/* The command each node runs, as shell code (nodecmd.h). */
+/* The commands each node runs, as shell code (nodecmd.h): the
+ * preflight and the training. */
 static void
-script_set_node_command(struct tmpl_vars *v, const struct job *job)
+script_set_node_commands(struct tmpl_vars *v, const struct job *job)
 {
 	struct nodecmd	cmd;
 	struct buf	b;
@@ -464,6 +474,12 @@ script_set_node_command(struct tmpl_vars *v, const struct job *job)
 	nodecmd_sh(&b, &cmd, job);
 	nodecmd_free(&cmd);
 	tmpl_set(v, "node_command", b.s);
+	buf_free(&b);
+	buf_init(&b);
+	nodecmd_doctor(&cmd, job);
+	nodecmd_sh(&b, &cmd, job);
+	nodecmd_free(&cmd);
+	tmpl_set(v, "preflight_command", b.s);
 	buf_free(&b);
 }
 
@@ -485,7 +501,7 @@ script_vars(const struct job *job)
 	tmpl_set(v, "ddprank", job->ddprank);
 	tmpl_set(v, "script", job->script);
 	tmpl_set_list(v, "args", job->args, job->nargs);
-	script_set_node_command(v, job);
+	script_set_node_commands(v, job);
 	if (job->env_pass != NULL)
 		script_set_list(v, "env_pass", job->env_pass);
 	else
