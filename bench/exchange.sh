@@ -15,18 +15,24 @@ set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -gt 0 ] || set -- 16 256 1024
-for o in exchange auth util xmalloc netif rx; do
-	[ -f "$top/src/$o.o" ] || { echo "exchange.sh: build the tree first" \
-	    "(./configure && make)" >&2; exit 2; }
-done
+[ -f "$top/src/exchange.o" ] || { echo "exchange.sh: build the tree first" \
+    "(./configure && make)" >&2; exit 2; }
 T=$(mktemp -d "${TMPDIR:-/tmp}/ddpgen-bench.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 trap 'exit 130' INT TERM
-# The node program, private: a rebuild in the tree does it no harm.
+# The node program, private: a rebuild in the tree does it no harm. It
+# links the exchange's objects and what they use, those of them this
+# tree has (so that an older tree, with the exchange in one file, can be
+# measured too).
+objs=
+for o in exchange exchange-dir exchange-nompi auth util xmalloc netif rx \
+    scheduler vocab; do
+	[ ! -f "$top/src/$o.o" ] || objs="$objs $top/src/$o.o"
+done
+# shellcheck disable=SC2086 # paths without blanks, one a word
 ${CC:-cc} -O2 -g -std=c11 -I"$top/src" -o "$T/node" \
-    "$top/bench/exchange-node.c" "$top/src/exchange.o" "$top/src/auth.o" \
-    "$top/src/util.o" "$top/src/xmalloc.o" "$top/src/netif.o" \
-    "$top/src/rx.o" -lcrypto -lpcre2-8 -Wl,--wrap=openat,--wrap=read
+    "$top/bench/exchange-node.c" $objs -lcrypto -lpcre2-8 \
+    -Wl,--wrap=openat,--wrap=read
 secret=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
 mkdir -m 0700 "$T/base"
 
