@@ -25,7 +25,8 @@ trap 'exit 130' INT TERM
 # tree has (so that an older tree, with the exchange in one file, can be
 # measured too).
 objs=
-for o in exchange exchange-dir exchange-nompi auth util xmalloc netif rx \
+for o in exchange exchange-dir exchange-table exchange-msg exchange-clean \
+    exchange-nompi auth util xmalloc netif rx \
     scheduler vocab; do
 	[ ! -f "$top/src/$o.o" ] || objs="$objs $top/src/$o.o"
 done

@@ -20,28 +20,12 @@
 
 #include "auth.h"
 #include "exchange.h"
+#include "exchange-dir.h"
 #include "exitcode.h"
 #include "scheduler.h"
 #include "util.h"
 #include "xmalloc.h"
 
-#define EXCHANGE_ENTRY		"entry."
-#define EXCHANGE_READ		"read."
-#define EXCHANGE_TABLE		"table"
-#define EXCHANGE_TABLE_MAGIC	"ddprank-table"
-#define EXCHANGE_COLLECTOR	"collector"
-/* How long a node that sees every node's entry name waits for the
- * table before it reads the entries itself: the collector is slow or
- * dead, or the names include files that are not entries. */
-#define EXCHANGE_TABLE_WAIT	5.0
-/* Polling starts fast, for nodes that start together, and slows down so
- * that a long wait does not flood a file server with directory reads. */
-#define EXCHANGE_POLL_MIN	0.05
-#define EXCHANGE_POLL_MAX	1.0
-/* Entries and names listed in a message, at most. */
-#define EXCHANGE_LIST_MAX	16
-/* Earlier runs whose directories node 0 removes, at most. */
-#define EXCHANGE_RETRY_CLEAN	64
 /* statfs f_type of the file systems that show one owner for all files
  * (linux/magic.h and fs/smb). */
 #define EXCHANGE_CIFS_MAGIC	0xff534d42UL
@@ -74,62 +58,9 @@ const struct exchange_clock exchange_clock_real = {
 	exchange_real_now, exchange_real_sleep, NULL
 };
 
-/* An entry file of the run directory. A good entry is read once: a name
- * seen again with the same inode number is the same file, since ddprank
- * only ever renames entries into place. One that was not good is read
- * again at each poll that reads, as before, in case it was rewritten
- * in place: there are few of those, not one per node. */
-enum exchange_state {
-	EXCHANGE_UNREAD,
-	EXCHANGE_GOOD,
-	EXCHANGE_STALE,
-	EXCHANGE_BAD
-};
-
-struct exchange_file {
-	char			*name;
-	ino_t			 ino;
-	unsigned int		 gen;	/* of the last listing it was in */
-	enum exchange_state	 state;
-	struct exchange_entry	 e;	/* EXCHANGE_GOOD */
-	char			*why;	/* EXCHANGE_BAD */
-};
-
-/* One exchange in progress. Everything in the run directory goes
- * through the descriptors base and rundir, opened without following a
- * link and checked: see exchange_open_base and exchange_open_run. */
-struct exchange_dir_ctx {
-	const struct exchange_opts	*o;
-	const struct exchange_node	*x;
-	const struct exchange_clock	*clock;
-	const struct auth		*auth;	 /* NULL: not authenticated */
-	uid_t				 uid;
-	int				 noowners; /* cifs and the like */
-	int				 base, rundir;
-	char				*name;	 /* the run directory's */
-	char				*run;	 /* o->dir/name, for messages */
-	char				 key[EXCHANGE_HOST_MAX + 2];
-	double				 mtime;	 /* of this node's entry */
-	struct exchange_file		*f;	 /* every entry name seen */
-	size_t				 nf, fcap;
-	size_t				 nsorted; /* f[0..nsorted): by name */
-	size_t				 listed; /* names of the last listing */
-	unsigned int			 gen;	 /* of the last listing */
-	struct exchange_entry		*v;	 /* the entries that count */
-	size_t				 n, cap;
-	size_t				 stale;	 /* entries ignored as such */
-	struct buf			 ignored; /* files skipped */
-	size_t				 nignored;
-	unsigned char			*confirmed; /* node 0: v[i] has read */
-	int				 collector; /* writes the table */
-	ino_t				 table;	 /* listed, or 0 */
-	ino_t				 table_bad; /* the one found bad */
-	char				*table_why; /* and why */
-};
-
 /* "t2" for task 2, "hnode2" for host NODE2 without a task id: the part
  * of the file names that says whose they are. */
-static void
+void
 exchange_key(const struct exchange_entry *e, char *key, size_t len)
 {
 	size_t	i;
@@ -155,7 +86,7 @@ exchange_mtime(const struct stat *st)
  * or they give up: a file older than this node's entry by more than the
  * timeout is left over from another run. Both times come from the file
  * server's clock, so the nodes' clocks need not agree. */
-static int
+int
 exchange_is_stale(const struct exchange_dir_ctx *c, const struct stat *st)
 {
 	return exchange_mtime(st) < c->mtime - (double)c->o->timeout;
@@ -163,7 +94,7 @@ exchange_is_stale(const struct exchange_dir_ctx *c, const struct stat *st)
 
 /* Owned by this user, or on a file system whose owners mean nothing
  * (where only authenticated content counts). */
-static int
+int
 exchange_mine(const struct exchange_dir_ctx *c, const struct stat *st)
 {
 	return c->noowners || st->st_uid == c->uid;
@@ -275,7 +206,7 @@ fail:
  * server crash ends the run anyway, whose rerun uses another directory.
  * An fsync costs a journal commit, milliseconds each, and a thousand
  * nodes write two files each at once. */
-static int
+int
 exchange_writeat(struct exchange_dir_ctx *c, const char *name,
     const char *data, size_t len, double *mtime, char **cause)
 {
@@ -356,7 +287,7 @@ exchange_name_key(const char *name, const char *prefix)
  * user's: whatever is in the directory, a FIFO does not block. Returns
  * the descriptor, -1 with *why set (caller frees) when the file is not
  * to be used, -2 when it does not exist. */
-static int
+int
 exchange_open_file(struct exchange_dir_ctx *c, const char *name,
     struct stat *st, char **why)
 {
@@ -386,7 +317,7 @@ exchange_open_file(struct exchange_dir_ctx *c, const char *name,
 /* Reads at most len bytes of fd, and stops at the size fstat gave (a
  * file renamed into place does not grow): one read per small file.
  * Closes fd. */
-static ssize_t
+ssize_t
 exchange_read_fd(int fd, char *buf, size_t len, const struct stat *st,
     char **why)
 {
@@ -411,7 +342,7 @@ exchange_read_fd(int fd, char *buf, size_t len, const struct stat *st,
 /* Reads at most len bytes of name in the run directory, checked as
  * exchange_open_file does: a huge file costs nothing. Returns the
  * length, or what exchange_open_file returns. */
-static ssize_t
+ssize_t
 exchange_readat(struct exchange_dir_ctx *c, const char *name, char *buf,
     size_t len, struct stat *st, char **why)
 {
@@ -496,7 +427,7 @@ exchange_load(struct exchange_dir_ctx *c, struct exchange_file *f)
 }
 
 /* A directory stream on a new descriptor of dir, rewound. */
-static DIR *
+DIR *
 exchange_opendir(int dir)
 {
 	DIR	*dp;
@@ -686,408 +617,14 @@ exchange_find(const struct exchange_dir_ctx *c, const char *key)
 	return NULL;
 }
 
-static void
-exchange_describe(struct buf *b, const struct exchange_entry *e)
-{
-	if (e->task >= 0)
-		buf_addf(b, "task %lld ", (long long)e->task);
-	buf_addf(b, "%s (%s)", e->host, e->addr);
-}
-
-static int
-exchange_cmp_int64(const void *a, const void *b)
-{
-	const int64_t	*x = a, *y = b;
-
-	return *x < *y ? -1 : *x > *y;
-}
-
-/* The distinct task ids from 1 to nnodes among the entries, sorted into
- * v (caller frees); returns how many. */
-static size_t
-exchange_tasks(const struct exchange_dir_ctx *c, int64_t **v)
-{
-	size_t	i, n = 0, m = 0;
-
-	*v = xcalloc(c->n, sizeof **v);
-	for (i = 0; i < c->n; i++) {
-		if (c->v[i].task >= 1 && (uint64_t)c->v[i].task <= c->x->nnodes)
-			(*v)[n++] = c->v[i].task;
-	}
-	qsort(*v, n, sizeof **v, exchange_cmp_int64);
-	for (i = 0; i < n; i++) {
-		if (m == 0 || (*v)[i] != (*v)[m - 1])
-			(*v)[m++] = (*v)[i];
-	}
-	return m;
-}
-
-/* "missing task ids 2, 4" when the entries have task ids, numbered 1
- * to nnodes as HPC Pack numbers the tasks of a job from ddpgen. With
- * nnodes up to HOSTLIST_MAX_HOSTS, only the ids listed are looked for:
- * the others are counted from the ids present. */
-static void
-exchange_missing(struct buf *b, const struct exchange_dir_ctx *c)
-{
-	uint64_t	 t, shown = 0, absent, missing = c->x->nnodes - c->n;
-	int64_t		*task;
-	size_t		 i = 0, n;
-
-	if (c->x->self.task < 0) {
-		buf_addf(b, "%llu missing (no task ids to name them)",
-		    (unsigned long long)missing);
-		return;
-	}
-	n = exchange_tasks(c, &task);
-	absent = c->x->nnodes - n;
-	buf_adds(b, "missing task ids");
-	for (t = 1; shown < absent && shown < EXCHANGE_LIST_MAX; t++) {
-		if (i < n && (uint64_t)task[i] == t)
-			i++;
-		else
-			buf_addf(b, "%s %llu", shown++ == 0 ? "" : ",",
-			    (unsigned long long)t);
-	}
-	free(task);
-	if (absent > EXCHANGE_LIST_MAX)
-		buf_addf(b, " and %llu more", (unsigned long long)(absent -
-		    EXCHANGE_LIST_MAX));
-	if (absent != missing)
-		buf_addf(b, "%s (task ids are not 1 to %llu)",
-		    absent == 0 ? " unknown" : "",
-		    (unsigned long long)c->x->nnodes);
-}
-
-static void
-exchange_arrived(struct buf *b, const struct exchange_dir_ctx *c)
-{
-	size_t	i;
-
-	buf_adds(b, "arrived:");
-	for (i = 0; i < c->n && i < EXCHANGE_LIST_MAX; i++) {
-		buf_adds(b, i == 0 ? " " : ", ");
-		exchange_describe(b, &c->v[i]);
-	}
-	if (c->n > EXCHANGE_LIST_MAX)
-		buf_addf(b, " and %zu more", c->n - EXCHANGE_LIST_MAX);
-}
-
-/* Opens a message that goes on to list the entries: "exchange in RUN",
- * the entries put in node order first. A duplicate exchange_order finds
- * is not what such a message is about. */
-static void
-exchange_msg_start(struct exchange_dir_ctx *c, struct buf *b)
-{
-	char	*ignore;
-
-	if (exchange_order(c->v, c->n, &ignore) == -1)
-		free(ignore);
-	buf_init(b);
-	buf_addf(b, "exchange in %s", c->run);
-}
-
-/* "SEP ignored 2 files: entry.x (why), ..." for a message. */
-static void
-exchange_said_ignored(struct buf *b, const struct exchange_dir_ctx *c,
-    const char *sep)
-{
-	if (c->nignored == 0)
-		return;
-	buf_addf(b, "%s ignored %zu file%s: %s", sep, c->nignored,
-	    c->nignored == 1 ? "" : "s", c->ignored.s);
-	if (c->nignored > EXCHANGE_LIST_MAX)
-		buf_addf(b, " and %zu more", c->nignored - EXCHANGE_LIST_MAX);
-}
-
-static int
-exchange_timed_out(struct exchange_dir_ctx *c, char **cause)
-{
-	struct buf	b;
-
-	exchange_msg_start(c, &b);
-	buf_addf(&b, " timed out after %d s: %zu of %llu nodes arrived; ",
-	    c->o->timeout, c->n, (unsigned long long)c->x->nnodes);
-	exchange_missing(&b, c);
-	buf_adds(&b, "; ");
-	exchange_arrived(&b, c);
-	if (c->stale > 0)
-		buf_addf(&b, "; ignored %zu stale entr%s", c->stale,
-		    c->stale == 1 ? "y" : "ies");
-	exchange_said_ignored(&b, c, ";");
-	*cause = b.s;
-	return XC_EXCHANGE;
-}
-
-static int
-exchange_too_many(struct exchange_dir_ctx *c, char **cause)
-{
-	struct buf	b;
-
-	exchange_msg_start(c, &b);
-	buf_addf(&b, ": %zu nodes registered, more than --nnodes %llu; ",
-	    c->n, (unsigned long long)c->x->nnodes);
-	exchange_arrived(&b, c);
-	*cause = b.s;
-	return XC_EXCHANGE;
-}
-
 /* Sleeps *poll seconds between two polls and doubles *poll, up to
  * EXCHANGE_POLL_MAX. */
-static void
+void
 exchange_pause(struct exchange_dir_ctx *c, double *poll)
 {
 	c->clock->sleep(c->clock->arg, *poll);
 	if ((*poll *= 2) > EXCHANGE_POLL_MAX)
 		*poll = EXCHANGE_POLL_MAX;
-}
-
-/* --- the table ----------------------------------------------------------- */
-
-/* Reading every entry on every node is n^2 file reads in all. So the
- * first node to see every node's entry name, which wins the exclusive
- * creation of the collector file, reads the entries and writes them
- * into one file, the table:
- *	ddprank-table 1
- *	ignored 2 entry.x (why), entry.y (why)	(when the collector
- *				 ignored files: every node warns of them)
- *	entry 52		(the length of the entry that follows)
- *	ddprank-exchange 1
- *	...
- *	mac HEX			(with a secret)
- * The mac is the HMAC under the label "ddprank table" of the run's
- * name, a newline and the bytes before it, as for an entry. The other
- * nodes read that one file, checked as an entry is. */
-
-static void
-exchange_format_table(struct exchange_dir_ctx *c, struct buf *b)
-{
-	struct buf	e;
-	size_t		i;
-
-	buf_init(b);
-	buf_adds(b, EXCHANGE_TABLE_MAGIC " " EXCHANGE_FORMAT "\n");
-	if (c->nignored > 0)
-		buf_addf(b, "ignored %zu %s\n", c->nignored, c->ignored.s);
-	for (i = 0; i < c->n; i++) {
-		buf_init(&e);
-		exchange_format_entry(&e, &c->v[i]);
-		buf_addf(b, "entry %zu\n", e.len);
-		buf_addn(b, e.s, e.len);
-		buf_free(&e);
-	}
-	if (c->auth != NULL)
-		exchange_sign(b, c->auth, "ddprank table", c->name);
-}
-
-/* The collector writes the table. If it cannot, the others read the
- * entries themselves after EXCHANGE_TABLE_WAIT: nothing to say. */
-static void
-exchange_write_table(struct exchange_dir_ctx *c)
-{
-	struct buf	 b;
-	char		*why = NULL;
-
-	exchange_format_table(c, &b);
-	(void)exchange_writeat(c, EXCHANGE_TABLE, b.s, b.len, NULL, &why);
-	free(why);
-	buf_free(&b);
-}
-
-/* One "entry LEN" line and its entry at *p, within end. */
-static int
-exchange_table_entry(const char **p, const char *end,
-    struct exchange_entry *e, char **why)
-{
-	const char	*s = *p, *nl;
-	char		*num;
-	unsigned long	 len;
-
-	if ((nl = memchr(s, '\n', (size_t)(end - s))) == NULL ||
-	    strncmp(s, "entry ", 6) != 0 || nl - s > 6 + 4)
-		return util_fail(why, "bad table: no entry line");
-	num = xstrndup(s + 6, (size_t)(nl - s - 6));
-	len = strtoul(num, NULL, 10);
-	free(num);
-	if (len == 0 || len > EXCHANGE_ENTRY_MAX ||
-	    len > (size_t)(end - nl - 1))
-		return util_fail(why, "bad table: bad entry length");
-	if (exchange_parse_entry(nl + 1, len, e, why) == -1)
-		return -1;
-	*p = nl + 1 + len;
-	return 0;
-}
-
-/* The "ignored" line at *p, if there is one, into c: printable text
- * only, as the collector made it. */
-static int
-exchange_table_ignored(struct exchange_dir_ctx *c, const char **p,
-    const char *end, char **why)
-{
-	const char	*s = *p, *nl, *q, *t;
-	char		*num;
-
-	if ((size_t)(end - s) < 8 || strncmp(s, "ignored ", 8) != 0)
-		return 0;
-	if ((nl = memchr(s, '\n', (size_t)(end - s))) == NULL ||
-	    (q = memchr(s + 8, ' ', (size_t)(nl - s - 8))) == NULL ||
-	    q - s > 8 + 20)
-		return util_fail(why, "bad table: bad ignored line");
-	for (t = q + 1; t < nl; t++) {
-		if ((unsigned char)*t < 0x20 || *t == 0x7f)
-			return util_fail(why, "bad table: bad ignored line");
-	}
-	num = xstrndup(s + 8, (size_t)(q - s - 8));
-	c->nignored = (size_t)strtoull(num, NULL, 10);
-	free(num);
-	buf_free(&c->ignored);
-	buf_init(&c->ignored);
-	buf_addn(&c->ignored, q + 1, (size_t)(nl - q - 1));
-	*p = nl + 1;
-	return 0;
-}
-
-/* The entries of the table in buf, n bytes, into *v (caller frees);
- * returns how many, or -1 and sets *why. */
-static ssize_t
-exchange_parse_table(struct exchange_dir_ctx *c, const char *buf, size_t n,
-    struct exchange_entry **v, char **why)
-{
-	const char	*p = buf, *end;
-	const char	 magic[] = EXCHANGE_TABLE_MAGIC " " EXCHANGE_FORMAT "\n";
-	size_t		 m = 0;
-
-	*v = NULL;
-	if (c->auth != NULL && exchange_verify(buf, &n, c->auth,
-	    "ddprank table", c->name, why) == -1)
-		return -1;
-	end = buf + n;
-	if (n < sizeof magic - 1 || memcmp(buf, magic, sizeof magic - 1) != 0)
-		return util_fail(why, "not a ddprank table");
-	p += sizeof magic - 1;
-	if (exchange_table_ignored(c, &p, end, why) == -1)
-		return -1;
-	*v = xcalloc(c->x->nnodes, sizeof **v);
-	while (p < end) {
-		if (m == c->x->nnodes) {
-			util_fail(why, "more than %llu entries",
-			    (unsigned long long)c->x->nnodes);
-			return -1;
-		}
-		if (exchange_table_entry(&p, end, &(*v)[m++], why) == -1)
-			return -1;
-	}
-	return (ssize_t)m;
-}
-
-/* Bytes in a table of nnodes entries, at most. */
-static size_t
-exchange_table_max(const struct exchange_dir_ctx *c)
-{
-	return 64 + (size_t)c->x->nnodes * (EXCHANGE_ENTRY_MAX + 16);
-}
-
-/* Reads the table into *buf (caller frees) and sets *ino; returns its
- * length, or -1 and sets *why, -2 when there is none, -3 when it is
- * the one found bad before. */
-static ssize_t
-exchange_read_table(struct exchange_dir_ctx *c, char **buf, ino_t *ino,
-    char **why)
-{
-	struct stat	st;
-	size_t		len;
-	int		fd;
-
-	*buf = NULL;
-	if ((fd = exchange_open_file(c, EXCHANGE_TABLE, &st, why)) < 0)
-		return fd;
-	*ino = st.st_ino;
-	if (st.st_ino == c->table_bad) {
-		close(fd);
-		return -3;
-	}
-	if (exchange_is_stale(c, &st)) {
-		close(fd);
-		return util_fail(why, "stale");
-	}
-	if ((size_t)st.st_size > exchange_table_max(c)) {
-		close(fd);
-		return util_fail(why, "larger than %zu bytes",
-		    exchange_table_max(c));
-	}
-	len = (size_t)st.st_size + 1;
-	*buf = xmalloc(len);
-	return exchange_read_fd(fd, *buf, len, &st, why);
-}
-
-/* Whether v, n entries, is the whole table, and holds this node's entry
- * as it wrote it: 0, or -1 and sets *why. */
-static int
-exchange_table_ok(struct exchange_dir_ctx *c, struct exchange_entry *v,
-    size_t n, char **why)
-{
-	char	k[sizeof c->key];
-	size_t	i;
-
-	if (n != c->x->nnodes)
-		return util_fail(why, "%zu entries, not %llu", n,
-		    (unsigned long long)c->x->nnodes);
-	for (i = 0; i < n; i++) {
-		exchange_key(&v[i], k, sizeof k);
-		if (strcmp(k, c->key) != 0)
-			continue;
-		if (strcmp(v[i].host, c->x->self.host) != 0 ||
-		    strcmp(v[i].addr, c->x->self.addr) != 0)
-			return util_fail(why, "this node's entry differs");
-		return 0;
-	}
-	return util_fail(why, "without this node's entry");
-}
-
-/* Takes the entries from the table, if it is there and is not the one
- * found bad before. Returns 1 when it did; a bad table is noted (and
- * said with the ignored files) and not read again. */
-static int
-exchange_use_table(struct exchange_dir_ctx *c)
-{
-	struct exchange_entry	*v = NULL;
-	char			*buf, *why = NULL;
-	ino_t			 ino = 0;
-	ssize_t			 n;
-
-	if ((n = exchange_read_table(c, &buf, &ino, &why)) >= 0)
-		n = exchange_parse_table(c, buf, (size_t)n, &v, &why);
-	free(buf);
-	if (n == -2 || n == -3)
-		return 0;
-	if (n >= 0 && exchange_table_ok(c, v, (size_t)n, &why) == 0) {
-		free(c->v);
-		c->v = v;
-		c->n = c->cap = (size_t)n;
-		return 1;
-	}
-	free(v);
-	c->table_bad = ino;
-	free(c->table_why);
-	c->table_why = why;
-	return 0;
-}
-
-/* 1 when this node is to read the entries itself: it is the collector,
- * or becomes it, or has waited long enough for the table. */
-static int
-exchange_reads_entries(struct exchange_dir_ctx *c, double waited)
-{
-	int	fd;
-
-	if (c->collector)
-		return 1;
-	if ((fd = openat(c->rundir, EXCHANGE_COLLECTOR, O_WRONLY | O_CREAT |
-	    O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)) != -1) {
-		close(fd);
-		c->collector = 1;
-		return 1;
-	}
-	return waited >= EXCHANGE_TABLE_WAIT || c->table_bad != 0;
 }
 
 static int
@@ -1145,197 +682,6 @@ exchange_gather(struct exchange_dir_ctx *c, char **cause)
 			return exchange_timed_out(c, cause);
 		exchange_pause(c, &poll);
 	}
-}
-
-/* A read marker: empty, or with a MAC of the run and the node's key
- * when authenticated, so that no one else can hurry node 0's cleanup. */
-static void
-exchange_format_read(struct exchange_dir_ctx *c, const char *key,
-    struct buf *b)
-{
-	char	hex[AUTH_HEX_LEN + 1], *msg;
-
-	buf_init(b);
-	if (c->auth == NULL)
-		return;
-	xasprintf(&msg, "%s\n%s", c->name, key);
-	auth_mac_hex(c->auth, "ddprank read", msg, strlen(msg), hex);
-	free(msg);
-	buf_addf(b, "mac %s\n", hex);
-}
-
-static int
-exchange_mark_read(struct exchange_dir_ctx *c, char **cause)
-{
-	struct buf	 b;
-	char		*name;
-	int		 rc;
-
-	exchange_format_read(c, c->key, &b);
-	xasprintf(&name, EXCHANGE_READ "%s", c->key);
-	rc = exchange_writeat(c, name, b.s, b.len, NULL, cause);
-	free(name);
-	buf_free(&b);
-	return rc == -1 ? XC_EXCHANGE : XC_OK;
-}
-
-/* 1 when the node of key has said it read the directory. */
-static int
-exchange_has_read(struct exchange_dir_ctx *c, const char *key)
-{
-	struct stat	 st;
-	struct buf	 want;
-	char		 buf[AUTH_HEX_LEN + 8], *name, *why = NULL;
-	ssize_t		 n;
-	int		 ok;
-
-	xasprintf(&name, EXCHANGE_READ "%s", key);
-	n = exchange_readat(c, name, buf, sizeof buf, &st, &why);
-	free(name);
-	free(why);
-	if (n < 0 || exchange_is_stale(c, &st))
-		return 0;
-	exchange_format_read(c, key, &want);
-	ok = (size_t)n == want.len && memcmp(buf, want.s, want.len) == 0;
-	buf_free(&want);
-	return ok;
-}
-
-/* The nodes that have not yet said they read the directory, as a list
- * for a message; NULL when there are none. */
-static char *
-exchange_unread(struct exchange_dir_ctx *c)
-{
-	struct buf	 b;
-	char		 k[sizeof c->key];
-	size_t		 i, missing = 0;
-
-	buf_init(&b);
-	if (c->confirmed == NULL)
-		c->confirmed = xcalloc(c->n, 1);
-	for (i = 0; i < c->n; i++) {
-		if (c->confirmed[i])
-			continue;
-		exchange_key(&c->v[i], k, sizeof k);
-		if (exchange_has_read(c, k))
-			c->confirmed[i] = 1;
-		else {
-			if (missing++ < EXCHANGE_LIST_MAX) {
-				buf_adds(&b, missing == 1 ? "" : ", ");
-				exchange_describe(&b, &c->v[i]);
-			}
-		}
-	}
-	if (missing > EXCHANGE_LIST_MAX)
-		buf_addf(&b, " and %zu more", missing - EXCHANGE_LIST_MAX);
-	if (missing == 0) {
-		buf_free(&b);
-		return NULL;
-	}
-	return b.s;
-}
-
-/* A name ddprank writes in a run directory: an entry, a read marker,
- * the table, the temporary file of any of these, or the collector's
- * mark. */
-static int
-exchange_ours(const char *name)
-{
-	return strncmp(name, EXCHANGE_ENTRY, strlen(EXCHANGE_ENTRY)) == 0 ||
-	    strncmp(name, EXCHANGE_READ, strlen(EXCHANGE_READ)) == 0 ||
-	    strncmp(name, EXCHANGE_TABLE, strlen(EXCHANGE_TABLE)) == 0 ||
-	    strcmp(name, EXCHANGE_COLLECTOR) == 0;
-}
-
-/* Removes the run directory name of base: only if it is a directory of
- * this user's (never through a link), only the files ddprank writes and
- * this user owns, by unlinkat on the directory opened. Whatever else is
- * in it stays, and so does the directory. -1 with errno set on failure. */
-static int
-exchange_rm_run(struct exchange_dir_ctx *c, const char *name)
-{
-	struct dirent	*d;
-	struct stat	 st;
-	DIR		*dp;
-	int		 fd, saved = 0;
-
-	if ((fd = openat(c->base, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-	    O_CLOEXEC)) == -1)
-		return errno == ENOENT ? 0 : -1;
-	if (fstat(fd, &st) == -1)
-		saved = errno;
-	else if (!exchange_mine(c, &st))
-		saved = EPERM;
-	else if ((dp = exchange_opendir(fd)) == NULL)
-		saved = errno;
-	if (saved != 0) {
-		close(fd);
-		errno = saved;
-		return -1;
-	}
-	while ((d = readdir(dp)) != NULL) {
-		if (!exchange_ours(d->d_name) || fstatat(fd, d->d_name, &st,
-		    AT_SYMLINK_NOFOLLOW) == -1 || !exchange_mine(c, &st))
-			continue;
-		if (unlinkat(fd, d->d_name, 0) == -1 && errno != ENOENT &&
-		    saved == 0)
-			saved = errno;
-	}
-	closedir(dp);
-	close(fd);
-	if (unlinkat(c->base, name, AT_REMOVEDIR) == -1 && errno != ENOENT &&
-	    saved == 0)
-		saved = errno;
-	errno = saved;
-	return saved == 0 ? 0 : -1;
-}
-
-/* The directories of earlier runs of this job, left by a run that
- * failed before its node 0 could clean up: the scheduler reran the job,
- * so nothing uses them any more. Their names are computed, as this
- * run's is, not looked for: nothing else in the base is touched. */
-static void
-exchange_rm_earlier(struct exchange_dir_ctx *c)
-{
-	char	*name;
-	int64_t	 r;
-
-	for (r = c->x->retry - 1; r >= 0 && r >= c->x->retry -
-	    EXCHANGE_RETRY_CLEAN; r--) {
-		name = exchange_run_name(c->auth, c->x->jobid, r);
-		(void)exchange_rm_run(c, name);
-		free(name);
-	}
-}
-
-/* Node 0 removes the run directory once every node has read it, waiting
- * a bounded time: a node that crashed after registering never confirms,
- * and then the directory stays, with a warning. The earlier runs' go
- * first, whatever the wait brings: every node is in this run, so none
- * reads them, and node 0 may be killed while it waits. */
-static void
-exchange_cleanup(struct exchange_dir_ctx *c, struct buf *warn)
-{
-	double	 start = c->clock->now(c->clock->arg), poll = EXCHANGE_POLL_MIN;
-	double	 limit = c->o->timeout < EXCHANGE_CLEANUP_WAIT ?
-		    c->o->timeout : EXCHANGE_CLEANUP_WAIT;
-	char	*unread;
-
-	exchange_rm_earlier(c);
-	while ((unread = exchange_unread(c)) != NULL) {
-		if (c->clock->now(c->clock->arg) - start >= limit) {
-			buf_addf(warn, "%sexchange: leaving %s in place: no "
-			    "confirmation after %.0f s that %s read it",
-			    warn->len > 0 ? "; " : "", c->run, limit, unread);
-			free(unread);
-			return;
-		}
-		free(unread);
-		exchange_pause(c, &poll);
-	}
-	if (exchange_rm_run(c, c->name) == -1)
-		buf_addf(warn, "%sexchange: cannot remove %s: %s",
-		    warn->len > 0 ? "; " : "", c->run, strerror(errno));
 }
 
 static int

@@ -1,7 +1,8 @@
 /* exchange.h: nodes that cannot learn each other from the scheduler
  * tell each other their addresses, through a shared directory or MPI.
  * exchange.c has the format, order and numbering (no I/O), exchange-dir.c
- * the directory, exchange-mpi.c or exchange-nompi.c MPI.
+ * and the files that share exchange-dir.h the directory, exchange-mpi.c
+ * or exchange-nompi.c MPI.
  * Functions returning int give an exit status from exitcode.h (XC_OK on
  * success) and set *cause (caller frees) otherwise, unless they say. */
 #ifndef DDPGEN_EXCHANGE_H
