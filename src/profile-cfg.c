@@ -145,19 +145,24 @@ layer_item(cfg_t *cfg, cfg_opt_t *opt, const char *value, void *result)
 static cfg_t *
 layer_cfg(void)
 {
-	cfg_opt_t	 opts[PROFILE_NKEYS + 1];
+	cfg_opt_t	*opts;
+	cfg_t		*cfg;
 	size_t		 i;
 
-	for (i = 0; i < PROFILE_NKEYS; i++) {
+	opts = xcalloc(profile_nkeys + 1, sizeof *opts);
+	for (i = 0; i < profile_nkeys; i++) {
 		opts[i] = (cfg_opt_t)CFG_STR_LIST_CB(profile_keys[i].name, NULL,
 		    CFGF_NONE, layer_item);
 		/* Scalars too, so that "+=" on one is seen and refused. */
 		opts[i].def.parsed = append_default;
 	}
-	opts[PROFILE_NKEYS] = (cfg_opt_t)CFG_END();
+	opts[profile_nkeys] = (cfg_opt_t)CFG_END();
 	/* Unknown keys become string options instead of ending the
-	 * parse, after layer_cfgerror has reported them. */
-	return cfg_init(opts, CFGF_KEYSTRVAL);
+	 * parse, after layer_cfgerror has reported them. cfg_init copies
+	 * the options. */
+	cfg = cfg_init(opts, CFGF_KEYSTRVAL);
+	free(opts);
+	return cfg;
 }
 
 /* The line of the last "KEY =" or "KEY +=" in the text, for a key given
@@ -246,7 +251,7 @@ layer_finish(struct layer *l)
 	unsigned int	 n;
 	size_t		 i;
 
-	for (i = 0; i < PROFILE_NKEYS; i++) {
+	for (i = 0; i < profile_nkeys; i++) {
 		opt = cfg_getopt(l->cfg, profile_keys[i].name);
 		if (opt == NULL || !(opt->flags & CFGF_MODIFIED))
 			continue;
@@ -321,6 +326,10 @@ profile_layer_new(const char *file, char *text)
 	struct layer	*l;
 
 	l = xcalloc(1, sizeof *l);
+	l->line = xcalloc(profile_nkeys, sizeof *l->line);
+	l->set = xcalloc(profile_nkeys, 1);
+	l->bad = xcalloc(profile_nkeys, 1);
+	l->append = xcalloc(profile_nkeys, 1);
 	l->file = xstrdup(file);
 	if ((l->real = realpath(file, NULL)) == NULL)
 		l->real = xstrdup(file);
@@ -338,6 +347,10 @@ profile_layer_free(struct layer *l)
 	free(l->real);
 	free(l->text);
 	free(l->extends);
+	free(l->line);
+	free(l->set);
+	free(l->bad);
+	free(l->append);
 	profile_found_flush(&l->errors, NULL);
 	free(l);
 }

@@ -12,9 +12,6 @@
 
 #include <confuse.h>
 
-/* The number of profile keys: profile.c's table checks it. */
-#define PROFILE_NKEYS	34
-
 /*
  * Every key is declared to libconfuse as a list of strings and typed
  * here: a parse callback checks each value as it is read, so a bad value
@@ -47,7 +44,9 @@ struct key {
 	int			(*check)(const char *, char **);
 };
 
-extern const struct key *const profile_keys;	/* PROFILE_NKEYS */
+/* profile.c's table of keys, profile_nkeys of them. */
+extern const struct key *const profile_keys;
+extern const size_t profile_nkeys;
 
 /* A problem, reported in file (chain order) and line order. */
 struct found {
@@ -71,12 +70,12 @@ struct layer {
 	struct foundlist errors;
 	int		 parsing;
 	int		 failed;	/* libconfuse stopped early */
-	/* Per key: the last line giving it a value; set in this file, and
-	 * valid; bad; a list given with "+=". */
-	int		 line[PROFILE_NKEYS];
-	char		 set[PROFILE_NKEYS];
-	char		 bad[PROFILE_NKEYS];
-	char		 append[PROFILE_NKEYS];
+	/* Per key, profile_nkeys each: the last line giving it a value;
+	 * set in this file, and valid; bad; a list given with "+=". */
+	int		*line;
+	char		*set;
+	char		*bad;
+	char		*append;
 	char		*extends;
 	int		 extends_line;
 };

@@ -110,8 +110,8 @@ static const struct key keys[] = {
 	  .max = EXCHANGE_TIMEOUT_MAX },
 };
 #define NKEYS	(sizeof keys / sizeof keys[0])
-_Static_assert(NKEYS == PROFILE_NKEYS, "a key added or removed: set PROFILE_NKEYS in profile-int.h");
 const struct key *const profile_keys = keys;
+const size_t profile_nkeys = NKEYS;
 
 /* Where each key of a resolved profile got its value. */
 struct origin {
