@@ -1,5 +1,8 @@
 /* exchange.h: nodes that cannot learn each other from the scheduler
  * tell each other their addresses, through a shared directory or MPI.
+ * exchange.c has the format, order and numbering (no I/O), exchange-dir.c
+ * and the files that share exchange-dir.h the directory, exchange-mpi.c
+ * or exchange-nompi.c MPI.
  * Functions returning int give an exit status from exitcode.h (XC_OK on
  * success) and set *cause (caller frees) otherwise, unless they say. */
 #ifndef DDPGEN_EXCHANGE_H
@@ -18,7 +21,8 @@ struct buf;
  * (Linux's HOST_NAME_MAX: the name is part of a file name). */
 #define EXCHANGE_ENTRY_MAX	1024
 #define EXCHANGE_HOST_MAX	64
-/* The default --exchange-timeout and its bounds, in seconds. */
+/* The version of the entry and table formats, on their first line. */
+#define EXCHANGE_FORMAT		"1"
 /* How long node 0 waits, at most, for the others to confirm they have
  * read the directory before removing it: short, since node 0's torchrun
  * is meanwhile not listening. */
@@ -104,6 +108,11 @@ void	exchange_sign_entry(struct buf *b, const struct auth *,
 	    const char *run);
 int	exchange_verify_entry(const char *buf, size_t *len,
 	    const struct auth *, const char *run, char **cause);
+/* The same under another label, for the other files of a run. */
+void	exchange_sign(struct buf *b, const struct auth *, const char *label,
+	    const char *run);
+int	exchange_verify(const char *buf, size_t *len, const struct auth *,
+	    const char *label, const char *run, char **cause);
 
 /* Puts v in node order: by task id when every entry has one, else by host
  * name (without regard to case), then address. Two entries with one task

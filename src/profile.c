@@ -1,4 +1,5 @@
-/* profile.c: site profiles: schema, search path, extends, checks, dump. */
+/* profile.c: site profiles: the schema and its checks, the extends chain,
+ * the merge, validation and dump. libconfuse is profile-cfg.c's. */
 #include "config.h"
 
 #include <sys/stat.h>
@@ -15,44 +16,13 @@
 #include <confuse.h>
 
 #include "profile.h"
+#include "profile-int.h"
 #include "rx.h"
 #include "util.h"
 #include "xmalloc.h"
 
 /* Files in one extends chain, the named file included. */
 #define PROFILE_MAXDEPTH	16
-
-/*
- * Every key is declared to libconfuse as a list of strings and typed
- * here: a parse callback checks each value as it is read, so a bad value
- * costs one message and the parse goes on (libconfuse stops at the
- * first error a callback returns). A list where one value is expected
- * is then a type error of ours too, not a syntax error of libconfuse.
- */
-enum ktype {
-	K_EXTENDS,	/* string, resolved by the chain, not stored */
-	K_STR,
-	K_LIST,
-	K_INT,
-	K_BOOL,
-	K_ENUM,
-	K_PORT,		/* "auto" (stored 0) or 1-65535 */
-	K_RANGE		/* port_range: two ints into port_min, port_max */
-};
-
-#define KF_LINE		0x1	/* one line: no control characters */
-#define KF_REQUIRED	0x2	/* set somewhere in the chain, non-empty */
-
-struct key {
-	const char		 *name;
-	enum ktype		  type;
-	size_t			  off;
-	int			  flags;
-	int			  min, max;	/* K_INT, K_RANGE */
-	const char *const	 *names;	/* K_ENUM, in enum order */
-	int			  base;		/* K_ENUM: the first name's value */
-	int			(*check)(const char *, char **);
-};
 
 static int	check_iface(const char *, char **);
 static int	check_time(const char *, char **);
@@ -153,49 +123,8 @@ static const struct key keys[] = {
 	  .min = 0, .max = 1000 },
 };
 #define NKEYS	(sizeof keys / sizeof keys[0])
-
-/*
- * The default of every key is this one item: a key still starting with
- * it after the parse was appended to with "+=", so the inherited list is
- * kept and extended, or, for a key that takes one value, refused.
- * libconfuse reads the default through its lexer, hence the octal
- * escape.
- */
-#define APPEND_MARK	"\001+="
-static char append_default[] = "{\"\\001+=\"}";
-
-/* A problem, reported in file (chain order) and line order. */
-struct found {
-	size_t		 layer;
-	int		 line;
-	size_t		 seq;
-	char		*msg;
-};
-
-struct foundlist {
-	struct found	*v;
-	size_t		 n;
-};
-
-/* One file of an extends chain, parsed. */
-struct layer {
-	char		*file;		/* name in messages */
-	char		*real;		/* canonical path, to find cycles */
-	char		*text;
-	cfg_t		*cfg;
-	struct foundlist errors;
-	int		 parsing;
-	int		 failed;	/* libconfuse stopped early */
-	int		 line[NKEYS];	/* last line giving the key a value */
-	char		 set[NKEYS];	/* set in this file, and valid */
-	char		 bad[NKEYS];
-	char		 append[NKEYS];	/* a list given with "+=" */
-	char		*extends;
-	int		 extends_line;
-};
-
-/* The file being parsed: libconfuse callbacks carry no user data. */
-static struct layer *profile_cur;
+const struct key *const profile_keys = keys;
+const size_t profile_nkeys = NKEYS;
 
 /* Where each key of a resolved profile got its value. */
 struct origin {
@@ -209,8 +138,8 @@ struct load {
 	struct foundlist found;
 };
 
-static const struct key *
-key_find(const char *name)
+const struct key *
+profile_key_find(const char *name)
 {
 	size_t	i;
 
@@ -234,8 +163,8 @@ buf_addvis(struct buf *b, const char *s)
 }
 
 /* s made visible; the caller frees it. */
-static char *
-vis(const char *s)
+char *
+profile_vis(const char *s)
 {
 	struct buf	b;
 
@@ -248,7 +177,7 @@ vis(const char *s)
 static int
 fail_vis(char **cause, const char *pre, const char *value, const char *post)
 {
-	char	*v = vis(value);
+	char	*v = profile_vis(value);
 
 	util_fail(cause, "%s%s%s", pre, v, post);
 	free(v);
@@ -496,7 +425,7 @@ parse_enum(const char *const *names, const char *s, int *out,
 			buf_adds(&b, names[i + 1] == NULL ? " or " : ", ");
 		buf_adds(&b, names[i]);
 	}
-	v = vis(s);
+	v = profile_vis(s);
 	util_fail(cause, "bad value '%s' (%s)", v, b.s);
 	free(v);
 	buf_free(&b);
@@ -532,8 +461,8 @@ check_str(const struct key *k, const char *s, char **cause)
 
 /* Checks one value of key k; the integer-like types store it in *out
  * (may be NULL). -1 and *cause "KEY: message" if it is not valid. */
-static int
-key_item(const struct key *k, const char *s, int *out, char **cause)
+int
+profile_key_item(const struct key *k, const char *s, int *out, char **cause)
 {
 	char	*why = NULL;
 	int	 n = 0, rc;
@@ -600,658 +529,24 @@ key_scalar(const struct profile *p, const struct key *k)
 	return s;
 }
 
-/* ---- Parsing one file ---- */
-
-/* Takes msg. */
-static void
-found_add(struct foundlist *fl, size_t layer, int line, char *msg)
-{
-	struct found	*f;
-
-	fl->v = xreallocarray(fl->v, fl->n + 1, sizeof *fl->v);
-	f = &fl->v[fl->n];
-	f->layer = layer;
-	f->line = line;
-	f->seq = fl->n++;
-	f->msg = msg;
-}
-
-static int
-found_cmp(const void *a, const void *b)
-{
-	const struct found	*x = a, *y = b;
-
-	if (x->layer != y->layer)
-		return x->layer < y->layer ? -1 : 1;
-	if (x->line != y->line)
-		return x->line < y->line ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* Moves the problems to errors, sorted; errors NULL drops them. */
-static void
-found_flush(struct foundlist *fl, struct strlist *errors)
-{
-	size_t	i;
-
-	if (fl->n > 0)
-		qsort(fl->v, fl->n, sizeof *fl->v, found_cmp);
-	for (i = 0; i < fl->n; i++) {
-		if (errors != NULL)
-			strlist_addown(errors, fl->v[i].msg);
-		else
-			free(fl->v[i].msg);
-	}
-	free(fl->v);
-	fl->v = NULL;
-	fl->n = 0;
-}
-
-/* "FILE:LINE: msg", or "FILE: msg" when no line applies (line 0). */
-static char *
-at(const char *file, int line, const char *msg)
-{
-	char	*s;
-
-	if (line > 0)
-		xasprintf(&s, "%s:%d: %s", file, line, msg);
-	else
-		xasprintf(&s, "%s: %s", file, msg);
-	return s;
-}
-
-static void
-layer_error(struct layer *l, int line, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void
-layer_error(struct layer *l, int line, const char *fmt, ...)
-{
-	va_list	 ap;
-	char	*msg;
-
-	va_start(ap, fmt);
-	xvasprintf(&msg, fmt, ap);
-	va_end(ap);
-	found_add(&l->errors, 0, line, at(l->file, line, msg));
-	free(msg);
-}
-
-/* libconfuse's messages: its own for syntax, ours for unknown keys. */
-static void __attribute__((format(printf, 2, 0)))
-layer_cfgerror(cfg_t *cfg, const char *fmt, va_list ap)
-{
-	struct layer	*l = profile_cur;
-	const char	*unknown = "no such option ";
-	char		*msg, *v;
-
-	if (l == NULL)
-		return;
-	xvasprintf(&msg, fmt, ap);
-	v = vis(msg);
-	if (strncmp(v, unknown, strlen(unknown)) == 0)
-		layer_error(l, cfg->line, "unknown key %s",
-		    v + strlen(unknown));
-	else
-		layer_error(l, cfg->line, "%s", v);
-	free(v);
-	free(msg);
-}
-
-static int
-layer_item(cfg_t *cfg, cfg_opt_t *opt, const char *value, void *result)
-{
-	struct layer		*l = profile_cur;
-	const struct key	*k;
-	char			*cause;
-
-	*(const char **)result = value;
-	if (l == NULL || !l->parsing || (k = key_find(opt->name)) == NULL)
-		return 0;	/* a default, set by cfg_init */
-	l->line[k - keys] = cfg->line;
-	if (key_item(k, value, NULL, &cause) == -1) {
-		layer_error(l, cfg->line, "%s", cause);
-		free(cause);
-		l->bad[k - keys] = 1;
-	}
-	return 0;	/* go on: every error of the file is wanted */
-}
-
-static cfg_t *
-layer_cfg(void)
-{
-	cfg_opt_t	 opts[NKEYS + 1];
-	size_t		 i;
-
-	for (i = 0; i < NKEYS; i++) {
-		opts[i] = (cfg_opt_t)CFG_STR_LIST_CB(keys[i].name, NULL,
-		    CFGF_NONE, layer_item);
-		/* Scalars too, so that "+=" on one is seen and refused. */
-		opts[i].def.parsed = append_default;
-	}
-	opts[NKEYS] = (cfg_opt_t)CFG_END();
-	/* Unknown keys become string options instead of ending the
-	 * parse, after layer_cfgerror has reported them. */
-	return cfg_init(opts, CFGF_KEYSTRVAL);
-}
-
-/* The line of the last "KEY =" or "KEY +=" in the text, for a key given
- * an empty list (no value, so no callback saw the line). 0 if none. */
-static int
-text_line(const char *text, const char *key)
-{
-	size_t		 len = strlen(key);
-	int		 line = 1, found = 0;
-	const char	*s = text;
-
-	while (*s != '\0') {
-		s += strspn(s, " \t");
-		if (strncmp(s, key, len) == 0 &&
-		    strchr(" \t=+", s[len]) != NULL && s[len] != '\0')
-			found = line;
-		s += strcspn(s, "\n");
-		if (*s == '\n') {
-			s++;
-			line++;
-		}
-	}
-	return found;
-}
-
-static int
-layer_line(const struct layer *l, size_t i)
-{
-	if (l->line[i] > 0)
-		return l->line[i];
-	return text_line(l->text, keys[i].name);
-}
-
-static int
-layer_range(struct layer *l, size_t i, cfg_opt_t *opt, unsigned int n)
-{
-	const struct key	*k = &keys[i];
-	int			 lo, hi;
-
-	if (n != 2) {
-		layer_error(l, layer_line(l, i), "%s: expected two ports "
-		    "{LOW, HIGH}, got %u value%s", k->name, n,
-		    n == 1 ? "" : "s");
-		return -1;
-	}
-	if (key_item(k, cfg_opt_getnstr(opt, 0), &lo, NULL) == 0 &&
-	    key_item(k, cfg_opt_getnstr(opt, 1), &hi, NULL) == 0 &&
-	    lo > hi) {
-		layer_error(l, layer_line(l, i), "%s: low port %d above "
-		    "high port %d", k->name, lo, hi);
-		return -1;
-	}
-	return 0;
-}
-
-/* Counts of values: one for a scalar, two ordered ports for a range. */
-static int
-layer_count(struct layer *l, size_t i, cfg_opt_t *opt, unsigned int n)
-{
-	const char	*name = keys[i].name;
-
-	if (keys[i].type == K_LIST)
-		return 0;
-	/* After a syntax error, an empty key may be the one the parse
-	 * stopped in: no second message for it. */
-	if (n == 0 && l->failed)
-		return -1;
-	if (keys[i].type == K_RANGE)
-		return layer_range(l, i, opt, n);
-	if (n == 1)
-		return 0;
-	if (n == 0)
-		layer_error(l, layer_line(l, i), "%s: expected one value, "
-		    "got an empty list", name);
-	else
-		layer_error(l, layer_line(l, i), "%s: expected one value, "
-		    "got a list of %u", name, n);
-	return -1;
-}
-
-/* After the parse: which keys this file set, and how. */
-static void
-layer_finish(struct layer *l)
-{
-	cfg_opt_t	*opt;
-	unsigned int	 n;
-	size_t		 i;
-
-	for (i = 0; i < NKEYS; i++) {
-		opt = cfg_getopt(l->cfg, keys[i].name);
-		if (opt == NULL || !(opt->flags & CFGF_MODIFIED))
-			continue;
-		n = cfg_opt_size(opt);
-		if (n > 0 &&
-		    strcmp(cfg_opt_getnstr(opt, 0), APPEND_MARK) == 0) {
-			l->append[i] = 1;
-			n--;
-		}
-		/* n is 0 where a syntax error stopped the parse. */
-		if (l->append[i] && keys[i].type != K_LIST && n > 0) {
-			layer_error(l, layer_line(l, i), "%s: takes %s: use "
-			    "'=', not '+='", keys[i].name, keys[i].type ==
-			    K_RANGE ? "two ports" : "one value");
-			continue;
-		}
-		if (l->bad[i] || layer_count(l, i, opt, n) == -1)
-			continue;
-		l->set[i] = 1;
-		if (keys[i].type == K_EXTENDS) {
-			l->extends = xstrdup(cfg_opt_getnstr(opt, 0));
-			l->extends_line = layer_line(l, i);
-		}
-	}
-}
-
-/*
- * Before libconfuse sees a file, a scan that follows its lexer's rules
- * (lexer.l in libconfuse 3.3) rewrites three things:
- * - Comments become blanks, newlines kept. libconfuse 3.3 counts two
- *   lines too many for every # or // comment and one for every slash-star
- *   comment, so with comments left in, errors named the wrong line.
- * - In "...", a "${" becomes "\${": libconfuse would replace ${NAME}
- *   from ddpgen's own environment, an unset name silently by nothing.
- *   Profile values reach the script as written; "\$" stays "$", so
- *   profiles that escaped it still mean the same.
- * - An unquoted ${...} (expanded the same way) is an error.
- * It also finds a file that ends inside a quoted string or a comment, or
- * a backslash-digit escape the lexer rejects: libconfuse's lexer leaves
- * its state behind then, and the next cfg_init in the process (the next
- * file of an extends chain, the next site listed) aborts. So such a
- * file never reaches libconfuse.
- * The lexer's rules: # starts a comment anywhere; at the start of a
- * token two slashes start one (flex prefers the comment rule, which
- * matches to the end of the line), and slash-star opens a comment
- * closed by star-slash; inside a word, slashes are part of it; quotes
- * open strings; in "..." a backslash escapes the next byte and \DIGITS
- * must be an octal escape of at most three digits and value 255; in
- * '...' a backslash takes the next byte along; ${...} at the start of a
- * token runs to the first } whatever it holds.
- */
-#define LEX_NONWORD	" #\"'\t\n\r={}()+,*"
-
-struct lexscan {
-	const char	*s;
-	struct buf	 out;
-	int		 line;
-	const char	*what;		/* the problem, or NULL */
-	int		 at;		/* its line */
-	char		 msg[160];	/* what, when it is made up */
-};
-
-/* Copies n bytes along. */
-static void
-lexscan_copy(struct lexscan *x, size_t n)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		x->line += x->s[i] == '\n';
-	buf_addn(&x->out, x->s, n);
-	x->s += n;
-}
-
-/* Blanks n bytes of a comment, keeping its newlines. */
-static void
-lexscan_blank(struct lexscan *x, size_t n)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++) {
-		x->line += x->s[i] == '\n';
-		buf_addc(&x->out, x->s[i] == '\n' ? '\n' : ' ');
-	}
-	x->s += n;
-}
-
-static void
-lexscan_fail(struct lexscan *x, const char *what, int line)
-{
-	x->what = what;
-	x->at = line;
-}
-
-/* \DIGITS in a double-quoted string: the length the lexer accepts, or 0
- * when it rejects the escape. */
-static size_t
-lexscan_digits(const char *s)
-{
-	const char	*d = s + 1;
-	size_t		 n = strspn(d, "0123456789");
-	size_t		 o = strspn(d, "01234567");
-	unsigned int	 v = 0;
-	size_t		 i;
-
-	if (o > 3)
-		o = 3;
-	for (i = 0; i < o; i++)
-		v = v * 8 + (unsigned int)(d[i] - '0');
-	return n > o || v > 0xff ? 0 : n + 1;
-}
-
-static void
-lexscan_dq(struct lexscan *x)
-{
-	int	open = x->line;
-	size_t	n;
-
-	lexscan_copy(x, 1);
-	while (*x->s != '\0' && *x->s != '"') {
-		if (x->s[0] == '\\' && x->s[1] >= '0' && x->s[1] <= '9') {
-			if ((n = lexscan_digits(x->s)) == 0) {
-				lexscan_fail(x, "bad escape sequence", x->line);
-				return;
-			}
-			lexscan_copy(x, n);
-		} else if (x->s[0] == '\\' && x->s[1] != '\0')
-			lexscan_copy(x, 2);
-		else {
-			if (x->s[0] == '$' && x->s[1] == '{')
-				buf_addc(&x->out, '\\');
-			lexscan_copy(x, 1);
-		}
-	}
-	if (*x->s == '\0')
-		lexscan_fail(x, "unterminated string", open);
-	else
-		lexscan_copy(x, 1);
-}
-
-static void
-lexscan_sq(struct lexscan *x)
-{
-	int	open = x->line;
-
-	lexscan_copy(x, 1);
-	while (*x->s != '\0' && *x->s != '\'')
-		lexscan_copy(x, x->s[0] == '\\' && x->s[1] != '\0' ? 2 : 1);
-	if (*x->s == '\0')
-		lexscan_fail(x, "unterminated string", open);
-	else
-		lexscan_copy(x, 1);
-}
-
-static void
-lexscan_comment(struct lexscan *x)
-{
-	int		 open = x->line;
-	const char	*end = strstr(x->s + 2, "*/");
-
-	if (end == NULL) {
-		lexscan_fail(x, "unterminated comment", open);
-		return;
-	}
-	lexscan_blank(x, (size_t)(end + 2 - x->s));
-}
-
-/* An unquoted ${...}: the problem, with the text it names. */
-static void
-lexscan_unquoted(struct lexscan *x, const char *end)
-{
-	char		*v, *word = xstrndup(x->s, (size_t)(end + 1 - x->s));
-
-	v = vis(word);
-	snprintf(x->msg, sizeof x->msg, "unquoted '%.60s%s': quote it "
-	    "(profiles expand no variables when they load)", v,
-	    strlen(v) > 60 ? "..." : "");
-	free(v);
-	free(word);
-	lexscan_fail(x, x->msg, x->line);
-}
-
-/* The text libconfuse is given, in *out; returns the problem (and its
- * line in *line), which the caller frees, or NULL. */
-static char *
-layer_lex(const char *text, char **out, int *line)
-{
-	struct lexscan	 x = { .s = text, .line = 1 };
-	const char	*end;
-	int		 word = 0;
-
-	buf_init(&x.out);
-	while (*x.s != '\0' && x.what == NULL) {
-		if (*x.s == '#')
-			lexscan_blank(&x, strcspn(x.s, "\n"));
-		else if (!word && x.s[0] == '/' && x.s[1] == '/')
-			lexscan_blank(&x, strcspn(x.s, "\n"));
-		else if (!word && x.s[0] == '/' && x.s[1] == '*')
-			lexscan_comment(&x);
-		else if (!word && x.s[0] == '$' && x.s[1] == '{' &&
-		    (end = strchr(x.s, '}')) != NULL)
-			lexscan_unquoted(&x, end);
-		else if (*x.s == '"')
-			lexscan_dq(&x);
-		else if (*x.s == '\'')
-			lexscan_sq(&x);
-		else {
-			word = strchr(LEX_NONWORD, *x.s) == NULL;
-			lexscan_copy(&x, 1);
-			continue;
-		}
-		word = 0;
-	}
-	*out = buf_take(&x.out);
-	*line = x.at;
-	return x.what == NULL ? NULL : xstrdup(x.what);
-}
-
-static void
-layer_parse(struct layer *l)
-{
-	FILE		*fp;
-	char		*what, *text;
-	size_t		 before = l->errors.n;
-	int		 rc = CFG_SUCCESS, open;
-
-	if ((l->cfg = layer_cfg()) == NULL) {
-		layer_error(l, 0, "out of memory");
-		return;
-	}
-	cfg_set_error_function(l->cfg, layer_cfgerror);
-	what = layer_lex(l->text, &text, &open);
-	/* From here on, the text is what libconfuse reads. */
-	free(l->text);
-	l->text = text;
-	profile_cur = l;
-	l->parsing = 1;
-	/* fmemopen refuses an empty buffer on some C libraries. */
-	if (what != NULL) {
-		layer_error(l, open, "%s", what);
-		free(what);
-		rc = CFG_PARSE_ERROR;
-	} else if (*l->text != '\0') {
-		if ((fp = fmemopen(l->text, strlen(l->text), "r")) == NULL)
-			layer_error(l, 0, "%s", strerror(errno));
-		else {
-			rc = cfg_parse_fp(l->cfg, fp);
-			fclose(fp);
-		}
-	}
-	l->parsing = 0;
-	profile_cur = NULL;
-	l->failed = rc != CFG_SUCCESS;
-	/* The lexer ends some errors without a message. */
-	if (l->failed && l->errors.n == before)
-		layer_error(l, l->cfg->line, "syntax error");
-	layer_finish(l);
-}
-
-/* Takes text; file names the layer in messages. */
-static struct layer *
-layer_new(const char *file, char *text)
-{
-	struct layer	*l;
-
-	l = xcalloc(1, sizeof *l);
-	l->file = xstrdup(file);
-	if ((l->real = realpath(file, NULL)) == NULL)
-		l->real = xstrdup(file);
-	l->text = text;
-	layer_parse(l);
-	return l;
-}
-
-static void
-layer_free(struct layer *l)
-{
-	if (l->cfg != NULL)
-		cfg_free(l->cfg);
-	free(l->file);
-	free(l->real);
-	free(l->text);
-	free(l->extends);
-	found_flush(&l->errors, NULL);
-	free(l);
-}
-
-/* ---- Search path and sites ---- */
-
-static int
-is_file(const char *path)
-{
-	struct stat	st;
-
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-void
-profile_searchpath(struct strlist *dirs,
-    const char *(*getenv_fn)(const char *), const char *exedir)
-{
-	util_searchpath(dirs, "DDPGEN_PROFILE_PATH", "profiles", getenv_fn,
-	    exedir);
-}
-
-/* A site is a path when it names a file rather than a profile. */
-static int
-site_is_path(const char *site)
-{
-	size_t	len = strlen(site);
-
-	return strchr(site, '/') != NULL ||
-	    (len >= 5 && strcmp(site + len - 5, ".conf") == 0);
-}
-
-/*
- * The first DIR/NAME.conf along dirs that is not already in the chain
- * ls[0..n-1]: a user's cori.conf can so extend the shipped cori. *hit
- * gets the index of a chain file that was skipped, or -1.
- */
-static char *
-site_find(const char *name, const struct strlist *dirs,
-    struct layer **ls, size_t n, int *hit)
-{
-	char	*path, *real;
-	size_t	 i, j;
-
-	*hit = -1;
-	for (i = 0; i < dirs->n; i++) {
-		xasprintf(&path, "%s/%s.conf", dirs->v[i], name);
-		if (!is_file(path) || (real = realpath(path, NULL)) == NULL) {
-			free(path);
-			continue;
-		}
-		for (j = 0; j < n; j++)
-			if (strcmp(ls[j]->real, real) == 0)
-				break;
-		free(real);
-		if (j == n)
-			return path;
-		if (*hit == -1)
-			*hit = (int)j;
-		free(path);
-	}
-	return NULL;
-}
-
-static int
-site_cmp(const void *a, const void *b)
-{
-	const struct profile_site	*x = a, *y = b;
-
-	return strcmp(x->name, y->name);
-}
-
-/* Adds dir/file as a site unless its name is known already. */
-static void
-site_add(struct profile_site **v, size_t *n, const char *dir,
-    const char *file)
-{
-	size_t	 i, len = strlen(file) - 5;	/* without ".conf" */
-	char	*path;
-
-	for (i = 0; i < *n; i++)
-		if (strncmp((*v)[i].name, file, len) == 0 &&
-		    (*v)[i].name[len] == '\0')
-			return;
-	xasprintf(&path, "%s/%s", dir, file);
-	if (!is_file(path)) {
-		free(path);
-		return;
-	}
-	*v = xreallocarray(*v, *n + 1, sizeof **v);
-	(*v)[*n].name = xstrndup(file, len);
-	(*v)[*n].description = NULL;
-	(*v)[(*n)++].path = path;
-}
-
-/* Every NAME.conf along dirs, first occurrence of a name, sorted; the
- * descriptions are left NULL. */
-static size_t
-site_scan(const struct strlist *dirs, struct profile_site **out)
-{
-	struct profile_site	*v = NULL;
-	struct dirent		*de;
-	DIR			*d;
-	size_t			 i, n = 0, len;
-
-	for (i = 0; i < dirs->n; i++) {
-		if ((d = opendir(dirs->v[i])) == NULL)
-			continue;
-		while ((de = readdir(d)) != NULL) {
-			len = strlen(de->d_name);
-			if (de->d_name[0] != '.' && len > 5 &&
-			    strcmp(de->d_name + len - 5, ".conf") == 0)
-				site_add(&v, &n, dirs->v[i], de->d_name);
-		}
-		closedir(d);
-	}
-	if (n > 0)
-		qsort(v, n, sizeof *v, site_cmp);
-	*out = v;
-	return n;
-}
-
-static void
-unknown_site(const char *site, const struct strlist *dirs,
-    struct strlist *errors)
-{
-	struct profile_site	*v;
-	struct buf		 b;
-	size_t			 i, n;
-
-	buf_init(&b);
-	buf_adds(&b, "unknown site '");
-	buf_addvis(&b, site);
-	n = site_scan(dirs, &v);
-	if (n == 0)
-		buf_adds(&b, "' (no profiles along the search path)");
-	else
-		buf_adds(&b, "' (known:");
-	for (i = 0; i < n; i++)
-		buf_addf(&b, "%s %s", i == 0 ? "" : ",", v[i].name);
-	if (n > 0)
-		buf_addc(&b, ')');
-	strlist_addown(errors, buf_take(&b));
-	profile_sites_free(v, n);
-}
-
 /* ---- The extends chain ---- */
+
+/* profile_site_find, skipping the files of the chain ls[0..n-1]. */
+static char *
+chain_find(const char *name, const struct strlist *dirs, struct layer **ls,
+    size_t n, int *hit)
+{
+	const char	**skip;
+	char		 *path;
+	size_t		  i;
+
+	skip = xcalloc(n, sizeof *skip);
+	for (i = 0; i < n; i++)
+		skip[i] = ls[i]->real;
+	path = profile_site_find(name, dirs, skip, n, hit);
+	free(skip);
+	return path;
+}
 
 static void
 chain_cycle(struct layer *l, struct layer **ls, size_t n, int hit)
@@ -1265,7 +560,7 @@ chain_cycle(struct layer *l, struct layer **ls, size_t n, int hit)
 		buf_adds(&b, " -> ");
 	}
 	buf_addvis(&b, ls[hit]->file);
-	layer_error(l, l->extends_line, "extends cycle: %s", b.s);
+	profile_layer_error(l, l->extends_line, "extends cycle: %s", b.s);
 	buf_free(&b);
 }
 
@@ -1294,14 +589,14 @@ chain_next(struct layer **ls, size_t n, const struct strlist *dirs)
 	int		 hit = -1;
 	size_t		 i;
 
-	if (!site_is_path(l->extends))
-		path = site_find(l->extends, dirs, ls, n, &hit);
+	if (!profile_site_is_path(l->extends))
+		path = chain_find(l->extends, dirs, ls, n, &hit);
 	else if ((real = realpath((path = chain_path(l)), NULL)) != NULL) {
 		for (i = 0; i < n && hit == -1; i++)
 			if (strcmp(ls[i]->real, real) == 0)
 				hit = (int)i;
 		free(real);
-		if (hit != -1 || !is_file(path)) {
+		if (hit != -1 || !profile_is_file(path)) {
 			free(path);
 			path = NULL;
 		}
@@ -1314,8 +609,8 @@ chain_next(struct layer **ls, size_t n, const struct strlist *dirs)
 	if (hit != -1)
 		chain_cycle(l, ls, n, hit);
 	else {
-		v = vis(l->extends);
-		layer_error(l, l->extends_line, "extends target '%s' not "
+		v = profile_vis(l->extends);
+		profile_layer_error(l, l->extends_line, "extends target '%s' not "
 		    "found", v);
 		free(v);
 	}
@@ -1331,26 +626,26 @@ chain_load(struct layer **ls, const char *file, char *text,
 	char		*path, *cause;
 	size_t		 i, n = 0;
 
-	ls[n++] = l = layer_new(file, text);
+	ls[n++] = l = profile_layer_new(file, text);
 	while (l->extends != NULL) {
 		if (n == PROFILE_MAXDEPTH) {
-			layer_error(l, l->extends_line, "extends chain longer "
+			profile_layer_error(l, l->extends_line, "extends chain longer "
 			    "than %d files", PROFILE_MAXDEPTH);
 			break;
 		}
 		if ((path = chain_next(ls, n, dirs)) == NULL)
 			break;
 		if ((text = util_readfile(path, NULL, &cause)) == NULL) {
-			layer_error(l, l->extends_line, "extends: %s", cause);
+			profile_layer_error(l, l->extends_line, "extends: %s", cause);
 			free(cause);
 			free(path);
 			break;
 		}
-		ls[n++] = l = layer_new(path, text);
+		ls[n++] = l = profile_layer_new(path, text);
 		free(path);
 	}
 	for (i = 0; i < n; i++)
-		found_flush(&ls[i]->errors, errors);
+		profile_found_flush(&ls[i]->errors, errors);
 	return n;
 }
 
@@ -1466,11 +761,11 @@ profile_apply(struct profile *p, const struct layer *l, size_t i)
 			env_dedupe(list);
 		break;
 	case K_RANGE:
-		key_item(k, cfg_opt_getnstr(opt, 0), &p->port_min, NULL);
-		key_item(k, cfg_opt_getnstr(opt, 1), &p->port_max, NULL);
+		profile_key_item(k, cfg_opt_getnstr(opt, 0), &p->port_min, NULL);
+		profile_key_item(k, cfg_opt_getnstr(opt, 1), &p->port_max, NULL);
 		break;
 	default:
-		key_item(k, cfg_opt_getnstr(opt, 0), key_field(p, k), NULL);
+		profile_key_item(k, cfg_opt_getnstr(opt, 0), key_field(p, k), NULL);
 		break;
 	}
 }
@@ -1482,7 +777,7 @@ problems_item(const struct key *k, const char *s, problem_fn *fn, void *arg)
 {
 	char	*cause;
 
-	if (key_item(k, s, NULL, &cause) == -1) {
+	if (profile_key_item(k, s, NULL, &cause) == -1) {
 		fn(arg, k, cause);
 		free(cause);
 	}
@@ -1526,7 +821,7 @@ problem(problem_fn *fn, void *arg, const char *key, const char *fmt, ...)
 	va_start(ap, fmt);
 	xvasprintf(&msg, fmt, ap);
 	va_end(ap);
-	fn(arg, key_find(key), msg);
+	fn(arg, profile_key_find(key), msg);
 	free(msg);
 }
 
@@ -1570,7 +865,7 @@ problems_cross(const struct profile *p, problem_fn *fn, void *arg)
 	if (p->scheduler != SCHED_HPCPACK)
 		return;
 	if (p->shared_dir[0] != '/') {
-		v = vis(p->shared_dir);
+		v = profile_vis(p->shared_dir);
 		problem(fn, arg, "shared_dir", "shared_dir: '%s' is not an "
 		    "absolute path (hpcpack nodes exchange addresses there)",
 		    v);
@@ -1625,7 +920,8 @@ load_problem(void *arg, const struct key *k, const char *msg)
 	struct load	*ld = arg;
 	struct origin	*o = &ld->org[k - keys];
 
-	found_add(&ld->found, o->layer, o->line, at(o->file, o->line, msg));
+	profile_found_add(&ld->found, o->layer, o->line,
+	    profile_at(o->file, o->line, msg));
 }
 
 static char *
@@ -1659,7 +955,7 @@ profile_merge(struct layer **ls, size_t n, struct strlist *errors)
 				continue;
 			profile_apply(p, ls[j], i);
 			ld.org[i].file = ls[j]->file;
-			ld.org[i].line = layer_line(ls[j], i);
+			ld.org[i].line = profile_layer_line(ls[j], i);
 			ld.org[i].layer = n - 1 - j;
 		}
 	}
@@ -1681,7 +977,7 @@ profile_merge(struct layer **ls, size_t n, struct strlist *errors)
 		ld.found.v = NULL;
 		ld.found.n = 0;
 		problems_cross(p, load_problem, &ld);
-		found_flush(&ld.found, errors);
+		profile_found_flush(&ld.found, errors);
 	}
 	if (errors->n == before)
 		return p;
@@ -1702,7 +998,7 @@ profile_build(const char *name, const char *file, char *text,
 	if (errors->n == before)
 		p = profile_merge(ls, n, errors);
 	for (i = 0; i < n; i++)
-		layer_free(ls[i]);
+		profile_layer_free(ls[i]);
 	if (p == NULL)
 		return NULL;
 	free(p->name);
@@ -1720,10 +1016,11 @@ profile_load(const char *site, const struct strlist *dirs,
 	char		*path, *text, *cause;
 	int		 hit;
 
-	if (site_is_path(site))
+	if (profile_site_is_path(site))
 		path = xstrdup(site);
-	else if ((path = site_find(site, dirs, NULL, 0, &hit)) == NULL) {
-		unknown_site(site, dirs, errors);
+	else if ((path = profile_site_find(site, dirs, NULL, 0, &hit)) ==
+	    NULL) {
+		profile_unknown_site(site, dirs, errors);
 		return NULL;
 	}
 	if ((text = util_readfile(path, NULL, &cause)) == NULL) {
@@ -1749,74 +1046,6 @@ profile_nproc(const struct profile *p)
 	if (p->nproc_per_node > 0)
 		return p->nproc_per_node;
 	return p->gpus_per_node > 0 ? p->gpus_per_node : 1;
-}
-
-/* ---- Slurm time ---- */
-
-/* Up to three ':'-separated fields of at most 8 digits each. Returns
- * the count, or -1. */
-static int
-time_fields(const char *s, long long *f)
-{
-	size_t		len;
-	int		n = 0;
-
-	for (;;) {
-		len = strspn(s, "0123456789");
-		if (len == 0 || len > 8 || n == 3)
-			return -1;
-		f[n++] = strtoll(s, NULL, 10);
-		s += len;
-		if (*s == '\0')
-			return n;
-		if (*s++ != ':')
-			return -1;
-	}
-}
-
-int
-profile_parse_time(const char *s, long long *seconds)
-{
-	long long	 f[3], d = 0, h = 0, m = 0, sec = 0, total;
-	const char	*dash;
-	int		 n;
-
-	if (strcasecmp(s, "UNLIMITED") == 0 || strcasecmp(s, "INFINITE") == 0) {
-		if (seconds != NULL)
-			*seconds = -1;
-		return 0;
-	}
-	if ((dash = strchr(s, '-')) != NULL) {
-		if (dash == s || dash - s > 8 ||
-		    strspn(s, "0123456789") != (size_t)(dash - s))
-			return -1;
-		d = strtoll(s, NULL, 10);
-		s = dash + 1;
-	}
-	if ((n = time_fields(s, f)) == -1)
-		return -1;
-	if (dash != NULL) {		/* D-H, D-H:M, D-H:M:S */
-		h = f[0];
-		m = n > 1 ? f[1] : 0;
-		sec = n > 2 ? f[2] : 0;
-		if (h > 23 || m > 59 || sec > 59)
-			return -1;
-	} else if (n == 3) {		/* H:M:S */
-		h = f[0];
-		m = f[1];
-		sec = f[2];
-		if (m > 59 || sec > 59)
-			return -1;
-	} else {			/* M, M:S */
-		m = f[0];
-		sec = n > 1 ? f[1] : 0;
-		if (n > 1 && sec > 59)
-			return -1;
-	}
-	total = ((d * 24 + h) * 60 + m) * 60 + sec;
-	if (seconds != NULL)
-		*seconds = total == 0 ? -1 : total;	/* as Slurm: 0 = none */
-	return 0;
 }
 
 /* ---- Dump ---- */
@@ -1878,44 +1107,6 @@ profile_dump(const struct profile *p, struct buf *b)
 		dump_value(p, &keys[i], b);
 		buf_addc(b, '\n');
 	}
-}
-
-/* ---- Listing ---- */
-
-size_t
-profile_list(const struct strlist *dirs, struct profile_site **out)
-{
-	struct profile_site	*v;
-	struct profile		*p;
-	struct strlist		 errors;
-	size_t			 i, n;
-
-	n = site_scan(dirs, &v);
-	for (i = 0; i < n; i++) {
-		strlist_init(&errors);
-		if ((p = profile_load(v[i].path, dirs, &errors)) != NULL) {
-			v[i].description = xstrdup(p->description);
-			profile_free(p);
-		} else
-			xasprintf(&v[i].description, "(error: %s)",
-			    errors.n > 0 ? errors.v[0] : "unknown");
-		strlist_free(&errors);
-	}
-	*out = v;
-	return n;
-}
-
-void
-profile_sites_free(struct profile_site *v, size_t n)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++) {
-		free(v[i].name);
-		free(v[i].description);
-		free(v[i].path);
-	}
-	free(v);
 }
 
 void

@@ -1111,6 +1111,133 @@ START_TEST(test_dir_auth)
 }
 END_TEST
 
+/* --- the table ------------------------------------------------------------ */
+
+#define E1	ENTRY("1", "node1", "10.0.0.1")
+#define E2	ENTRY("2", "node2", "10.0.0.2")
+
+/* A table without a secret, as ddprank(1) describes it: its ignored
+ * line (NULL: none), then each entry after an "entry LEN" line.
+ * Caller frees. */
+static char *
+table_of(const char *ignored, const char *e1, const char *e2)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_adds(&b, "ddprank-table 1\n");
+	if (ignored != NULL)
+		buf_addf(&b, "ignored %s\n", ignored);
+	buf_addf(&b, "entry %zu\n%s", strlen(e1), e1);
+	buf_addf(&b, "entry %zu\n%s", strlen(e2), e2);
+	return b.s;
+}
+
+/* base/REL's contents; caller frees. */
+static char *
+read_rel(const char *rel)
+{
+	char	 path[512], *s;
+	size_t	 n;
+	FILE	*f;
+
+	snprintf(path, sizeof path, "%s/%s", base, rel);
+	ck_assert_ptr_nonnull(f = fopen(path, "r"));
+	s = xcalloc(1, 4096);
+	n = fread(s, 1, 4095, f);
+	s[n] = '\0';
+	fclose(f);
+	return s;
+}
+
+/* A node that is not the collector reads the table, and not the
+ * entries: entry.t1 here is junk it would ignore, and wait in vain. */
+START_TEST(test_dir_table)
+{
+	struct run	 w;
+	char		*t;
+
+	make_dir("x");
+	make_dir("x/77-r0");
+	write_file("x/77-r0/entry.t1", "junk\n");
+	write_file("x/77-r0/collector", NULL);
+	t = table_of("1 entry.t9 (a symbolic link)", E1, E2);
+	write_file("x/77-r0/table", t);
+	free(t);
+	run_init(&w, 2, "node2", 2);
+	run_go(&w);
+	expect_ok(&w, 1, 2, "10.0.0.1");
+	ck_assert_ptr_nonnull(w.r.warning);
+	ck_assert_msg(strstr(w.r.warning, "ignored 1 file: entry.t9 (a "
+	    "symbolic link)") != NULL, "%s", w.r.warning);
+	ck_assert(exists("x/77-r0/read.t2"));
+	run_done(&w);
+}
+END_TEST
+
+/* A table that does not hold this node's entry as it wrote it is not
+ * used: the node reads the entries itself, and says why. */
+START_TEST(test_dir_table_bad)
+{
+	struct run	 w;
+	char		 path[512], *t;
+
+	make_dir("x");
+	make_dir("x/77-r0");
+	write_file("x/77-r0/entry.t1", E1);
+	write_file("x/77-r0/collector", NULL);
+	t = table_of(NULL, E1, ENTRY("2", "node2", "10.6.6.6"));
+	write_file("x/77-r0/table", t);
+	free(t);
+	run_init(&w, 2, "node2", 2);
+	w.o.timeout = 60;
+	run_go(&w);
+	expect_ok(&w, 1, 2, "10.0.0.1");
+	ck_assert_ptr_nonnull(w.r.warning);
+	ck_assert_msg(strstr(w.r.warning, "table (this node's entry "
+	    "differs)") != NULL, "%s", w.r.warning);
+	run_done(&w);
+
+	/* Nor is a table that is not a regular file of this user's. */
+	snprintf(path, sizeof path, "%s/x/77-r0/table", base);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(symlink("/dev/zero", path), 0);
+	fc.t = 0;
+	run_init(&w, 2, "node2", 2);
+	w.o.timeout = 60;
+	run_go(&w);
+	expect_ok(&w, 1, 2, "10.0.0.1");
+	ck_assert_msg(strstr(w.r.warning, "table (a symbolic link)") != NULL,
+	    "%s", w.r.warning);
+	run_done(&w);
+}
+END_TEST
+
+/* The collector, node 1 here, writes the table. */
+START_TEST(test_dir_table_written)
+{
+	struct run	 w;
+	char		*want, *got;
+
+	make_dir("x");
+	make_dir("x/77-r0");
+	write_file("x/77-r0/entry.t2", E2);
+	run_init(&w, 1, "node1", 2);
+	w.o.timeout = 1;
+	run_go(&w);
+	/* Node 0 waited for task 2's read marker in vain, and left the
+	 * directory: the table is there. */
+	expect_ok(&w, 0, 2, "10.0.0.1");
+	ck_assert(exists("x/77-r0/collector"));
+	want = table_of(NULL, E1, E2);
+	got = read_rel("x/77-r0/table");
+	ck_assert_str_eq(got, want);
+	free(want);
+	free(got);
+	run_done(&w);
+}
+END_TEST
+
 /* A run directory someone else made, or that others may write to, is
  * not used: the exchange fails closed. */
 START_TEST(test_dir_foreign_run)
@@ -1543,6 +1670,9 @@ exchange_suite(void)
 	tcase_add_test(tc, test_dir_setup_errors);
 	tcase_add_test(tc, test_sign_verify);
 	tcase_add_test(tc, test_dir_auth);
+	tcase_add_test(tc, test_dir_table);
+	tcase_add_test(tc, test_dir_table_bad);
+	tcase_add_test(tc, test_dir_table_written);
 	tcase_add_test(tc, test_dir_foreign_run);
 	tcase_add_test(tc, test_dir_base_checks);
 	tcase_add_test(tc, test_dir_cleanup_links);

@@ -26,8 +26,9 @@ class Ddpgen(MakefilePackage):
     depends_on("libconfuse")
     depends_on("pcre2")
     depends_on("openssl")
-    # configure requires Check, which only the test suites link.
-    depends_on("check", type="build")
+    # Only the test suites (make unit-check, run by check()) link Check:
+    # configure does without it.
+    depends_on("check", type="test")
     depends_on("openmpi", when="+mpi")
 
     def configure_args(self):

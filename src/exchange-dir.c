@@ -1,0 +1,776 @@
+/* exchange-dir.c: the exchange through a shared directory (ddprank(1),
+ * "The directory exchange"): StrictModes checks, entries written whole
+ * and read checked, a poll that lists names and reads nothing, the
+ * collector's table, and node 0's cleanup. */
+#include "config.h"
+
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/types.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "auth.h"
+#include "exchange.h"
+#include "exchange-dir.h"
+#include "exitcode.h"
+#include "scheduler.h"
+#include "util.h"
+#include "xmalloc.h"
+
+/* statfs f_type of the file systems that show one owner for all files
+ * (linux/magic.h and fs/smb). */
+#define EXCHANGE_CIFS_MAGIC	0xff534d42UL
+#define EXCHANGE_SMB2_MAGIC	0xfe534d42UL
+#define EXCHANGE_SMB_MAGIC	0x517bUL
+
+static double
+exchange_real_now(void *arg)
+{
+	struct timespec	ts;
+
+	(void)arg;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void
+exchange_real_sleep(void *arg, double seconds)
+{
+	struct timespec	ts;
+
+	(void)arg;
+	ts.tv_sec = (time_t)seconds;
+	ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+}
+
+const struct exchange_clock exchange_clock_real = {
+	exchange_real_now, exchange_real_sleep, NULL
+};
+
+/* "t2" for task 2, "hnode2" for host NODE2 without a task id: the part
+ * of the file names that says whose they are. */
+void
+exchange_key(const struct exchange_entry *e, char *key, size_t len)
+{
+	size_t	i;
+
+	if (e->task >= 0) {
+		snprintf(key, len, "t%lld", (long long)e->task);
+		return;
+	}
+	snprintf(key, len, "h%s", e->host);
+	for (i = 1; key[i] != '\0'; i++) {
+		if (key[i] >= 'A' && key[i] <= 'Z')
+			key[i] = (char)(key[i] - 'A' + 'a');
+	}
+}
+
+static double
+exchange_mtime(const struct stat *st)
+{
+	return (double)st->st_mtim.tv_sec + (double)st->st_mtim.tv_nsec / 1e9;
+}
+
+/* Every node of a run writes its entry within the timeout of the others,
+ * or they give up: a file older than this node's entry by more than the
+ * timeout is left over from another run. Both times come from the file
+ * server's clock, so the nodes' clocks need not agree. */
+int
+exchange_is_stale(const struct exchange_dir_ctx *c, const struct stat *st)
+{
+	return exchange_mtime(st) < c->mtime - (double)c->o->timeout;
+}
+
+/* Owned by this user, or on a file system whose owners mean nothing
+ * (where only authenticated content counts). */
+int
+exchange_mine(const struct exchange_dir_ctx *c, const struct stat *st)
+{
+	return c->noowners || st->st_uid == c->uid;
+}
+
+/* A file system that shows every file as owned by one account: CIFS
+ * and SMB mounts, unless mounted multiuser with Unix extensions, which
+ * cannot be told apart from here. */
+static int
+exchange_fs_noowners(const struct exchange_dir_ctx *c, int fd)
+{
+	struct statfs	sf;
+
+	if (c->o->noowners)
+		return 1;
+	if (fstatfs(fd, &sf) == -1)
+		return 0;
+	return (unsigned long)sf.f_type == EXCHANGE_CIFS_MAGIC ||
+	    (unsigned long)sf.f_type == EXCHANGE_SMB2_MAGIC ||
+	    (unsigned long)sf.f_type == EXCHANGE_SMB_MAGIC;
+}
+
+/* Why dir, name could not be opened as a directory with O_NOFOLLOW. */
+static const char *
+exchange_why(int dir, const char *name, int saved)
+{
+	struct stat	st;
+
+	if ((saved == ELOOP || saved == ENOTDIR) &&
+	    fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return S_ISLNK(st.st_mode) ? "a symbolic link" :
+		    "not a directory";
+	return strerror(saved);
+}
+
+/* The base directory, as OpenSSH's StrictModes would accept it: not a
+ * link, owned by this user or root, and sticky if others may write to
+ * it, so that no one else can rename or remove what is in it. A missing
+ * one is made private to this user: a base several users share is for
+ * an administrator to make (root, mode 1777). */
+static int
+exchange_open_base(struct exchange_dir_ctx *c, char **cause)
+{
+	const char	*dir = c->o->dir;
+	struct stat	 st;
+
+	if (mkdir(dir, 0700) == -1 && errno != EEXIST)
+		goto fail;
+	if ((c->base = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1 || fstat(c->base, &st) == -1)
+		goto fail;
+	c->noowners = exchange_fs_noowners(c, c->base);
+	if (c->noowners && c->auth == NULL)
+		return util_fail(cause, "exchange directory %s is on a file "
+		    "system that does not keep owners (cifs, smb): anyone "
+		    "could write in it; give the job a secret (%s, or the key "
+		    "file ~/" AUTH_KEYDIR "/" AUTH_KEYFILE ")", dir, AUTH_ENV);
+	if (!c->noowners && st.st_uid != c->uid && st.st_uid != 0)
+		return util_fail(cause, "exchange directory %s is owned by "
+		    "uid %lu, neither you nor root: its owner could swap your "
+		    "files; use a base that root made, mode 1777", dir,
+		    (unsigned long)st.st_uid);
+	if (!c->noowners && (st.st_mode & 022) != 0 &&
+	    (st.st_mode & S_ISVTX) == 0)
+		return util_fail(cause, "exchange directory %s: mode %04o: "
+		    "writable by others and not sticky, so they could swap "
+		    "your files; chmod +t", dir, (unsigned int)(st.st_mode &
+		    07777));
+	return 0;
+fail:
+	return util_fail(cause, "exchange directory %s: %s", dir,
+	    exchange_why(AT_FDCWD, dir, errno));
+}
+
+/* The run directory: made by this node, or by another node of this job
+ * (the same user), and then owned by this user and writable by no one
+ * else. Anything else was made by someone else: the exchange fails
+ * rather than read what they may plant in it. */
+static int
+exchange_open_run(struct exchange_dir_ctx *c, char **cause)
+{
+	struct stat	st;
+
+	if (mkdirat(c->base, c->name, 0700) == -1 && errno != EEXIST)
+		goto fail;
+	if ((c->rundir = openat(c->base, c->name, O_RDONLY | O_DIRECTORY |
+	    O_NOFOLLOW | O_CLOEXEC)) == -1 || fstat(c->rundir, &st) == -1)
+		goto fail;
+	if (c->noowners)
+		return 0;
+	if (st.st_uid != c->uid)
+		return util_fail(cause, "exchange directory %s is owned by "
+		    "uid %lu, not by you: someone else made it; not using it",
+		    c->run, (unsigned long)st.st_uid);
+	if ((st.st_mode & 022) != 0)
+		return util_fail(cause, "exchange directory %s: mode %04o: "
+		    "others could write in it; not using it", c->run,
+		    (unsigned int)(st.st_mode & 07777));
+	return 0;
+fail:
+	return util_fail(cause, "exchange directory %s: %s", c->run,
+	    exchange_why(c->base, c->name, errno));
+}
+
+/* Writes name in the run directory whole or not at all: a temporary
+ * file made exclusively, renamed over name. Sets *mtime, if not NULL.
+ * No fsync: the rename alone makes the file whole for every reader (an
+ * NFS client writes back on close, whose error is checked), and a file
+ * server crash ends the run anyway, whose rerun uses another directory.
+ * An fsync costs a journal commit, milliseconds each, and a thousand
+ * nodes write two files each at once. */
+int
+exchange_writeat(struct exchange_dir_ctx *c, const char *name,
+    const char *data, size_t len, double *mtime, char **cause)
+{
+	unsigned char	 r[6];
+	struct stat	 st;
+	char		*tmp;
+	size_t		 got = 0;
+	ssize_t		 n;
+	int		 fd, saved = 0;
+
+	if (getentropy(r, sizeof r) == -1)
+		return util_fail(cause, "getentropy: %s", strerror(errno));
+	xasprintf(&tmp, "%s.%02x%02x%02x%02x%02x%02x", name, r[0], r[1], r[2],
+	    r[3], r[4], r[5]);
+	if ((fd = openat(c->rundir, tmp, O_WRONLY | O_CREAT | O_EXCL |
+	    O_NOFOLLOW | O_CLOEXEC, 0600)) == -1) {
+		saved = errno;
+		free(tmp);
+		return util_fail(cause, "%s/%s: %s", c->run, name,
+		    strerror(saved));
+	}
+	while (got < len && saved == 0) {
+		if ((n = write(fd, data + got, len - got)) == -1 &&
+		    errno != EINTR)
+			saved = errno;
+		else if (n > 0)
+			got += (size_t)n;
+	}
+	if (saved == 0 && fstat(fd, &st) == -1)
+		saved = errno;
+	if (close(fd) == -1 && saved == 0)
+		saved = errno;
+	if (saved == 0 && renameat(c->rundir, tmp, c->rundir, name) == -1)
+		saved = errno;
+	if (saved != 0)
+		(void)unlinkat(c->rundir, tmp, 0);
+	free(tmp);
+	if (saved != 0)
+		return util_fail(cause, "%s/%s: %s", c->run, name,
+		    strerror(saved));
+	if (mtime != NULL)
+		*mtime = exchange_mtime(&st);
+	return 0;
+}
+
+static int
+exchange_publish(struct exchange_dir_ctx *c, char **cause)
+{
+	struct buf	 b;
+	char		*name;
+	int		 rc;
+
+	buf_init(&b);
+	exchange_format_entry(&b, &c->x->self);
+	if (c->auth != NULL)
+		exchange_sign_entry(&b, c->auth, c->name);
+	xasprintf(&name, EXCHANGE_ENTRY "%s", c->key);
+	rc = exchange_writeat(c, name, b.s, b.len, &c->mtime, cause);
+	free(name);
+	buf_free(&b);
+	return rc == -1 ? XC_EXCHANGE : XC_OK;
+}
+
+/* The key of an entry or marker file name, or NULL for anything else:
+ * the temporary files a writer renames have a dot after the key. */
+static const char *
+exchange_name_key(const char *name, const char *prefix)
+{
+	size_t	n = strlen(prefix);
+
+	if (strncmp(name, prefix, n) != 0 || name[n] == '\0' ||
+	    strchr(name + n, '.') != NULL)
+		return NULL;
+	return name + n;
+}
+
+/* Opens name in the run directory, which must be a regular file of this
+ * user's: whatever is in the directory, a FIFO does not block. Returns
+ * the descriptor, -1 with *why set (caller frees) when the file is not
+ * to be used, -2 when it does not exist. */
+int
+exchange_open_file(struct exchange_dir_ctx *c, const char *name,
+    struct stat *st, char **why)
+{
+	int	fd;
+
+	if ((fd = openat(c->rundir, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
+	    O_NONBLOCK)) == -1) {
+		if (errno == ENOENT)
+			return -2;
+		util_fail(why, "%s", errno == ELOOP ? "a symbolic link" :
+		    strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, st) == -1)
+		util_fail(why, "%s", strerror(errno));
+	else if (!S_ISREG(st->st_mode))
+		util_fail(why, "not a regular file");
+	else if (!exchange_mine(c, st))
+		util_fail(why, "owned by uid %lu, not by you",
+		    (unsigned long)st->st_uid);
+	else
+		return fd;
+	close(fd);
+	return -1;
+}
+
+/* Reads at most len bytes of fd, and stops at the size fstat gave (a
+ * file renamed into place does not grow): one read per small file.
+ * Closes fd. */
+ssize_t
+exchange_read_fd(int fd, char *buf, size_t len, const struct stat *st,
+    char **why)
+{
+	size_t	got = 0;
+	ssize_t	n;
+
+	while (got < len && (got == 0 || got < (size_t)st->st_size) &&
+	    (n = read(fd, buf + got, len - got)) != 0) {
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			util_fail(why, "%s", strerror(errno));
+			close(fd);
+			return -1;
+		}
+		got += (size_t)n;
+	}
+	close(fd);
+	return (ssize_t)got;
+}
+
+/* Reads at most len bytes of name in the run directory, checked as
+ * exchange_open_file does: a huge file costs nothing. Returns the
+ * length, or what exchange_open_file returns. */
+ssize_t
+exchange_readat(struct exchange_dir_ctx *c, const char *name, char *buf,
+    size_t len, struct stat *st, char **why)
+{
+	int	fd;
+
+	if ((fd = exchange_open_file(c, name, st, why)) < 0)
+		return fd;
+	return exchange_read_fd(fd, buf, len, st, why);
+}
+
+static void
+exchange_push(struct exchange_dir_ctx *c, const struct exchange_entry *e)
+{
+	if (c->n == c->cap) {
+		c->cap = c->cap == 0 ? 16 : c->cap * 2;
+		c->v = xreallocarray(c->v, c->cap, sizeof *c->v);
+	}
+	c->v[c->n++] = *e;
+}
+
+/* Notes a file of the run directory that is not used, and why: it is
+ * said once, in a warning or in the failure's message, and does not
+ * fail the exchange, so that no one can stop a job by planting a
+ * file. */
+static void
+exchange_ignore(struct exchange_dir_ctx *c, const char *name,
+    const char *why)
+{
+	if (c->nignored++ < EXCHANGE_LIST_MAX) {
+		buf_adds(&c->ignored, c->nignored == 1 ? "" : ", ");
+		buf_addf(&c->ignored, "%s (", name);
+		util_addvis(&c->ignored, why, strlen(why));
+		buf_adds(&c->ignored, ")");
+	}
+}
+
+/* The entry in buf, n bytes, checked: its MAC when authenticated, its
+ * format, and that it says what its name says. */
+static int
+exchange_check(struct exchange_dir_ctx *c, const char *key, char *buf,
+    size_t n, struct exchange_entry *e, char **why)
+{
+	char	k[sizeof c->key];
+
+	if (n > EXCHANGE_ENTRY_MAX)
+		return util_fail(why, "larger than %d bytes",
+		    EXCHANGE_ENTRY_MAX);
+	if (c->auth != NULL && exchange_verify_entry(buf, &n, c->auth,
+	    c->name, why) == -1)
+		return -1;
+	if (exchange_parse_entry(buf, n, e, why) == -1)
+		return -1;
+	exchange_key(e, k, sizeof k);
+	if (strcmp(k, key) != 0)
+		return util_fail(why, "its name does not match its contents "
+		    "(%s)", k);
+	return 0;
+}
+
+/* Reads one entry file into f. A file that cannot be used is kept as
+ * such, with why; one that vanished stays unread, and is read if its
+ * name comes back. */
+static void
+exchange_load(struct exchange_dir_ctx *c, struct exchange_file *f)
+{
+	struct stat	 st;
+	char		 buf[EXCHANGE_ENTRY_MAX + 1];
+	const char	*key = f->name + strlen(EXCHANGE_ENTRY);
+	ssize_t		 n;
+
+	if ((n = exchange_readat(c, f->name, buf, sizeof buf, &st,
+	    &f->why)) == -2)
+		return;
+	if (n == -1)
+		f->state = EXCHANGE_BAD;
+	else if (exchange_is_stale(c, &st))
+		f->state = EXCHANGE_STALE;
+	else if (exchange_check(c, key, buf, (size_t)n, &f->e, &f->why) == -1)
+		f->state = EXCHANGE_BAD;
+	else
+		f->state = EXCHANGE_GOOD;
+}
+
+/* A directory stream on a new descriptor of dir, rewound. */
+DIR *
+exchange_opendir(int dir)
+{
+	DIR	*dp;
+	int	 fd;
+
+	if ((fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return NULL;
+	if ((dp = fdopendir(fd)) == NULL)
+		close(fd);
+	return dp;
+}
+
+static int
+exchange_cmp_file(const void *a, const void *b)
+{
+	const struct exchange_file	*x = a, *y = b;
+
+	return strcmp(x->name, y->name);
+}
+
+static struct exchange_file *
+exchange_file_find(struct exchange_dir_ctx *c, const char *name)
+{
+	struct exchange_file	key;
+
+	if (c->nsorted == 0)
+		return NULL;
+	key.name = (char *)(uintptr_t)name;
+	return bsearch(&key, c->f, c->nsorted, sizeof *c->f,
+	    exchange_cmp_file);
+}
+
+static void
+exchange_file_reset(struct exchange_file *f, ino_t ino)
+{
+	free(f->why);
+	f->why = NULL;
+	f->ino = ino;
+	f->state = EXCHANGE_UNREAD;
+}
+
+/* Sorts the names a listing added among the others. A name it returned
+ * twice (a directory changing while it is read may do that) is kept
+ * once. */
+static void
+exchange_sort_files(struct exchange_dir_ctx *c)
+{
+	size_t	i, m = 0;
+
+	qsort(c->f, c->nf, sizeof *c->f, exchange_cmp_file);
+	for (i = 0; i < c->nf; i++) {
+		if (m > 0 && strcmp(c->f[i].name, c->f[m - 1].name) == 0) {
+			free(c->f[i].name);
+			free(c->f[i].why);
+			continue;
+		}
+		c->f[m++] = c->f[i];
+	}
+	c->nf = c->nsorted = m;
+}
+
+/* Notes one name of a listing: a new name, or an old one that is now
+ * another file, is to be read. New names go after the sorted ones;
+ * returns 1 for one. */
+static int
+exchange_note(struct exchange_dir_ctx *c, const struct dirent *d)
+{
+	struct exchange_file	*f;
+
+	if ((f = exchange_file_find(c, d->d_name)) != NULL) {
+		if (f->ino != d->d_ino)
+			exchange_file_reset(f, d->d_ino);
+		f->gen = c->gen;
+		return 0;
+	}
+	if (c->nf == c->fcap) {
+		c->fcap = c->fcap == 0 ? 16 : c->fcap * 2;
+		c->f = xreallocarray(c->f, c->fcap, sizeof *c->f);
+	}
+	f = &c->f[c->nf++];
+	memset(f, 0, sizeof *f);
+	f->name = xstrdup(d->d_name);
+	exchange_file_reset(f, d->d_ino);
+	f->gen = c->gen;
+	return 1;
+}
+
+/* Lists the entry names of the run directory, one readdir, reading
+ * nothing: c->listed says how many there are, c->table whether the
+ * table is there. */
+static int
+exchange_list(struct exchange_dir_ctx *c, char **cause)
+{
+	struct dirent	*d;
+	DIR		*dir;
+	size_t		 i;
+	int		 added = 0;
+
+	if ((dir = exchange_opendir(c->rundir)) == NULL) {
+		util_fail(cause, "exchange directory %s: %s", c->run,
+		    strerror(errno));
+		return -1;
+	}
+	c->gen++;
+	c->table = 0;
+	while ((d = readdir(dir)) != NULL) {
+		if (exchange_name_key(d->d_name, EXCHANGE_ENTRY) != NULL)
+			added |= exchange_note(c, d);
+		else if (strcmp(d->d_name, EXCHANGE_TABLE) == 0)
+			c->table = d->d_ino;
+	}
+	closedir(dir);
+	if (added)
+		exchange_sort_files(c);
+	for (c->listed = 0, i = 0; i < c->nf; i++)
+		c->listed += c->f[i].gen == c->gen;
+	return 0;
+}
+
+/* 1 when this node's entry file was in the last listing. */
+static int
+exchange_listed_self(struct exchange_dir_ctx *c)
+{
+	struct exchange_file	*f;
+	char			 name[sizeof EXCHANGE_ENTRY + sizeof c->key];
+
+	snprintf(name, sizeof name, EXCHANGE_ENTRY "%s", c->key);
+	f = exchange_file_find(c, name);
+	return f != NULL && f->gen == c->gen;
+}
+
+/* The entries of the last listing into c->v, reading only the files not
+ * read before. */
+static void
+exchange_load_listed(struct exchange_dir_ctx *c)
+{
+	struct exchange_file	*f;
+	size_t			 i;
+
+	c->n = 0;
+	c->stale = 0;
+	c->nignored = 0;
+	buf_free(&c->ignored);
+	buf_init(&c->ignored);
+	for (i = 0; i < c->nf; i++) {
+		f = &c->f[i];
+		if (f->gen != c->gen)
+			continue;
+		if (f->state != EXCHANGE_GOOD) {
+			exchange_file_reset(f, f->ino);
+			exchange_load(c, f);
+		}
+		if (f->state == EXCHANGE_GOOD)
+			exchange_push(c, &f->e);
+		else if (f->state == EXCHANGE_STALE)
+			c->stale++;
+		else if (f->state == EXCHANGE_BAD)
+			exchange_ignore(c, f->name, f->why);
+	}
+	if (c->table_why != NULL)
+		exchange_ignore(c, EXCHANGE_TABLE, c->table_why);
+}
+
+static void
+exchange_files_free(struct exchange_dir_ctx *c)
+{
+	size_t	i;
+
+	for (i = 0; i < c->nf; i++) {
+		free(c->f[i].name);
+		free(c->f[i].why);
+	}
+	free(c->f);
+}
+
+static const struct exchange_entry *
+exchange_find(const struct exchange_dir_ctx *c, const char *key)
+{
+	char	k[sizeof c->key];
+	size_t	i;
+
+	for (i = 0; i < c->n; i++) {
+		exchange_key(&c->v[i], k, sizeof k);
+		if (strcmp(k, key) == 0)
+			return &c->v[i];
+	}
+	return NULL;
+}
+
+/* Sleeps *poll seconds between two polls and doubles *poll, up to
+ * EXCHANGE_POLL_MAX. */
+void
+exchange_pause(struct exchange_dir_ctx *c, double *poll)
+{
+	c->clock->sleep(c->clock->arg, *poll);
+	if ((*poll *= 2) > EXCHANGE_POLL_MAX)
+		*poll = EXCHANGE_POLL_MAX;
+}
+
+static int
+exchange_vanished(struct exchange_dir_ctx *c, char **cause)
+{
+	util_fail(cause, "exchange in %s: this node's entry %s%s has vanished",
+	    c->run, EXCHANGE_ENTRY, c->key);
+	return XC_EXCHANGE;
+}
+
+/* Polls the run directory until nnodes entries are there. Until every
+ * node's entry name is there, a poll lists the names and reads nothing.
+ * Then one node, the collector, reads the entries and writes the table,
+ * and the others poll for the table alone, one open each, and read it.
+ * A node reads each file at most once, and no poll costs more than one
+ * directory read. */
+static int
+exchange_gather(struct exchange_dir_ctx *c, char **cause)
+{
+	double	start = c->clock->now(c->clock->arg), poll = EXCHANGE_POLL_MIN;
+	double	all = -1, t;
+	int	late, reads;
+
+	for (;;) {
+		t = c->clock->now(c->clock->arg);
+		late = t - start >= c->o->timeout;
+		reads = all >= 0 && exchange_reads_entries(c, t - all);
+		if (all < 0 || reads || late) {
+			if (exchange_list(c, cause) == -1)
+				return XC_EXCHANGE;
+			if (!exchange_listed_self(c))
+				return exchange_vanished(c, cause);
+		}
+		/* The table comes soon after the last name: poll fast. */
+		if (all < 0 && c->listed >= c->x->nnodes) {
+			all = t;
+			poll = EXCHANGE_POLL_MIN;
+			reads = exchange_reads_entries(c, 0);
+		}
+		if ((all >= 0 || c->table != 0) && exchange_use_table(c))
+			return XC_OK;
+		if (late || reads) {
+			exchange_load_listed(c);
+			if (exchange_find(c, c->key) == NULL)
+				return exchange_vanished(c, cause);
+			if (c->n == c->x->nnodes) {
+				if (c->collector)
+					exchange_write_table(c);
+				return XC_OK;
+			}
+			if (c->n > c->x->nnodes)
+				return exchange_too_many(c, cause);
+		}
+		if (late)
+			return exchange_timed_out(c, cause);
+		exchange_pause(c, &poll);
+	}
+}
+
+static int
+exchange_dir_run(struct exchange_dir_ctx *c, struct exchange_result *r,
+    char **cause)
+{
+	const struct exchange_entry	*self;
+	struct buf			 warn;
+	char				 key[sizeof c->key], *why;
+	int				 xc;
+
+	if (exchange_open_base(c, cause) == -1 ||
+	    exchange_open_run(c, cause) == -1)
+		return XC_EXCHANGE;
+	if ((xc = exchange_publish(c, cause)) != XC_OK ||
+	    (xc = exchange_gather(c, cause)) != XC_OK)
+		return xc;
+	if (exchange_order(c->v, c->n, &why) == -1) {
+		util_fail(cause, "exchange in %s: %s", c->run, why);
+		free(why);
+		return XC_EXCHANGE;
+	}
+	for (r->node_rank = 0; r->node_rank < c->n; r->node_rank++) {
+		self = &c->v[r->node_rank];
+		exchange_key(self, key, sizeof key);
+		if (strcmp(key, c->key) == 0)
+			break;
+	}
+	r->nnodes = c->n;
+	r->master_addr = xstrdup(c->v[0].addr);
+	if ((xc = exchange_mark_read(c, cause)) != XC_OK)
+		return xc;
+	buf_init(&warn);
+	if (c->nignored > 0) {
+		buf_addf(&warn, "exchange in %s", c->run);
+		exchange_said_ignored(&warn, c, ":");
+	}
+	if (r->node_rank == 0)
+		exchange_cleanup(c, &warn);
+	if (warn.len > 0)
+		r->warning = buf_take(&warn);
+	buf_free(&warn);
+	return XC_OK;
+}
+
+int
+exchange_dir(struct exchange_result *r, const struct exchange_opts *o,
+    const struct exchange_node *x, char **cause)
+{
+	struct exchange_dir_ctx	 c;
+	char			*vars;
+	int			 xc;
+
+	memset(r, 0, sizeof *r);
+	if (x->nnodes == 0) {
+		util_fail(cause, "--exchange dir: needs --nnodes N, the number "
+		    "of nodes to wait for");
+		return XC_USAGE;
+	}
+	if (x->jobid == NULL) {
+		/* HPC Pack's first: it is what this exchange is for. */
+		vars = sched_job_vars_text(SCHED_AUTO, SCHED_HPCPACK);
+		util_fail(cause, "--exchange dir: needs a job id to name its "
+		    "directory, and none is set (%s)", vars);
+		free(vars);
+		return XC_EXCHANGE;
+	}
+	memset(&c, 0, sizeof c);
+	c.o = o;
+	c.x = x;
+	c.clock = o->clock != NULL ? o->clock : &exchange_clock_real;
+	c.auth = o->auth != NULL && o->auth->len > 0 ? o->auth : NULL;
+	c.uid = geteuid();
+	c.base = c.rundir = -1;
+	buf_init(&c.ignored);
+	c.name = exchange_run_name(c.auth, x->jobid, x->retry);
+	xasprintf(&c.run, "%s/%s", o->dir, c.name);
+	exchange_key(&x->self, c.key, sizeof c.key);
+	xc = exchange_dir_run(&c, r, cause);
+	if (c.rundir != -1)
+		close(c.rundir);
+	if (c.base != -1)
+		close(c.base);
+	buf_free(&c.ignored);
+	exchange_files_free(&c);
+	free(c.confirmed);
+	free(c.table_why);
+	free(c.v);
+	free(c.name);
+	free(c.run);
+	return xc;
+}

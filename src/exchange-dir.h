@@ -1,0 +1,120 @@
+/* exchange-dir.h: what the files of the directory exchange share, and
+ * nothing else includes: exchange-dir.c (the directory, its files, the
+ * poll), exchange-table.c (the collector's table), exchange-msg.c (what
+ * a timeout or too many nodes say) and exchange-clean.c (read markers,
+ * node 0's cleanup). */
+#ifndef DDPGEN_EXCHANGE_DIR_H
+#define DDPGEN_EXCHANGE_DIR_H
+
+#include <sys/types.h>
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <stddef.h>
+
+#include "exchange.h"
+#include "util.h"
+
+#define EXCHANGE_ENTRY		"entry."
+#define EXCHANGE_READ		"read."
+#define EXCHANGE_TABLE		"table"
+#define EXCHANGE_TABLE_MAGIC	"ddprank-table"
+#define EXCHANGE_COLLECTOR	"collector"
+/* How long a node that sees every node's entry name waits for the
+ * table before it reads the entries itself: the collector is slow or
+ * dead, or the names include files that are not entries. */
+#define EXCHANGE_TABLE_WAIT	5.0
+/* Polling starts fast, for nodes that start together, and slows down so
+ * that a long wait does not flood a file server with directory reads. */
+#define EXCHANGE_POLL_MIN	0.05
+#define EXCHANGE_POLL_MAX	1.0
+/* Entries and names listed in a message, at most. */
+#define EXCHANGE_LIST_MAX	16
+/* Earlier runs whose directories node 0 removes, at most. */
+#define EXCHANGE_RETRY_CLEAN	64
+/* An entry file of the run directory. A good entry is read once: a name
+ * seen again with the same inode number is the same file, since ddprank
+ * only ever renames entries into place. One that was not good is read
+ * again at each poll that reads, as before, in case it was rewritten
+ * in place: there are few of those, not one per node. */
+enum exchange_state {
+	EXCHANGE_UNREAD,
+	EXCHANGE_GOOD,
+	EXCHANGE_STALE,
+	EXCHANGE_BAD
+};
+
+struct exchange_file {
+	char			*name;
+	ino_t			 ino;
+	unsigned int		 gen;	/* of the last listing it was in */
+	enum exchange_state	 state;
+	struct exchange_entry	 e;	/* EXCHANGE_GOOD */
+	char			*why;	/* EXCHANGE_BAD */
+};
+
+/* One exchange in progress. Everything in the run directory goes
+ * through the descriptors base and rundir, opened without following a
+ * link and checked: see exchange_open_base and exchange_open_run. */
+struct exchange_dir_ctx {
+	const struct exchange_opts	*o;
+	const struct exchange_node	*x;
+	const struct exchange_clock	*clock;
+	const struct auth		*auth;	 /* NULL: not authenticated */
+	uid_t				 uid;
+	int				 noowners; /* cifs and the like */
+	int				 base, rundir;
+	char				*name;	 /* the run directory's */
+	char				*run;	 /* o->dir/name, for messages */
+	char				 key[EXCHANGE_HOST_MAX + 2];
+	double				 mtime;	 /* of this node's entry */
+	struct exchange_file		*f;	 /* every entry name seen */
+	size_t				 nf, fcap;
+	size_t				 nsorted; /* f[0..nsorted): by name */
+	size_t				 listed; /* names of the last listing */
+	unsigned int			 gen;	 /* of the last listing */
+	struct exchange_entry		*v;	 /* the entries that count */
+	size_t				 n, cap;
+	size_t				 stale;	 /* entries ignored as such */
+	struct buf			 ignored; /* files skipped */
+	size_t				 nignored;
+	unsigned char			*confirmed; /* node 0: v[i] has read */
+	int				 collector; /* writes the table */
+	ino_t				 table;	 /* listed, or 0 */
+	ino_t				 table_bad; /* the one found bad */
+	char				*table_why; /* and why */
+};
+
+/* exchange-dir.c */
+void	 exchange_key(const struct exchange_entry *, char *key, size_t len);
+int	 exchange_is_stale(const struct exchange_dir_ctx *,
+	    const struct stat *);
+int	 exchange_mine(const struct exchange_dir_ctx *, const struct stat *);
+int	 exchange_writeat(struct exchange_dir_ctx *, const char *name,
+	    const char *data, size_t len, double *mtime, char **cause);
+int	 exchange_open_file(struct exchange_dir_ctx *, const char *name,
+	    struct stat *, char **why);
+ssize_t	 exchange_read_fd(int fd, char *buf, size_t len, const struct stat *,
+	    char **why);
+ssize_t	 exchange_readat(struct exchange_dir_ctx *, const char *name,
+	    char *buf, size_t len, struct stat *, char **why);
+DIR	*exchange_opendir(int dir);
+void	 exchange_pause(struct exchange_dir_ctx *, double *poll);
+
+/* exchange-table.c */
+int	 exchange_reads_entries(struct exchange_dir_ctx *, double waited);
+int	 exchange_use_table(struct exchange_dir_ctx *);
+void	 exchange_write_table(struct exchange_dir_ctx *);
+
+/* exchange-msg.c */
+void	 exchange_describe(struct buf *, const struct exchange_entry *);
+void	 exchange_said_ignored(struct buf *, const struct exchange_dir_ctx *,
+	    const char *sep);
+int	 exchange_timed_out(struct exchange_dir_ctx *, char **cause);
+int	 exchange_too_many(struct exchange_dir_ctx *, char **cause);
+
+/* exchange-clean.c */
+int	 exchange_mark_read(struct exchange_dir_ctx *, char **cause);
+void	 exchange_cleanup(struct exchange_dir_ctx *, struct buf *warn);
+
+#endif
