@@ -48,6 +48,9 @@ clean_env
 failures=0
 checks=0
 failed_list=
+# fd 3: the test's standard output, where failures are told, even from
+# a check whose output the test redirects ("check ... cmd >/dev/null").
+exec 3>&1
 
 # One way to assert: every check of a test is a "check DESC CMD..." or
 # an "expect_eq WHAT GOT WANT" (which is a check of [ GOT = WANT ]).
@@ -98,7 +101,7 @@ matches() {
 # counts as one).  finish repeats them all at the end, so a log whose
 # tail is all that is shown (CI) still names them.
 fail() {
-	echo "FAIL: $*"
+	echo "FAIL: $*" >&3
 	failures=$((failures + 1))
 	failed_list="$failed_list
 FAIL: $*"

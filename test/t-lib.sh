@@ -45,6 +45,10 @@ check "a failed check's status is kept" said status "FAIL: exit 3 (exit 3)"
 check "a failed check returns 1" said status "returned 1"
 check "a passing check returns 0" said status "returned 0"
 
+mini quiet 'check "redirected" grep -q x /dev/null >/dev/null 2>&1'
+expect_eq "a redirected check still tells its failure, and again at the end" \
+    "$(grep -cxF "FAIL: redirected (exit 1)" "$T/quiet.out")" 2
+
 mini none ': nothing checked'
 expect_eq "no checks: status" "$rc" 1
 check "no checks: said" said none "no checks ran"
