@@ -30,15 +30,14 @@ t() {
 	esac
 	MASTER_ADDR=m "$bin" "$@" >"$stdout" 2>err
 	rc=$?
+	head -n 1 err >err_first
 	seen="$seen $prog:$rc"
 	expect_eq "$prog $*: status" "$rc" "$want"
 	[ "$want" -ne 0 ] || return
-	checks=$((checks + 1))
-	head -n 1 err | grep -Eq -- "^$prog: $pat" ||
-	    fail "$prog $*: stderr [$(cat err)] lacks [^$prog: $pat]"
-	checks=$((checks + 1))
-	[ "$(sed 1d err | grep -vc -e '^usage:' -e '^ ')" -eq 0 ] ||
-	    fail "$prog $*: more than one error line: $(cat err)"
+	check "$prog $*: stderr [$(cat err)] starts with [^$prog: $pat]" \
+	    grep -Eq -- "^$prog: $pat" err_first
+	check "$prog $*: one error line: $(cat err)" \
+	    test "$(sed 1d err | grep -vc -e '^usage:' -e '^ ')" -eq 0
 }
 
 t 0 '' gen --nodes 2 train.py
@@ -91,11 +90,8 @@ t 127 "cannot execute '\./no-such-cmd'" ddprank exec --hostfile hosts \
 for prog in ddpgen ddprank; do
 	for st in $(sed -n '/^\.Sh EXIT STATUS/,/^\.Sh /s/^\.It \([0-9][0-9]*\)$/\1/p' \
 	    "$srcdir/man/$prog.1"); do
-		checks=$((checks + 1))
-		case " $seen " in
-		*" $prog:$st "*) ;;
-		*) fail "$prog: documented exit status $st not tested" ;;
-		esac
+		check "$prog: documented exit status $st tested" \
+		    matches " $seen " "* $prog:$st *"
 	done
 done
 finish
