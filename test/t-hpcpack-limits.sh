@@ -79,7 +79,9 @@ for fmt in xml cmd ps; do
 	    -o big.out /x.py "$arg" y 2>big.err
 	expect_eq "over 2,048: --format $fmt exit" "$?" 2
 	check "over 2,048: --format $fmt: [$(cat big.err)]" \
-	    grep -q "^ddpgen: job variables: [0-9]* characters (DDPGEN_TASK, the task's command, [0-9]*; DDPGEN_COMMAND [0-9]*; path and env [0-9]*); HPC Pack takes at most 2048: " big.err
+	    grep -q "^ddpgen: job variables: [0-9]* characters (DDPGEN_TASK, \
+the task's command, [0-9]*; DDPGEN_COMMAND [0-9]*; path and env [0-9]*); \
+HPC Pack takes at most 2048: " big.err
 	check "over 2,048: --format $fmt wrote a file" test ! -e big.out
 done
 
@@ -95,7 +97,10 @@ rm -f long.cmd
     2>long.err
 expect_eq "2,700-character job name: --format cmd exit" "$?" 2
 check "2,700-character job name: --format cmd: [$(cat long.err)]" \
-    grep -q "^ddpgen: cmd.exe: line [0-9]* of the batch file has [0-9]* characters; cmd.exe reads at most 8191, less 260 kept for the file name %DDPGEN_OUT% expands to (use --format xml or ps)$" long.err
+    grep -q "^ddpgen: cmd.exe: line [0-9]* of the batch file has [0-9]* \
+characters; \
+cmd.exe reads at most 8191, less 260 kept for the file name %DDPGEN_OUT% \
+expands to (use --format xml or ps)$" long.err
 check "cmd line limit: a file was written" test ! -e long.cmd
 
 finish
