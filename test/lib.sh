@@ -107,6 +107,10 @@ fail() {
 FAIL: $*"
 }
 
+# ok: gone; a check is "check DESC CMD...".  A test written for the old
+# counter fails loudly rather than count nothing.
+ok() { fail "ok is gone from lib.sh: assert with check DESC CMD..."; }
+
 # skip REASON: ends the test as skipped, saying why on the last line.
 skip() { echo "SKIP: $*"; exit 77; }
 

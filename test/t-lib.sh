@@ -49,6 +49,10 @@ mini quiet 'check "redirected" grep -q x /dev/null >/dev/null 2>&1'
 expect_eq "a redirected check still tells its failure, and again at the end" \
     "$(grep -cxF "FAIL: redirected (exit 1)" "$T/quiet.out")" 2
 
+mini oldok 'check "true" true
+ok'
+expect_eq "the old counter ok: fails the test" "$rc" 1
+
 mini none ': nothing checked'
 expect_eq "no checks: status" "$rc" 1
 check "no checks: said" said none "no checks ran"
