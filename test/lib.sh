@@ -96,6 +96,15 @@ matches() {
 	return 1
 }
 
+# contains STRING PART: STRING holds PART, taken literally; a command,
+# for check.
+contains() {
+	case $1 in
+	*"$2"*)	return 0 ;;
+	esac
+	return 1
+}
+
 # fail WHAT: records a failed check (check and expect_eq call it; a
 # test calls it only for a failure found outside a check, which then
 # counts as one).  finish repeats them all at the end, so a log whose
@@ -165,11 +174,10 @@ need_cluster() {
 }
 
 # need_torchrun: torchrun on PATH, whose python (of its #! line, which
-# it runs under) imports torch.distributed.
+# it runs under) imports torch.distributed; sets tpy to that python.
 need_torchrun() {
-	local _py
 	need_progs torchrun
-	_py=$(sed -n '1s/^#![[:space:]]*//p' "$(command -v torchrun)")
-	$_py -c 'import torch.distributed' 2>/dev/null ||
-	    skip "torchrun's python ($_py) cannot import torch.distributed"
+	tpy=$(sed -n '1s/^#![[:space:]]*//p' "$(command -v torchrun)")
+	$tpy -c 'import torch.distributed' 2>/dev/null ||
+	    skip "torchrun's python ($tpy) cannot import torch.distributed"
 }

@@ -18,18 +18,20 @@ said() { grep -qxF -- "$2" "$T/$1.out"; }
 mini pass 'check "true passes" true
 check "a negation" ! false
 check "a glob" matches "hello world" "hello *"
+check "a part" contains "a [b]* c" "[b]*"
 expect_eq "equal" "a b" "a b"'
 expect_eq "passing checks: status" "$rc" 0
-check "passing checks: all four counted" said pass "4 checks, 0 failures"
+check "passing checks: all five counted" said pass "5 checks, 0 failures"
 
 mini fail 'check "true passes" true
 check "grep finds x" grep -q x /dev/null
 check "a negation" ! true
 check "a glob" matches "hello" "world"
+check "a part, not a pattern" contains "a b c" "a*"
 expect_eq "equal" a b
 check "after the failures" true'
 expect_eq "failing checks: status" "$rc" 1
-check "failing checks: all counted" said fail "6 checks, 4 failures"
+check "failing checks: all counted" said fail "7 checks, 5 failures"
 check "failing check: named with its status" said fail "FAIL: grep finds x (exit 1)"
 check "failing negation: named with its command" said fail \
     "FAIL: a negation (succeeded: true)"
