@@ -365,7 +365,7 @@ END_TEST
 
 START_TEST(test_port)
 {
-	struct nodes_env	 env = { t_env_get, NULL };
+	struct nodes_env	 env;
 	char			*cause = NULL;
 	int			 port;
 
@@ -383,17 +383,16 @@ START_TEST(test_port)
 	    "--port auto needs a job id (CCP_JOBID) and none is set; "
 	    "choose a port with --port N");
 
-	env.arg = (void *)(uintptr_t)ENV("SLURM_JOB_ID=123456",
-	    "SLURM_STEP_ID=0");
+	env = t_env(ENV("SLURM_JOB_ID=123456", "SLURM_STEP_ID=0"));
 	ck_assert_int_eq(rank_port(&port, &opts, &env, &cause), XC_OK);
 	ck_assert_int_eq(port, 20000 + 123456 * 1009 % 10000);
-	env.arg = (void *)(uintptr_t)ENV("PATH=/bin");
+	env = t_env(ENV("PATH=/bin"));
 	ck_assert_int_eq(rank_port(&port, &opts, &env, &cause), XC_PORT);
 	ck_assert_str_eq(cause, "--port auto needs a job id (SLURM_JOB_ID, "
 	    "CCP_JOBID, PBS_JOBID or LSB_JOBID) and none is set; choose a "
 	    "port with --port N");
 	free(cause);
-	env.arg = (void *)(uintptr_t)ENV("LSB_JOBID=x");
+	env = t_env(ENV("LSB_JOBID=x"));
 	ck_assert_int_eq(rank_port(&port, &opts, &env, &cause), XC_NODES);
 	ck_assert_str_eq(cause, "LSB_JOBID is not a number: 'x'");
 	free(cause);
