@@ -63,6 +63,8 @@ exec 3>&1
 # exit non-zero.  Returns 0 when the check passed, 1 when it failed, so
 # a test may stop ("|| return", "|| exit") after a check it depends on.
 check() {
+	# A check's CMD may itself run checks.
+	# shellcheck disable=SC3043 # dash and bash have local
 	local _desc _st
 	_desc=$1
 	shift
@@ -90,6 +92,7 @@ expect_eq() {
 # matches STRING PATTERN: STRING matches the case(1) glob PATTERN; a
 # command, for check.
 matches() {
+	# shellcheck disable=SC2254 # a pattern, on purpose
 	case $1 in
 	$2)	return 0 ;;
 	esac

@@ -55,6 +55,12 @@ mini oldok 'check "true" true
 ok'
 expect_eq "the old counter ok: fails the test" "$rc" 1
 
+mini nested 'inner() { check "inner" true; false; }
+check "outer" inner'
+check "a check inside a check keeps the outer name" said nested \
+    "FAIL: outer (exit 1)"
+check "both counted" said nested "2 checks, 1 failures"
+
 mini none ': nothing checked'
 expect_eq "no checks: status" "$rc" 1
 check "no checks: said" said none "no checks ran"
