@@ -54,7 +54,9 @@ exec 3>&1
 
 # One way to assert: every check of a test is a "check DESC CMD..." or
 # an "expect_eq WHAT GOT WANT" (which is a check of [ GOT = WANT ]).
-# Each counts once and, when it fails, records DESC; finish reports the
+# Each counts once and, when it fails, records DESC (which names the
+# check, or says what went wrong, with values) in a "FAIL: DESC (exit N)"
+# line on the test's standard output; finish reports the
 # count and fails the test when a check failed or none ran.  CMD is one
 # command with its arguments: a pipeline or a compound command goes in a
 # function of the test, or through "sh -c" or "eval".
@@ -108,10 +110,9 @@ contains() {
 	return 1
 }
 
-# fail WHAT: records a failed check (check and expect_eq call it; a
-# test calls it only for a failure found outside a check, which then
-# counts as one).  finish repeats them all at the end, so a log whose
-# tail is all that is shown (CI) still names them.
+# fail WHAT: records a failed check; check and expect_eq call it, a test
+# asserts through them.  finish repeats the failures at the end, so a log
+# whose tail is all that is shown (CI) still names them.
 fail() {
 	echo "FAIL: $*" >&3
 	failures=$((failures + 1))
