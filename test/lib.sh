@@ -56,9 +56,9 @@ exec 3>&1
 # an "expect_eq WHAT GOT WANT" (which is a check of [ GOT = WANT ]).
 # Each counts once and, when it fails, records DESC (which names the
 # check, or says what went wrong, with values) in a "FAIL: DESC (exit N)"
-# line on the test's standard output; finish reports the
-# count and fails the test when a check failed or none ran.  CMD is one
-# command with its arguments: a pipeline or a compound command goes in a
+# line on the test's standard output; finish reports the count and
+# fails the test when a check failed or none ran.  CMD is one command
+# with its arguments: a pipeline or a compound command goes in a
 # function of the test, or through "sh -c" or "eval".
 
 # check DESC CMD...: CMD must exit 0.  check DESC ! CMD...: CMD must
