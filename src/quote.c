@@ -102,19 +102,10 @@ quote_var_ref(const char *s, const char **name, size_t *namelen)
 	return 1 + brace + n + brace;
 }
 
-/* Appends the literal text gathered in lit, if any, and empties it. */
+/* Appends s by the job-time rule, its literal runs quoted by lit. */
 static void
-quote_sh_run(struct buf *b, struct buf *lit)
-{
-	if (lit->len == 0)
-		return;
-	quote_sh(b, lit->s);
-	lit->len = 0;
-	lit->s[0] = '\0';
-}
-
-void
-quote_sh_vars(struct buf *b, const char *s)
+quote_vars(struct buf *b, const char *s,
+    void (*lit_fn)(struct buf *, const char *))
 {
 	struct buf	 lit;
 	const char	*name;
@@ -127,18 +118,44 @@ quote_sh_vars(struct buf *b, const char *s)
 			buf_addc(&lit, '$');
 			s += 2;
 		} else if ((len = quote_var_ref(s, &name, &namelen)) > 0) {
-			quote_sh_run(b, &lit);
+			if (lit.len > 0)
+				lit_fn(b, lit.s);
+			lit.len = 0;
+			lit.s[0] = '\0';
 			buf_addf(b, "\"${%.*s-}\"", (int)namelen, name);
 			refs = 1;
 			s += len;
 		} else
 			buf_addc(&lit, *s++);
 	}
-	if (refs)
-		quote_sh_run(b, &lit);
-	else
-		quote_sh(b, lit.s);
+	if (!refs || lit.len > 0)
+		lit_fn(b, lit.s);
 	buf_free(&lit);
+}
+
+void
+quote_sh_vars(struct buf *b, const char *s)
+{
+	quote_vars(b, s, quote_sh);
+}
+
+void
+quote_sh_vars_line(struct buf *b, const char *s)
+{
+	quote_vars(b, s, quote_sh_line);
+}
+
+int
+quote_has_vars(const char *s)
+{
+	const char	*name;
+	size_t		 namelen;
+
+	for (; *s != '\0'; s++)
+		if ((s[0] == '\\' && s[1] == '$') ||
+		    quote_var_ref(s, &name, &namelen) > 0)
+			return 1;
+	return 0;
 }
 
 void

@@ -33,6 +33,15 @@ void	quote_sh_posix(struct buf *, const char *s);
  * environment values (-e, a profile's env). */
 void	quote_sh_vars(struct buf *, const char *s);
 
+/* As quote_sh_vars, with the literal runs quoted by quote_sh_line, so
+ * the word holds no ';' and stays on one line: for env values carried
+ * in HPC Pack's DDPGEN_TASK. */
+void	quote_sh_vars_line(struct buf *, const char *s);
+
+/* Whether quote_sh_vars would expand something in s: a reference
+ * $NAME or ${NAME}, or \$. */
+int	quote_has_vars(const char *s);
+
 /* Appends s as quote_sh does, except that the text appended never holds
  * a ';' or a control byte: a word with either is written in bash's
  * $'...' with ';' as \x3b. For shell code that must stay one line

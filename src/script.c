@@ -47,11 +47,29 @@ script_set_list(struct tmpl_vars *v, const char *name,
 	tmpl_set_list(v, name, l->v, l->n);
 }
 
-/* env items are NAME=VALUE, checked by the profile; the template gets
- * them as records so the name and the value are escaped apart. */
-static void
-script_set_env(struct tmpl_vars *v, const struct strlist *env)
+/*
+ * HPC Pack sets its job variables as given, before the task shell reads
+ * its startup files. A value that the job-time rule expands ($NAME,
+ * ${NAME}, \$) is exported by DDPGEN_TASK instead, after the setup
+ * lines as in a Slurm script, so "PATH=/opt/x:$PATH" extends the PATH
+ * the startup files made.
+ */
+static int
+script_job_time(const struct profile *p, const char *item)
 {
+	const char	*eq = strchr(item, '=');
+
+	return p->scheduler == PROFILE_HPCPACK &&
+	    quote_has_vars(eq == NULL ? "" : eq + 1);
+}
+
+/* env items are NAME=VALUE, checked by the profile; the template gets
+ * them as records so the name and the value are escaped apart. An HPC
+ * Pack job leaves out those DDPGEN_TASK exports (script_job_time). */
+static void
+script_set_env(struct tmpl_vars *v, const struct profile *p)
+{
+	const struct strlist	*env = &p->env;
 	static const char *const fields[] = { "name", "value", NULL };
 	struct tmpl_vars	*rec;
 	const char		*eq;
@@ -60,6 +78,8 @@ script_set_env(struct tmpl_vars *v, const struct strlist *env)
 
 	tmpl_set_fields(v, "env", fields);
 	for (i = 0; i < env->n; i++) {
+		if (script_job_time(p, env->v[i]))
+			continue;
 		eq = strchr(env->v[i], '=');
 		name = xstrndup(env->v[i], eq == NULL ? strlen(env->v[i]) :
 		    (size_t)(eq - env->v[i]));
@@ -107,7 +127,7 @@ script_set_runtime(struct tmpl_vars *v, const struct profile *p)
 	script_set_list(v, "launcher", &p->launcher);
 	script_set_list(v, "launcher_args", &p->launcher_args);
 	script_set_list(v, "setup", &p->setup);
-	script_set_env(v, &p->env);
+	script_set_env(v, p);
 }
 
 /* The command every HPC Pack task runs: ddprank exec with the shared
@@ -165,6 +185,31 @@ script_task_argv(const struct job *job, struct strlist *argv)
  * status becomes 1: the last command's status is the shell's, and exit
  * runs in a subshell, since an interactive login shell's own exit prints
  * "logout". */
+static void
+script_task_export(struct buf *b, const char *name, size_t namelen,
+    const char *value)
+{
+	buf_addf(b, "export %.*s=", (int)namelen, name);
+	quote_sh_vars_line(b, value);
+	buf_adds(b, " && ");
+}
+
+/* The exports of script_job_time's values, path's first. */
+static void
+script_task_exports(struct buf *b, const struct profile *p)
+{
+	size_t	i, n;
+
+	if (quote_has_vars(p->path_env))
+		script_task_export(b, "PATH", 4, p->path_env);
+	for (i = 0; i < p->env.n; i++) {
+		if (!script_job_time(p, p->env.v[i]))
+			continue;
+		n = strcspn(p->env.v[i], "=");
+		script_task_export(b, p->env.v[i], n, p->env.v[i] + n + 1);
+	}
+}
+
 static char *
 script_task_command(const struct job *job)
 {
@@ -183,6 +228,7 @@ script_task_command(const struct job *job)
 		buf_adds(&b, " || : && ");
 		buf_free(&code);
 	}
+	script_task_exports(&b, job->prof);
 	strlist_init(&argv);
 	script_task_argv(job, &argv);
 	for (i = 0; i < job->nargs; i++)
@@ -306,7 +352,7 @@ script_set_hpcpack(struct tmpl_vars *v, const struct job *job)
 	tmpl_set(v, "shared_dir", p->shared_dir);
 	tmpl_set(v, "task_shell", profile_shell_names[p->task_shell]);
 	tmpl_set(v, "task_shell_flag", script_shell_flags[p->task_shell]);
-	tmpl_set(v, "path", p->path_env);
+	tmpl_set(v, "path", quote_has_vars(p->path_env) ? "" : p->path_env);
 	tmpl_set(v, "exclusive", p->exclusive ? "true" : "false");
 	tmpl_set(v, "fail_on_task_failure",
 	    p->fail_on_task_failure ? "true" : "false");
@@ -360,12 +406,13 @@ script_check_jobenv(const struct profile *p, char **cause)
 {
 	size_t	i;
 
-	if (strchr(p->path_env, ';') != NULL)
+	if (strchr(p->path_env, ';') != NULL && !quote_has_vars(p->path_env))
 		return util_fail(cause, "path: ';' cannot be written in a "
 		    "cmd.exe job: job new's /jobenv would start another "
 		    "variable there (use --format xml or ps)");
 	for (i = 0; i < p->env.n; i++) {
-		if (strchr(p->env.v[i], ';') == NULL)
+		if (strchr(p->env.v[i], ';') == NULL ||
+		    script_job_time(p, p->env.v[i]))
 			continue;
 		return util_fail(cause, "env: %.*s: ';' cannot be written in "
 		    "a cmd.exe job: job new's /jobenv would start another "
@@ -390,10 +437,11 @@ script_env_len(const struct job *job, size_t *task, size_t *command)
 	*command = strlen("DDPGEN_COMMAND=") + script_u16len(s);
 	free(s);
 	n = *task + *command;
-	if (*p->path_env != '\0')
+	if (*p->path_env != '\0' && !quote_has_vars(p->path_env))
 		n += strlen("PATH=") + script_u16len(p->path_env);
 	for (i = 0; i < p->env.n; i++)
-		n += script_u16len(p->env.v[i]);
+		if (!script_job_time(p, p->env.v[i]))
+			n += script_u16len(p->env.v[i]);
 	return n;
 }
 
