@@ -86,6 +86,8 @@ complete -c ddpgen $open -s r -l rdzv -x -a 'static c10d' -d Rendezvous
 complete -c ddpgen $open -s i -l iface -x -d 'Interface pattern (PCRE2)'
 complete -c ddpgen $open -s T -l template -r -d 'Template file'
 complete -c ddpgen $open -l ddprank -r -d 'Path of ddprank on the nodes'
+complete -c ddpgen $open -l preflight -d 'Run ddprank doctor before training'
+complete -c ddpgen $open -l no-preflight -d 'Do not run ddprank doctor first'
 complete -c ddpgen $open -l list-sites -d 'List the sites found'
 complete -c ddpgen $open -l show-site -x -a '(__ddpgen_sites)' -d 'Print a resolved profile'
 complete -c ddpgen $open -s h -l help -d Usage

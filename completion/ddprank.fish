@@ -1,7 +1,7 @@
 # fish completion for ddprank(1).  test/t-completion.sh checks the
 # options here against the program's option table.
 
-set -g __ddprank_cmds env exec hosts ip port
+set -g __ddprank_cmds doctor env exec hosts ip port
 
 # __ddprank_cmd CMD...: true when the subcommand is one of CMD (env when
 # none is given) and the command of exec has not started.
@@ -31,23 +31,30 @@ function __ddprank_exec_complete
 end
 
 complete -c ddprank -e
+complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a doctor -d 'Check every node before training (the preflight)'
 complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a env -d 'Print NODE_RANK, NNODES, MASTER_ADDR ... (the default)'
 complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a exec -d 'Run a command with those variables set'
 complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a hosts -d 'Expand a host list'
 complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a ip -d 'Print the address of an interface'
 complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a port -d 'Print the port'
-complete -c ddprank -n '__ddprank_cmd env exec hosts' -s s -l scheduler -x -a 'auto slurm hpcpack pbs lsf hostfile' -d 'Where the node list comes from'
-complete -c ddprank -n '__ddprank_cmd env exec hosts' -s f -l hostfile -r -d 'Host file'
-complete -c ddprank -n '__ddprank_cmd env exec ip' -s i -l iface -x -d 'Interface pattern (PCRE2)'
-complete -c ddprank -n '__ddprank_cmd env exec port' -s p -l port -x -a auto -d 'Master port'
-complete -c ddprank -n '__ddprank_cmd env exec port' -s P -l port-range -x -d 'Port range LO-HI'
+complete -c ddprank -n '__ddprank_cmd doctor env exec hosts' -s s -l scheduler -x -a 'auto slurm hpcpack pbs lsf hostfile' -d 'Where the node list comes from'
+complete -c ddprank -n '__ddprank_cmd doctor env exec hosts' -s f -l hostfile -r -d 'Host file'
+complete -c ddprank -n '__ddprank_cmd doctor env exec ip' -s i -l iface -x -d 'Interface pattern (PCRE2)'
+complete -c ddprank -n '__ddprank_cmd doctor env exec port' -s p -l port -x -a auto -d 'Master port'
+complete -c ddprank -n '__ddprank_cmd doctor env exec port' -s P -l port-range -x -d 'Port range LO-HI'
 complete -c ddprank -n '__ddprank_cmd env exec' -s r -l rdzv -x -a 'static c10d' -d Rendezvous
 complete -c ddprank -n '__ddprank_cmd env' -s F -l format -x -a 'sh json' -d 'Output format'
+complete -c ddprank -n '__ddprank_cmd doctor' -s F -l format -x -a 'text json' -d 'Report format'
 complete -c ddprank -n '__ddprank_cmd env exec' -s x -l exchange -x -a 'dir: mpi' -d 'Address exchange'
-complete -c ddprank -n '__ddprank_cmd env exec' -s T -l exchange-timeout -x -d 'Exchange timeout in seconds'
-complete -c ddprank -n '__ddprank_cmd env exec' -s N -l nnodes -x -d 'Node count'
-complete -c ddprank -n '__ddprank_cmd ip' -s 4 -d 'IPv4 address'
-complete -c ddprank -n '__ddprank_cmd ip' -s 6 -d 'IPv6 address'
-complete -c ddprank -n '__ddprank_cmd env exec hosts ip port' -s h -l help -d Usage
-complete -c ddprank -n '__ddprank_cmd env exec hosts ip port' -s V -l version -d Version
+complete -c ddprank -n '__ddprank_cmd doctor' -s x -l exchange -x -a 'dir:' -d 'Shared directory (HPC Pack)'
+complete -c ddprank -n '__ddprank_cmd doctor env exec' -s T -l exchange-timeout -x -d 'Exchange timeout in seconds'
+complete -c ddprank -n '__ddprank_cmd doctor env exec' -s N -l nnodes -x -d 'Node count'
+complete -c ddprank -n '__ddprank_cmd doctor ip' -s 4 -d 'IPv4 address'
+complete -c ddprank -n '__ddprank_cmd doctor ip' -s 6 -d 'IPv6 address'
+complete -c ddprank -n '__ddprank_cmd doctor' -s L -l launcher -x -a '(__fish_complete_command)' -d 'Launcher to look for'
+complete -c ddprank -n '__ddprank_cmd doctor' -s D -l deep -d 'Also import torch'
+complete -c ddprank -n '__ddprank_cmd doctor' -s G -l gpus -x -d 'GPUs per node'
+complete -c ddprank -n '__ddprank_cmd doctor' -s W -l wait -x -d 'Seconds node 0 waits'
+complete -c ddprank -n '__ddprank_cmd doctor env exec hosts ip port' -s h -l help -d Usage
+complete -c ddprank -n '__ddprank_cmd doctor env exec hosts ip port' -s V -l version -d Version
 complete -c ddprank -n __ddprank_exec_command -x -a '(__ddprank_exec_complete)'

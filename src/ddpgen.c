@@ -44,13 +44,16 @@ struct opts {
 	const char	*format;
 	const char	*show_site;
 	int		 list_sites;
+	int		 preflight;	/* -1: the profile's */
 	int		 job_opt;	/* the first option of a job, or 0 */
 };
 
 enum {
 	OPT_DDPRANK = 256,
 	OPT_LIST_SITES,
-	OPT_SHOW_SITE
+	OPT_SHOW_SITE,
+	OPT_PREFLIGHT,
+	OPT_NO_PREFLIGHT
 };
 
 static const struct option longopts[] = {
@@ -73,6 +76,8 @@ static const struct option longopts[] = {
 	{ "iface",		required_argument,	NULL, 'i' },
 	{ "template",		required_argument,	NULL, 'T' },
 	{ "ddprank",		required_argument,	NULL, OPT_DDPRANK },
+	{ "preflight",		no_argument,		NULL, OPT_PREFLIGHT },
+	{ "no-preflight",	no_argument,		NULL, OPT_NO_PREFLIGHT },
 	{ "list-sites",		no_argument,		NULL, OPT_LIST_SITES },
 	{ "show-site",		required_argument,	NULL, OPT_SHOW_SITE },
 	{ "help",		no_argument,		NULL, 'h' },
@@ -89,6 +94,7 @@ usage(FILE *f)
 "              [-C constraint] [-J job-name] [-o file] [-f format]\n"
 "              [-e name[=value]] [-S command] [-P port|auto]\n"
 "              [-r static|c10d] [-i regex] [-T template] [--ddprank path]\n"
+"              [--preflight | --no-preflight]\n"
 "              script [argument ...]\n"
 "       ddpgen --list-sites\n"
 "       ddpgen --show-site site\n"
@@ -249,6 +255,8 @@ apply_opts(struct profile *p, const struct opts *o)
 	set_str(&p->job_name, o->job_name);
 	set_str(&p->template, o->template);
 	set_str(&p->ddprank, o->ddprank);
+	if (o->preflight != -1)
+		p->preflight = o->preflight;
 	if (o->iface != NULL) {
 		set_str(&p->iface, o->iface);
 		p->discovery = PROFILE_IFACE;
@@ -395,6 +403,8 @@ parse_opt(struct opts *o, int ch)
 	case 'i': o->iface = optarg; break;
 	case 'T': o->template = optarg; break;
 	case OPT_DDPRANK: o->ddprank = optarg; break;
+	case OPT_PREFLIGHT: o->preflight = 1; break;
+	case OPT_NO_PREFLIGHT: o->preflight = 0; break;
 	case OPT_LIST_SITES: o->list_sites = 1; break;
 	case OPT_SHOW_SITE: o->show_site = optarg; break;
 	case 'h': usage(stdout); exit(stdout_done());
@@ -421,7 +431,7 @@ parse_opts(struct opts *o, int argc, char **argv)
 
 	memset(o, 0, sizeof *o);
 	o->nodes = 1;
-	o->gpus = o->nproc = -1;
+	o->gpus = o->nproc = o->preflight = -1;
 	strlist_init(&o->env);
 	strlist_init(&o->setup);
 	opterr = 0;

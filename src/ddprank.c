@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "auth.h"
+#include "doctor.h"
 #include "exchange.h"
 #include "exitcode.h"
 #include "hostlist.h"
@@ -29,6 +30,7 @@
 #define DRAIN_MS	2000
 
 enum cmd {
+	CMD_DOCTOR,
 	CMD_ENV,
 	CMD_EXEC,
 	CMD_HOSTS,
@@ -41,6 +43,7 @@ static const struct cmdinfo {
 	const char	*name;
 	const char	*opts;
 } cmds[] = {
+	{ "doctor", "sfipPNxT46FGLWD" },
 	{ "env", "sfipPrFxTN" },
 	{ "exec", "sfipPrxTN" },
 	{ "hosts", "sf" },
@@ -54,6 +57,7 @@ struct options {
 	struct rx		 rx;
 	struct exchange_opts	 xo;
 	struct auth		 auth;
+	struct doctor_opts	 doc;
 	int			 timeout_set;
 	int			 family;
 	enum rank_rdzv		 rdzv;
@@ -62,12 +66,15 @@ struct options {
 	char			**argv;
 };
 
-static const char optstr[] = "+:46f:F:hi:N:p:P:r:s:T:Vx:";
+static const char optstr[] = "+:46Df:F:G:hi:L:N:p:P:r:s:T:VW:x:";
 static const struct option longopts[] = {
+	{ "deep",	no_argument,		NULL, 'D' },
 	{ "hostfile",	required_argument,	NULL, 'f' },
 	{ "format",	required_argument,	NULL, 'F' },
+	{ "gpus",	required_argument,	NULL, 'G' },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ "iface",	required_argument,	NULL, 'i' },
+	{ "launcher",	required_argument,	NULL, 'L' },
 	{ "nnodes",	required_argument,	NULL, 'N' },
 	{ "port",	required_argument,	NULL, 'p' },
 	{ "port-range",	required_argument,	NULL, 'P' },
@@ -75,6 +82,7 @@ static const struct option longopts[] = {
 	{ "scheduler",	required_argument,	NULL, 's' },
 	{ "exchange-timeout", required_argument, NULL, 'T' },
 	{ "version",	no_argument,		NULL, 'V' },
+	{ "wait",	required_argument,	NULL, 'W' },
 	{ "exchange",	required_argument,	NULL, 'x' },
 	{ NULL,		0,			NULL, 0 }
 };
@@ -88,6 +96,11 @@ usage(FILE *f)
 "               [--port-range LO-HI] [--rdzv static|c10d] [--nnodes N]\n"
 "               [--exchange dir:PATH|mpi] [--exchange-timeout SECONDS]\n"
 "               [--format sh|json]\n"
+"       ddprank doctor [--scheduler S] [--hostfile FILE] [--iface REGEX]\n"
+"               [-4|-6] [--port N|auto] [--port-range LO-HI] [--nnodes N]\n"
+"               [--exchange dir:PATH] [--exchange-timeout SECONDS]\n"
+"               [--launcher NAME] [--deep] [--gpus N] [--wait SECONDS]\n"
+"               [--format text|json]\n"
 "       ddprank exec [--scheduler S] [--hostfile FILE] [--iface REGEX]\n"
 "               [--port N|auto] [--port-range LO-HI] [--rdzv static|c10d]\n"
 "               [--nnodes N] [--exchange dir:PATH|mpi]\n"
@@ -175,6 +188,20 @@ parse_number(struct options *o, int c, const char *arg)
 {
 	long long	v;
 
+	if (c == 'W') {
+		if (util_strtonum(arg, 1, DOCTOR_WAIT_MAX, &v) == -1)
+			exit(report(XC_USAGE, "--wait: '%s' is not a number "
+			    "of seconds from 1 to %d", arg, DOCTOR_WAIT_MAX));
+		o->doc.wait = (int)v;
+		return;
+	}
+	if (c == 'G') {
+		if (util_strtonum(arg, 0, 1024, &v) == -1)
+			exit(report(XC_USAGE, "--gpus: '%s' is not a number "
+			    "from 0 to 1024", arg));
+		o->doc.gpus = (uint64_t)v;
+		return;
+	}
 	if (c == 'T') {
 		if (util_strtonum(arg, 1, EXCHANGE_TIMEOUT_MAX, &v) == -1)
 			exit(report(XC_USAGE, "--exchange-timeout: '%s' is not "
@@ -190,6 +217,18 @@ parse_number(struct options *o, int c, const char *arg)
 	o->ro.nnodes = (uint64_t)v;
 }
 
+/* env writes sh or json, doctor text or json. */
+static void
+parse_format(struct options *o, const char *arg)
+{
+	const char	*text = o->cmd == CMD_DOCTOR ? "text" : "sh";
+
+	if (strcmp(arg, text) != 0 && strcmp(arg, "json") != 0)
+		exit(report(XC_USAGE, "--format: '%s' is not %s or json", arg,
+		    text));
+	o->json = strcmp(arg, "json") == 0;
+}
+
 static void
 parse_value(struct options *o, int c, const char *arg)
 {
@@ -201,8 +240,10 @@ parse_value(struct options *o, int c, const char *arg)
 	case 'x':
 		rc = exchange_parse(&o->xo, arg, &cause);
 		break;
+	case 'G':
 	case 'N':
 	case 'T':
+	case 'W':
 		parse_number(o, c, arg);
 		break;
 	case 'p':
@@ -224,10 +265,7 @@ parse_value(struct options *o, int c, const char *arg)
 		o->rdzv = strcmp(arg, "c10d") == 0 ? RANK_C10D : RANK_STATIC;
 		break;
 	case 'F':
-		if (strcmp(arg, "sh") != 0 && strcmp(arg, "json") != 0)
-			exit(report(XC_USAGE, "--format: '%s' is not sh or "
-			    "json", arg));
-		o->json = strcmp(arg, "json") == 0;
+		parse_format(o, arg);
 		break;
 	}
 	if (rc == -1) {
@@ -252,6 +290,12 @@ parse_option(struct options *o, int c, const char *arg)
 		break;
 	case 'i':
 		o->ro.iface = arg;
+		break;
+	case 'L':
+		o->doc.launcher = arg;
+		break;
+	case 'D':
+		o->doc.deep = 1;
 		break;
 	case 'h':
 		usage(stdout);
@@ -297,6 +341,8 @@ parse_operands(struct options *o)
 		misuse("%s: --iface REGEX is required", name);
 	if (o->timeout_set && o->xo.method == EXCHANGE_NONE)
 		misuse("%s: --exchange-timeout needs --exchange", name);
+	if (o->cmd == CMD_DOCTOR && o->xo.method == EXCHANGE_MPI)
+		misuse("%s: --exchange mpi does not apply", name);
 	if (o->xo.method == EXCHANGE_DIR && o->ro.nnodes == 0)
 		misuse("%s: --exchange dir: needs --nnodes N", name);
 	if (o->xo.method != EXCHANGE_NONE)
@@ -459,6 +505,42 @@ cmd_exec(struct options *o)
 	    strerror(saved));
 }
 
+/* Node 0 prints the report; another node only when its findings did
+ * not reach node 0. */
+static int
+cmd_doctor(struct options *o)
+{
+	struct doctor_report	r;
+	struct buf		b;
+	int			sent, xc;
+
+	/* The port, as exec will derive it, may depend on the secret. */
+	if ((xc = load_secret(o)) != XC_OK)
+		return xc;
+	o->doc.ro = &o->ro;
+	o->doc.family = o->family;
+	if (o->xo.method == EXCHANGE_DIR)
+		o->doc.shared = o->xo.dir;
+	doctor_run(&r, &sent, &o->doc, &doctor_sys_real);
+	if (sent)
+		return XC_OK;
+	buf_init(&b);
+	if (o->json)
+		doctor_format_json(&b, &r);
+	else
+		doctor_format_text(&b, &r);
+	fwrite(b.s, 1, b.len, stdout);
+	buf_free(&b);
+	xc = doctor_failed(&r) ? XC_DOCTOR : XC_OK;
+	doctor_report_free(&r);
+	if (flush_stdout() != XC_OK)
+		return XC_FAIL;
+	/* srun stops forwarding output once a task fails: let it go. */
+	if (xc != XC_OK)
+		(void)util_drain(STDOUT_FILENO, DRAIN_MS);
+	return xc;
+}
+
 static int
 print_hosts(const struct hostlist *hl)
 {
@@ -540,8 +622,12 @@ main(int argc, char **argv)
 	o.ro.lo = PORT_LO_DEFAULT;
 	o.ro.hi = PORT_HI_DEFAULT;
 	o.xo.timeout = EXCHANGE_TIMEOUT_DEFAULT;
+	o.doc.wait = DOCTOR_WAIT_DEFAULT;
 	parse_args(&o, argc, argv);
 	switch (o.cmd) {
+	case CMD_DOCTOR:
+		xc = cmd_doctor(&o);
+		break;
 	case CMD_ENV:
 		xc = cmd_env(&o);
 		break;

@@ -13,6 +13,7 @@ enum exitcode {
 	XC_IFACE = 5,		/* ddprank: no interface matches */
 	XC_PORT = 6,		/* ddprank: the port cannot be bound */
 	XC_EXCHANGE = 7,	/* ddprank: rendezvous exchange failed */
+	XC_DOCTOR = 8,		/* ddprank doctor: a check failed */
 	XC_NOEXEC = 126,	/* ddprank exec: command not executable */
 	XC_NOTFOUND = 127	/* ddprank exec: command not found */
 };

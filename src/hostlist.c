@@ -700,3 +700,126 @@ hostlist_find(const struct hostlist *hl, const char *name, int flags)
 	}
 	return -1;
 }
+
+/* A name split for compression: prefix, then a trailing number whose
+ * width matters only when it is zero-padded ("n07"). */
+struct hl_key {
+	const char	*name;
+	size_t		 plen;		/* prefix length */
+	uint64_t	 num;
+	size_t		 width;		/* digits when padded, else 0 */
+	int		 hasnum;
+};
+
+static void
+hl_key(struct hl_key *k, const char *name)
+{
+	size_t	n = strlen(name), d = n;
+
+	while (d > 0 && isdigit((unsigned char)name[d - 1]))
+		d--;
+	k->name = name;
+	k->plen = d;
+	/* Over 18 digits would overflow: such a name stays literal. */
+	k->hasnum = d < n && n - d <= 18;
+	k->num = 0;
+	k->width = 0;
+	if (!k->hasnum) {
+		k->plen = n;
+		return;
+	}
+	(void)hl_number(name + d, n - d, &k->num);
+	if (name[d] == '0' && n - d > 1)
+		k->width = n - d;
+}
+
+/* Same prefix and same padding: one bracket group can hold both. */
+static int
+hl_key_joins(const struct hl_key *a, const struct hl_key *b)
+{
+	return a->hasnum && b->hasnum && a->plen == b->plen &&
+	    a->width == b->width && memcmp(a->name, b->name, a->plen) == 0;
+}
+
+static int
+hl_key_cmp(const void *pa, const void *pb)
+{
+	const struct hl_key	*a = pa, *b = pb;
+	size_t			 n = a->plen < b->plen ? a->plen : b->plen;
+	int			 c;
+
+	if ((c = memcmp(a->name, b->name, n)) != 0)
+		return c;
+	if (a->plen != b->plen)
+		return a->plen < b->plen ? -1 : 1;
+	if (a->hasnum != b->hasnum)
+		return a->hasnum - b->hasnum;
+	if (a->width != b->width)
+		return a->width < b->width ? -1 : 1;
+	if (a->num != b->num)
+		return a->num < b->num ? -1 : 1;
+	return 0;
+}
+
+static void
+hl_put_num(struct buf *b, uint64_t v, size_t width)
+{
+	buf_addf(b, "%0*llu", (int)width, (unsigned long long)v);
+}
+
+/* Appends keys [i, j), which join, as "prefix[1-3,5]" or "prefix1". */
+static void
+hl_compress_run(struct buf *b, const struct hl_key *k, size_t i, size_t j)
+{
+	size_t	r;
+
+	buf_addn(b, k[i].name, k[i].plen);
+	if (j - i == 1) {
+		hl_put_num(b, k[i].num, k[i].width);
+		return;
+	}
+	buf_addc(b, '[');
+	for (r = i; r < j; r = i) {
+		for (i = r + 1; i < j && k[i].num <= k[i - 1].num + 1; i++)
+			;
+		if (b->s[b->len - 1] != '[')
+			buf_addc(b, ',');
+		hl_put_num(b, k[r].num, k[r].width);
+		if (k[i - 1].num != k[r].num) {
+			buf_addc(b, '-');
+			hl_put_num(b, k[i - 1].num, k[r].width);
+		}
+	}
+	buf_addc(b, ']');
+}
+
+char *
+hostlist_compress(const char *const *names, size_t n)
+{
+	struct hl_key	*k;
+	struct buf	 b;
+	size_t		 i, j, u;
+
+	buf_init(&b);
+	k = xreallocarray(NULL, n ? n : 1, sizeof *k);
+	for (i = 0; i < n; i++)
+		hl_key(&k[i], names[i]);
+	qsort(k, n, sizeof *k, hl_key_cmp);
+	/* Duplicates go: a set of nodes to exclude. */
+	for (i = u = 0; i < n; i++) {
+		if (u == 0 || hl_key_cmp(&k[u - 1], &k[i]) != 0)
+			k[u++] = k[i];
+	}
+	for (i = 0; i < u; i = j) {
+		for (j = i + 1; j < u && hl_key_joins(&k[i], &k[j]); j++)
+			;
+		if (i > 0)
+			buf_addc(&b, ',');
+		if (!k[i].hasnum)
+			buf_adds(&b, k[i].name);
+		else
+			hl_compress_run(&b, k, i, j);
+	}
+	free(k);
+	return buf_take(&b);
+}

@@ -48,6 +48,12 @@ int		 hostlist_nth(const struct hostlist *, uint64_t i, char *buf,
 int64_t		 hostlist_find(const struct hostlist *, const char *name,
 		    int flags);
 
+/* The names as one Slurm hostlist expression, sorted, duplicates
+ * dropped, runs of numbers in brackets: {"nid003", "nid018", "nid017"}
+ * gives "nid[003,017-018]". Names holding separators or brackets are
+ * not escaped. Caller frees; "" for n == 0. */
+char		*hostlist_compress(const char *const *names, size_t n);
+
 void		 hostlist_free(struct hostlist *);
 
 #endif

@@ -127,6 +127,7 @@ static const struct key keys[] = {
 	  .flags = KF_LINE },
 	{ .name = "ddprank", .type = K_STR, .off = OFF(ddprank),
 	  .flags = KF_LINE },
+	{ .name = "preflight", .type = K_BOOL, .off = OFF(preflight) },
 	{ .name = "node_group", .type = K_STR, .off = OFF(node_group),
 	  .flags = KF_LINE },
 	{ .name = "shared_dir", .type = K_STR, .off = OFF(shared_dir),
@@ -1387,6 +1388,7 @@ profile_defaults(struct profile *p)
 	p->task_shell = PROFILE_SHELL_LOGIN_INTERACTIVE;
 	p->label_output = 1;
 	p->exclusive = 1;
+	p->preflight = 1;
 	p->fail_on_task_failure = 1;
 	p->exchange_timeout = 300;
 }

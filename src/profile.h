@@ -71,6 +71,7 @@ struct profile {
 	enum profile_rdzv rdzv;
 	char		*template;	/* name in the template path, or a path */
 	char		*ddprank;	/* ddprank on the nodes; "" = resolve */
+	int		 preflight;	/* ddprank doctor before training */
 
 	/* HPC Pack. */
 	char		*node_group;

@@ -125,7 +125,9 @@ script_set_runtime(struct tmpl_vars *v, const struct profile *p)
 	tmpl_set(v, "rdzv_c10d", p->rdzv == PROFILE_C10D ? "1" : "");
 	tmpl_set(v, "label_output", p->label_output ? "1" : "");
 	script_set_list(v, "launcher", &p->launcher);
+	tmpl_set(v, "launcher_program", p->launcher.v[0]);
 	script_set_list(v, "launcher_args", &p->launcher_args);
+	tmpl_set(v, "preflight", p->preflight ? "1" : "");
 	script_set_list(v, "setup", &p->setup);
 	script_set_env(v, p);
 }
@@ -176,10 +178,47 @@ script_task_argv(const struct job *job, struct strlist *argv)
 	strlist_add(argv, job->script);
 }
 
+/* The preflight of every task: ddprank doctor through the same shared
+ * directory, task 1 gathering the others' findings; then "&&". */
+static void
+script_task_doctor(const struct job *job, struct buf *b)
+{
+	const struct profile	*p = job->prof;
+	struct strlist		 argv;
+	char			*s;
+	size_t			 i;
+
+	strlist_init(&argv);
+	strlist_add(&argv, job->ddprank);
+	strlist_add(&argv, "doctor");
+	xasprintf(&s, "--exchange=dir:%s/.ddprank", p->shared_dir);
+	strlist_addown(&argv, s);
+	xasprintf(&s, "--nnodes=%d", job->nodes);
+	strlist_addown(&argv, s);
+	if (*p->iface != '\0') {
+		strlist_add(&argv, "--iface");
+		strlist_add(&argv, p->iface);
+	}
+	if (p->port != 0)
+		xasprintf(&s, "--port=%d", p->port);
+	else
+		xasprintf(&s, "--port-range=%d-%d", p->port_min, p->port_max);
+	strlist_addown(&argv, s);
+	strlist_add(&argv, "--launcher");
+	strlist_add(&argv, p->launcher.v[0]);
+	for (i = 0; i < argv.n; i++) {
+		quote_sh_line(b, argv.v[i]);
+		buf_addc(b, ' ');
+	}
+	buf_adds(b, "&& ");
+	strlist_free(&argv);
+}
+
 /* The task's shell code, the value of the job variable DDPGEN_TASK: the
- * setup lines (through eval, so that they keep their newlines), then the
- * command. One line without ';' (quote_sh_line), since job new's
- * /jobenv takes ';' between variables. "|| :" keeps a failed setup line
+ * setup lines (through eval, so that they keep their newlines), the
+ * preflight (profile key preflight), then the command. One line without
+ * ';' (quote_sh_line), since job new's /jobenv takes ';' between
+ * variables. "|| :" keeps a failed setup line
  * from stopping the task, as it would not in a script. The HPC Pack
  * agent reruns a task that exits 253 without telling anyone, so that
  * status becomes 1: the last command's status is the shell's, and exit
@@ -229,6 +268,8 @@ script_task_command(const struct job *job)
 		buf_free(&code);
 	}
 	script_task_exports(&b, job->prof);
+	if (job->prof->preflight)
+		script_task_doctor(job, &b);
 	strlist_init(&argv);
 	script_task_argv(job, &argv);
 	for (i = 0; i < job->nargs; i++)

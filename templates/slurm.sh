@@ -113,6 +113,16 @@ unset MASTER_ADDR
 # from it (ddprank(1), SECURITY).
 DDPRANK_SECRET=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
 export DDPRANK_SECRET
+{{?preflight}}
+
+# Preflight (profile key preflight): ddprank doctor on every node, one
+# task each, checks the interface, names, port, launcher, GPUs and
+# variables before any training process starts. Node 0 prints the
+# report; a failed check ends the job here (set -e), naming the nodes.
+# After the secret: the port it checks derives from it.
+srun --nodes="$SLURM_NNODES" --ntasks="$SLURM_NNODES" --ntasks-per-node=1 --export=ALL \
+	"$DDPRANK" doctor{{?iface}} --iface {{iface}}{{/iface}} --port {{port}} --port-range {{port_range}} --launcher {{launcher_program}}{{?gpus_per_node}} --gpus {{gpus_per_node}}{{/gpus_per_node}}
+{{/preflight}}
 
 # One task per node; each runs ddprank, which execs the launcher with its
 # node rank, node count, master address and port set. A node where

@@ -743,6 +743,57 @@ START_TEST(test_find_every_host)
 }
 END_TEST
 
+/* Names in, one expression out; the expression expands back to the
+ * same set of names (sorted, without duplicates). */
+static void
+expect_compress(const char *const *names, size_t n, const char *want)
+{
+	struct hostlist	*hl;
+	char		*got, *cause, name[HOSTLIST_NAME_MAX + 1];
+	size_t		 i, j;
+	int		 found;
+
+	got = hostlist_compress(names, n);
+	ck_assert_str_eq(got, want);
+	if (n == 0) {
+		free(got);
+		return;
+	}
+	hl = hostlist_parse(got, &cause);
+	ck_assert_msg(hl != NULL, "%s does not parse", got);
+	for (i = 0; i < hostlist_count(hl); i++) {
+		ck_assert_int_ge(hostlist_nth(hl, i, name, sizeof name), 0);
+		for (j = 0, found = 0; j < n && !found; j++)
+			found = strcmp(names[j], name) == 0;
+		ck_assert_msg(found, "%s gives %s, not given", got, name);
+	}
+	for (j = 0; j < n; j++)
+		ck_assert_int_ge(hostlist_find(hl, names[j], 0), 0);
+	hostlist_free(hl);
+	free(got);
+}
+
+#define COMPRESS(want, ...) do {					\
+	const char *const v_[] = { __VA_ARGS__ };			\
+	expect_compress(v_, nitems(v_), want);				\
+} while (0)
+
+START_TEST(test_compress)
+{
+	expect_compress(NULL, 0, "");
+	COMPRESS("nid[003,017-018]", "nid003", "nid018", "nid017");
+	COMPRESS("node2", "node2");
+	COMPRESS("node[1-3]", "node3", "node1", "node2", "node2");
+	COMPRESS("node[8-10]", "node10", "node8", "node9");
+	COMPRESS("alpha,beta", "beta", "alpha");
+	COMPRESS("n[1-2],n[01-02]", "n1", "n01", "n2", "n02");
+	COMPRESS("jean-zay-ia[810-811],login", "jean-zay-ia811", "login",
+	    "jean-zay-ia810");
+	COMPRESS("a[1,3,5-6]", "a6", "a5", "a3", "a1");
+	COMPRESS("n0,n[00-01]", "n00", "n0", "n01");
+}
+END_TEST
+
 static Suite *
 hostlist_suite(void)
 {
@@ -775,6 +826,10 @@ hostlist_suite(void)
 	tcase_add_test(tc, test_find_agrees);
 	tcase_add_test(tc, test_find_every_host);
 	tcase_add_test(tc, test_find_splits);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("compress");
+	tcase_add_test(tc, test_compress);
 	suite_add_tcase(s, tc);
 	return s;
 }

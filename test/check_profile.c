@@ -1220,6 +1220,7 @@ START_TEST(test_dump_format)
 	    "rdzv = \"static\"\n"
 	    "template = \"slurm.sh\"\n"
 	    "ddprank = \"\"\n"
+	    "preflight = true\n"
 	    "node_group = \"\"\n"
 	    "shared_dir = \"/app\"\n"
 	    "task_shell = \"login-interactive\"\n"

@@ -208,13 +208,23 @@ START_TEST(test_vars_hpcpack_task_command)
 {
 	char	*s;
 
-	s = render(HPC "setup = {\"a; b\", \"c\"}\n",
+	s = render(HPC "setup = {\"a; b\", \"c\"}\npreflight = no\n",
 	    "{{task_command|raw}}", 2);
 	ck_assert_str_eq(s, "eval $'a\\x3b b\\nc\\n' || : && /opt/bin/ddprank "
 	    "exec --exchange dir:/app/.ddprank --exchange-timeout 300 "
 	    "--nnodes 2 --port auto --port-range 20000-29999 --rdzv static "
 	    "-- torchrun --nproc_per_node=1 t.py --lr 0.1 'it'\\''s' "
 	    "|| (exit \"$(($? == 253 ? 1 : $?))\")");
+	free(s);
+	/* The preflight, by default: ddprank doctor, then "&&". */
+	s = render(HPC "iface = \"^eth 0$\"\n", "{{task_command|raw}}", 2);
+	ck_assert_str_eq(s, "/opt/bin/ddprank doctor "
+	    "--exchange=dir:/app/.ddprank --nnodes=2 --iface '^eth 0$' "
+	    "--port-range=20000-29999 --launcher torchrun && /opt/bin/ddprank "
+	    "exec --exchange dir:/app/.ddprank --exchange-timeout 300 "
+	    "--nnodes 2 --iface '^eth 0$' --port auto --port-range 20000-29999 "
+	    "--rdzv static -- torchrun --nproc_per_node=1 t.py --lr 0.1 "
+	    "'it'\\''s' || (exit \"$(($? == 253 ? 1 : $?))\")");
 	free(s);
 }
 END_TEST

@@ -350,11 +350,13 @@ class Checker:
         with open(driver, "w") as f:
             f.write(r'''
 d=$1; shift
+SLURM_NNODES=2
+export SLURM_NNODES
 # srun: drop its options; run "/bin/bash -c CODE NAME ARG..." as bash
 # would, in a subshell, CODE seeing ARG... as "$@".
 srun() {
 	while [ $# -gt 0 ]; do
-		case $1 in --*) shift ;; *) break ;; esac
+		case $1 in -N|-n) shift 2 ;; --*) shift ;; *) break ;; esac
 	done
 	if [ "$1" = /bin/bash ] && [ "$2" = -c ]; then
 		(code=$3; shift 4; eval "$code")
@@ -373,7 +375,7 @@ done
         self.execute_chunks(jobs, d, driver, "bash")
         # Every 100th for real: a srun script in PATH, bash job.sh.
         bindir = os.path.join(self.work, "bin")
-        env = dict(os.environ)
+        env = dict(os.environ, SLURM_NNODES="2")
         env["PATH"] = bindir + ":" + env["PATH"]
 
         def real(v):

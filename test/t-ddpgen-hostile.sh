@@ -15,16 +15,17 @@ export SLURM_NNODES
 cat >"$T/bin/srun" <<'STUB'
 #!/bin/sh
 while [ $# -gt 0 ]; do
-	case $1 in --*) shift ;; *) break ;; esac
+	case $1 in -N|-n) shift 2 ;; --*) shift ;; *) break ;; esac
 done
 exec "$@"
 STUB
-# ddprank stand-in: "ip" prints an address; "exec" records its argv and
-# runs what follows "--".
+# ddprank stand-in: "ip" prints an address; "doctor" (the preflight)
+# passes; "exec" records its argv and runs what follows "--".
 cat >"$T/bin/ddprank" <<'STUB'
 #!/bin/sh
 case $1 in
 ip)	echo 192.0.2.1; exit 0 ;;
+doctor)	exit 0 ;;
 exec)	for a; do printf '%s\0' "$a"; done >"$REC.ddprank"
 	while [ "$1" != -- ]; do shift; done
 	shift
@@ -64,7 +65,8 @@ for site in cori plmt slurm; do
 	expect_eq "$site: ddpgen exit" "$?" 0
 	# A stale MASTER_ADDR, as sbatch would export from the submitter,
 	# must not reach torchrun.
-	(cd "$T" && PATH="$T/bin:$PATH" MASTER_ADDR=198.51.100.9 bash ./job.sh) \
+	(cd "$T" && PATH="$T/bin:$PATH" MASTER_ADDR=198.51.100.9 \
+	    SLURM_NNODES=2 bash ./job.sh) \
 	    >"$T/out" 2>&1
 	expect_eq "$site: job exit" "$?" 0
 	for a in "--nproc_per_node=$( [ "$site" = plmt ] && echo 4 || echo 1)" \

@@ -86,6 +86,18 @@ t 126 "cannot execute '\./notexec'" ddprank exec --hostfile hosts --port 1 \
 t 127 "cannot execute '\./no-such-cmd'" ddprank exec --hostfile hosts \
     --port 1 -- ./no-such-cmd
 
+# 8: a check of the doctor fails. Its report goes to standard output (the
+# job's log), one line per check, and says which check failed.
+printf '%s\n' "$me" >onehost
+NCCL_SOCKET_IFNAM=eth3 "$DDPRANK" doctor --hostfile onehost --port 29977 \
+    >report 2>err
+rc=$?
+seen="$seen ddprank:$rc"
+expect_eq "ddprank doctor with NCCL_SOCKET_IFNAM: status" "$rc" 8
+checks=$((checks + 1))
+grep -q '^FAIL env .*NCCL_SOCKET_IFNAM.*did you mean NCCL_SOCKET_IFNAME' \
+    report || fail "ddprank doctor: report lacks the env FAIL: $(cat report)"
+
 # Every status the man pages document was reached above.
 for prog in ddpgen ddprank; do
 	for st in $(sed -n '/^\.Sh EXIT STATUS/,/^\.Sh /s/^\.It \([0-9][0-9]*\)$/\1/p' \

@@ -82,6 +82,9 @@ exchange_timeout = 60
 EOF
 sed 's/^exchange_timeout = .*/exchange_timeout = 3/' "$T/emu.conf" \
     >"$T/emu-short.conf"
+# There the exchange's own timeout is under test, not the preflight's
+# (t-doctor.sh), which would stop the tasks first.
+echo 'preflight = no' >>"$T/emu-short.conf"
 
 # Arguments that break naive quoting (XML cannot carry bytes that are not
 # UTF-8, so ddpgen refuses those): written once as ddpgen's arguments and
@@ -281,6 +284,9 @@ start_case() {
 		echo "shared_dir = \"$share\""
 		echo 'exchange_timeout = 20'
 		echo 'launcher = {"ddp-launcher"}'
+		# The startup files are under test, not the preflight's own
+		# launcher check, which would stop the task first.
+		echo 'preflight = no'
 		[ -z "$2" ] || echo "task_shell = $2"
 		[ "$2" != plain ] || echo "path = \"$TASK_PATH\""
 	} >"$T/$1.conf"

@@ -150,6 +150,16 @@ vg 0 SLURM_JOB_ID=42 SLURM_STEP_ID=1 "$DDPRANK" port --port-range 30000-30099
 vg 0 "$DDPRANK" port --port 29500
 vg 0 "$DDPRANK" --help
 vg 0 "$DDPRANK" --version
+# The preflight: one node; two, the second never reporting; a mistyped
+# variable, in JSON; HPC Pack's directory, the second task missing.
+vg 0 SLURM_JOB_NODELIST="$me" SLURM_JOB_ID=7 "$DDPRANK" doctor \
+    --iface '^lo$' --port 29513 --launcher sh
+vg 8 SLURM_JOB_NODELIST="$me,n2" SLURM_JOB_ID=7 MASTER_ADDR=127.0.0.1 \
+    "$DDPRANK" doctor --port 29514 --launcher sh --wait 1
+vg 8 SLURM_JOB_NODELIST="$me" SLURM_JOB_ID=7 NCCL_SOCKET_IFNAM=x \
+    "$DDPRANK" doctor --iface '^lo$' --port 29515 --launcher sh --format json
+vg 8 CCP_JOBID=8 CCP_TASKID=1 "$DDPRANK" doctor --exchange "dir:$T/xch3" \
+    --nnodes 2 --wait 1 --iface '^lo$' --port 29516 --launcher sh
 # The shared-directory exchange of HPC Pack jobs: alone, and waiting in
 # vain for a second node.
 mkdir xch1 xch2

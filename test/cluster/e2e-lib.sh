@@ -117,6 +117,9 @@ resolved() {
 	    "$CLUSTER_DIR/etc/hosts"
 }
 
+# The training srun is the job's second step, after the preflight's.
+train_step=1
+
 # auto_port NAME: the port of job NAME. ddprank(1) derives it from the
 # job's secret, which only the job knows (the batch shell makes it and
 # ddprank exec drops it): it is the one rank 0 saw, which check_job.py
@@ -168,8 +171,8 @@ expect_job() {
 		set -- "$@" --master-addr "$FIRST" \
 		    --expect-env PET_RDZV_BACKEND=c10d \
 		    --expect-env "PET_RDZV_ENDPOINT=$addr:$port" \
-		    --expect-env "PET_RDZV_ID=$JOBID.0" \
-		    --expect-env "TORCHELASTIC_RUN_ID=$JOBID.0"
+		    --expect-env "PET_RDZV_ID=$JOBID.$train_step" \
+		    --expect-env "TORCHELASTIC_RUN_ID=$JOBID.$train_step"
 	else
 		set -- "$@" --master-addr "$addr" \
 		    --expect-env "MASTER_PORT=$port" \

@@ -1,0 +1,1216 @@
+/* doctor.c: ddprank doctor's checks, the findings' wire format and the
+ * report; the network part (node 0 gathering) is in doctor_net.c. */
+#include "config.h"
+
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "auth.h"
+#include "doctor.h"
+#include "hostlist.h"
+#include "netif.h"
+#include "nodes.h"
+#include "port.h"
+#include "rank.h"
+#include "util.h"
+#include "xmalloc.h"
+
+/* Each check's name, and whether a failure blames the node (so that it
+ * belongs in --exclude): a typo in a variable is nobody's node. */
+static const struct {
+	const char	*name;
+	int		 blames;
+} checks[DOCTOR_NCHECKS] = {
+	[DOCTOR_NODES] = { "nodes", 1 },
+	[DOCTOR_IFACE] = { "iface", 1 },
+	[DOCTOR_RESOLVE] = { "resolve", 1 },
+	[DOCTOR_PORT] = { "port", 1 },
+	[DOCTOR_CONNECT] = { "connect", 1 },
+	[DOCTOR_LAUNCHER] = { "launcher", 1 },
+	[DOCTOR_TORCH] = { "torch", 1 },
+	[DOCTOR_GPUS] = { "gpus", 1 },
+	[DOCTOR_ENV] = { "env", 0 },
+	[DOCTOR_SHARED] = { "shared", 1 }
+};
+
+static const char *const levels[] = { "PASS", "WARN", "FAIL" };
+
+/* An unknown variable this close to a known one is a typo, not a
+ * variable newer than the list: it fails instead of warning. */
+#define DOCTOR_TYPO_DISTANCE	2
+
+const char *
+doctor_check_name(enum doctor_check c)
+{
+	return checks[c].name;
+}
+
+int
+doctor_check_parse(const char *s, enum doctor_check *c)
+{
+	int	i;
+
+	for (i = 0; i < DOCTOR_NCHECKS; i++) {
+		if (strcmp(s, checks[i].name) == 0) {
+			*c = (enum doctor_check)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+void
+doctor_node_init(struct doctor_node *n)
+{
+	memset(n, 0, sizeof *n);
+}
+
+void
+doctor_node_free(struct doctor_node *n)
+{
+	int	i;
+
+	for (i = 0; i < DOCTOR_NCHECKS; i++)
+		free(n->f[i].detail);
+	free(n->addr);
+	free(n->host);
+	free(n->src);
+	doctor_node_init(n);
+}
+
+static void __attribute__((format(printf, 4, 0)))
+doctor_vset(struct doctor_node *n, enum doctor_check c,
+    enum doctor_level l, const char *fmt, va_list ap)
+{
+	char	*s;
+
+	xvasprintf(&s, fmt, ap);
+	free(n->f[c].detail);
+	n->f[c].detail = s;
+	n->f[c].level = l;
+}
+
+void
+doctor_set(struct doctor_node *n, enum doctor_check c, enum doctor_level l,
+    const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	doctor_vset(n, c, l, fmt, ap);
+	va_end(ap);
+}
+
+/* --- the checks ------------------------------------------------------ */
+
+void
+doctor_check_iface(struct doctor_node *n, const struct doctor_opts *o,
+    const struct doctor_sys *sys)
+{
+	struct netif_list	 l;
+	const struct netif	*e;
+	char			*cause, s[NETIF_ADDRSTRLEN];
+
+	if (o->ro->rx == NULL)
+		return;
+	netif_list_init(&l);
+	if (sys->net->ifaddrs(sys->net->arg, &l, &cause) == -1) {
+		doctor_set(n, DOCTOR_IFACE, DOCTOR_FAIL, "%s", cause);
+		free(cause);
+	} else if ((e = netif_find(&l, o->ro->rx, o->ro->iface, o->family,
+	    &cause)) == NULL) {
+		doctor_set(n, DOCTOR_IFACE, DOCTOR_FAIL, "%s", cause);
+		free(cause);
+	} else {
+		netif_addr_format(&e->a, e->name, s, sizeof s);
+		free(n->src);
+		n->src = xstrdup(s);
+		doctor_set(n, DOCTOR_IFACE, DOCTOR_PASS, "%s is up with %s",
+		    e->name, s);
+	}
+	netif_list_free(&l);
+}
+
+/* First loopback address among addrs, or NULL. */
+static const struct netif_addr *
+doctor_loopback(const struct netif_addrs *addrs)
+{
+	size_t	i;
+
+	for (i = 0; i < addrs->n; i++) {
+		if (netif_addr_is_loopback(&addrs->v[i]))
+			return &addrs->v[i];
+	}
+	return NULL;
+}
+
+/* With hostname discovery the name is what the nodes use to reach each
+ * other; with --iface it only matters to a library told no interface,
+ * so a loopback answer is then a warning. */
+void
+doctor_check_resolve(struct doctor_node *n, const struct doctor_opts *o,
+    const struct doctor_sys *sys)
+{
+	const struct netif_sys	*net = sys->net;
+	struct netif_addrs	 addrs;
+	const struct netif_addr	*lo;
+	enum doctor_level	 bad;
+	char			 host[HOSTLIST_NAME_MAX + 1], s[NETIF_ADDRSTRLEN];
+	char			*cause;
+
+	bad = o->ro->rx == NULL ? DOCTOR_FAIL : DOCTOR_WARN;
+	if (net->hostname(net->arg, host, sizeof host, &cause) == -1) {
+		doctor_set(n, DOCTOR_RESOLVE, DOCTOR_FAIL, "%s", cause);
+		free(cause);
+		return;
+	}
+	netif_addrs_init(&addrs);
+	if (net->resolve(net->arg, host, &addrs, &cause) == -1) {
+		doctor_set(n, DOCTOR_RESOLVE, bad, "%s", cause);
+		free(cause);
+	} else if (addrs.n == 0) {
+		doctor_set(n, DOCTOR_RESOLVE, bad, "'%s' resolves to no "
+		    "address", host);
+	} else if ((lo = doctor_loopback(&addrs)) != NULL) {
+		netif_addr_format(lo, NULL, s, sizeof s);
+		doctor_set(n, DOCTOR_RESOLVE, bad, "'%s' resolves to the "
+		    "loopback address %s (see /etc/hosts), which other nodes "
+		    "cannot reach", host, s);
+	} else {
+		netif_addr_format(&addrs.v[0], NULL, s, sizeof s);
+		doctor_set(n, DOCTOR_RESOLVE, DOCTOR_PASS, "'%s' resolves to "
+		    "%s", host, s);
+	}
+	netif_addrs_free(&addrs);
+}
+
+/* The first executable path/name along path, or NULL; caller frees. */
+static char *
+doctor_which(const char *name, const char *path, const struct doctor_sys *sys)
+{
+	const char	*p = path, *end;
+	char		*full;
+	size_t		 len;
+
+	for (;;) {
+		end = strchr(p, ':');
+		len = end == NULL ? strlen(p) : (size_t)(end - p);
+		/* An empty entry is the current directory, as for execvp. */
+		if (len == 0)
+			xasprintf(&full, "./%s", name);
+		else
+			xasprintf(&full, "%.*s/%s", (int)len, p, name);
+		if (sys->executable(sys->arg, full))
+			return full;
+		free(full);
+		if (end == NULL)
+			return NULL;
+		p = end + 1;
+	}
+}
+
+void
+doctor_check_launcher(struct doctor_node *n, const struct doctor_opts *o,
+    const struct doctor_sys *sys)
+{
+	const char	*name = o->launcher != NULL ? o->launcher : "torchrun";
+	const char	*path = nodes_var(sys->env, "PATH");
+	char		*found;
+
+	if (strchr(name, '/') != NULL) {
+		if (sys->executable(sys->arg, name))
+			doctor_set(n, DOCTOR_LAUNCHER, DOCTOR_PASS, "%s is "
+			    "executable", name);
+		else
+			doctor_set(n, DOCTOR_LAUNCHER, DOCTOR_FAIL, "%s is not "
+			    "an executable file", name);
+		return;
+	}
+	if (path == NULL) {
+		doctor_set(n, DOCTOR_LAUNCHER, DOCTOR_FAIL, "'%s' not found: "
+		    "PATH is not set", name);
+		return;
+	}
+	if ((found = doctor_which(name, path, sys)) == NULL) {
+		doctor_set(n, DOCTOR_LAUNCHER, DOCTOR_FAIL, "'%s' not found "
+		    "on PATH=%s", name, path);
+		return;
+	}
+	doctor_set(n, DOCTOR_LAUNCHER, DOCTOR_PASS, "'%s' is %s (PATH=%s)",
+	    name, found, path);
+	free(found);
+}
+
+/* The python that runs the launcher: itself when it is one, else the
+ * interpreter of its #! line ("#!/usr/bin/env python3" included).
+ * Caller frees; NULL when there is none. */
+static char *
+doctor_python(const char *launcher, const struct doctor_sys *sys)
+{
+	const char	*base = strrchr(launcher, '/');
+	char		 line[512], *p, *q;
+
+	base = base != NULL ? base + 1 : launcher;
+	if (strncmp(base, "python", 6) == 0)
+		return xstrdup(launcher);
+	if (sys->firstline(sys->arg, launcher, line, sizeof line) == -1 ||
+	    strncmp(line, "#!", 2) != 0)
+		return NULL;
+	p = line + 2 + strspn(line + 2, " \t");
+	q = p + strcspn(p, " \t");
+	/* "/usr/bin/env python3": the word after env. */
+	if (*q != '\0' && q - p >= 4 && strncmp(q - 4, "/env", 4) == 0) {
+		p = q + strspn(q, " \t");
+		q = p + strcspn(p, " \t");
+	}
+	*q = '\0';
+	return *p != '\0' ? xstrdup(p) : NULL;
+}
+
+void
+doctor_check_torch(struct doctor_node *n, const struct doctor_opts *o,
+    const struct doctor_sys *sys)
+{
+	const char	*name = o->launcher != NULL ? o->launcher : "torchrun";
+	const char	*path = nodes_var(sys->env, "PATH");
+	char		*found = NULL, *py, *err = NULL;
+	char		*argv[] = { NULL, (char *)"-c", (char *)"import torch",
+			    NULL };
+	int		 ms = 0, rc;
+
+	if (!o->deep)
+		return;
+	if (strchr(name, '/') != NULL)
+		found = xstrdup(name);
+	else if (path != NULL)
+		found = doctor_which(name, path, sys);
+	if (found == NULL || (py = doctor_python(found, sys)) == NULL) {
+		doctor_set(n, DOCTOR_TORCH, found == NULL ? DOCTOR_FAIL :
+		    DOCTOR_WARN, "cannot tell which python runs '%s'", name);
+		free(found);
+		return;
+	}
+	argv[0] = py;
+	rc = sys->run(sys->arg, argv, o->wait * 1000, &ms, &err);
+	if (rc == 0)
+		doctor_set(n, DOCTOR_TORCH, DOCTOR_PASS, "%s imports torch in "
+		    "%d.%01d s", py, ms / 1000, ms % 1000 / 100);
+	else if (rc > 0)
+		doctor_set(n, DOCTOR_TORCH, DOCTOR_FAIL, "%s cannot import "
+		    "torch (exit %d): %s", py, rc, err != NULL ? err : "");
+	else
+		doctor_set(n, DOCTOR_TORCH, DOCTOR_FAIL, "%s -c 'import torch': "
+		    "%s", py, err != NULL ? err : "failed");
+	free(err);
+	free(py);
+	free(found);
+}
+
+/* Entries of dir named prefix followed by digits only. */
+static uint64_t
+doctor_count_devs(const struct doctor_sys *sys, const char *dir,
+    const char *prefix)
+{
+	struct strlist	 l;
+	const char	*s;
+	size_t		 i, plen = strlen(prefix);
+	uint64_t	 count = 0;
+
+	strlist_init(&l);
+	if (sys->list(sys->arg, dir, &l) == -1) {
+		strlist_free(&l);
+		return 0;
+	}
+	for (i = 0; i < l.n; i++) {
+		s = l.v[i];
+		if (strncmp(s, prefix, plen) == 0 && s[plen] != '\0' &&
+		    strspn(s + plen, "0123456789") == strlen(s + plen))
+			count++;
+	}
+	strlist_free(&l);
+	return count;
+}
+
+static int
+doctor_has_dev(const struct doctor_sys *sys, const char *name)
+{
+	struct strlist	l;
+	size_t		i;
+	int		found = 0;
+
+	strlist_init(&l);
+	if (sys->list(sys->arg, "/dev", &l) == 0) {
+		for (i = 0; i < l.n && !found; i++)
+			found = strcmp(l.v[i], name) == 0;
+	}
+	strlist_free(&l);
+	return found;
+}
+
+/* Entries of a CUDA_VISIBLE_DEVICES-like list ("0,1,3"); "" hides all. */
+static uint64_t
+doctor_count_list(const char *s)
+{
+	uint64_t	n = 1;
+
+	if (*s == '\0')
+		return 0;
+	for (; *s != '\0'; s++)
+		n += *s == ',';
+	return n;
+}
+
+/* The GPUs this node shows: device nodes, then the visible list. */
+struct doctor_gpus {
+	const char	*kind;		/* "NVIDIA", "ROCm" */
+	const char	*devs;		/* what was counted, for messages */
+	const char	*var;		/* the visibility variable */
+	uint64_t	 ndev;
+	const char	*visible;	/* its value, or NULL */
+};
+
+static void
+doctor_find_gpus(struct doctor_gpus *g, const struct doctor_sys *sys)
+{
+	memset(g, 0, sizeof *g);
+	g->ndev = doctor_count_devs(sys, "/dev", "nvidia");
+	if (g->ndev > 0 || !doctor_has_dev(sys, "kfd")) {
+		g->kind = "NVIDIA";
+		g->devs = "/dev/nvidiaN";
+		g->var = "CUDA_VISIBLE_DEVICES";
+	} else {
+		g->kind = "ROCm";
+		g->devs = "/dev/dri/renderDN beside /dev/kfd";
+		g->var = "ROCR_VISIBLE_DEVICES";
+		g->ndev = doctor_count_devs(sys, "/dev/dri", "renderD");
+	}
+	g->visible = nodes_var(sys->env, g->var);
+}
+
+void
+doctor_check_gpus(struct doctor_node *n, const struct doctor_opts *o,
+    const struct doctor_sys *sys)
+{
+	struct doctor_gpus	 g;
+	uint64_t		 want = o->gpus, shown;
+	int64_t			 v = 0;
+	char			*cause;
+
+	if (want == 0) {
+		if (nodes_var_num(&v, sys->env, "SLURM_GPUS_ON_NODE", 0,
+		    &cause) == -1)
+			free(cause);
+		want = (uint64_t)v;
+	}
+	if (want == 0)
+		return;
+	doctor_find_gpus(&g, sys);
+	shown = g.visible != NULL ? doctor_count_list(g.visible) : g.ndev;
+	if (g.ndev < want)
+		doctor_set(n, DOCTOR_GPUS, DOCTOR_FAIL, "%llu GPU device "
+		    "node%s (%s) for %llu GPUs requested",
+		    (unsigned long long)g.ndev, g.ndev == 1 ? "" : "s", g.devs,
+		    (unsigned long long)want);
+	else if (shown < want)
+		doctor_set(n, DOCTOR_GPUS, DOCTOR_FAIL, "%s=%s shows %llu of "
+		    "%llu GPUs requested", g.var, g.visible,
+		    (unsigned long long)shown, (unsigned long long)want);
+	else if (nodes_var(sys->env, "SLURM_GPUS_PER_TASK") != NULL)
+		doctor_set(n, DOCTOR_GPUS, DOCTOR_WARN, "--gpus-per-task "
+		    "gives each task only its own GPUs: NCCL cannot see the "
+		    "node's other GPUs (no peer-to-peer); request GPUs per node");
+	else
+		doctor_set(n, DOCTOR_GPUS, DOCTOR_PASS, "%llu %s GPU%s for "
+		    "%llu requested", (unsigned long long)shown, g.kind,
+		    shown == 1 ? "" : "s", (unsigned long long)want);
+}
+
+static size_t
+doctor_distance(const char *a, const char *b)
+{
+	size_t	la = strlen(a), lb = strlen(b), i, j, *row, prev, tmp, d;
+
+	row = xreallocarray(NULL, lb + 1, sizeof *row);
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			tmp = row[j];
+			d = prev + (a[i - 1] != b[j - 1]);
+			if (row[j] + 1 < d)
+				d = row[j] + 1;
+			if (row[j - 1] + 1 < d)
+				d = row[j - 1] + 1;
+			row[j] = d;
+			prev = tmp;
+		}
+	}
+	d = row[lb];
+	free(row);
+	return d;
+}
+
+const char *
+doctor_nearest_var(const char *name, size_t *distance)
+{
+	const char	*best = NULL;
+	size_t		 i, d;
+
+	*distance = (size_t)-1;
+	for (i = 0; doctor_known_vars[i] != NULL; i++) {
+		d = doctor_distance(name, doctor_known_vars[i]);
+		if (d < *distance) {
+			*distance = d;
+			best = doctor_known_vars[i];
+		}
+	}
+	return best;
+}
+
+static int
+doctor_known(const char *name, size_t len)
+{
+	size_t	i;
+
+	for (i = 0; doctor_known_vars[i] != NULL; i++) {
+		if (strlen(doctor_known_vars[i]) == len &&
+		    memcmp(doctor_known_vars[i], name, len) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+doctor_watched(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; doctor_var_prefixes[i] != NULL; i++) {
+		if (strncmp(name, doctor_var_prefixes[i],
+		    strlen(doctor_var_prefixes[i])) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* One unknown variable: a typo of a known one fails, anything else
+ * (perhaps newer than the list) warns. */
+static enum doctor_level
+doctor_unknown(struct buf *b, const char *name, size_t len)
+{
+	const char	*near;
+	char		*s = xstrndup(name, len);
+	size_t		 d;
+
+	near = doctor_nearest_var(s, &d);
+	if (b->len > 0)
+		buf_adds(b, "; ");
+	if (near != NULL && d <= DOCTOR_TYPO_DISTANCE) {
+		buf_addf(b, "%s is not a known variable: did you mean %s?",
+		    s, near);
+		free(s);
+		return DOCTOR_FAIL;
+	}
+	buf_addf(b, "%s is not a known variable", s);
+	if (near != NULL)
+		buf_addf(b, " (nearest: %s)", near);
+	free(s);
+	return DOCTOR_WARN;
+}
+
+void
+doctor_check_env(struct doctor_node *n, const struct doctor_sys *sys)
+{
+	char *const		*env = sys->environ(sys->arg);
+	struct buf		 b;
+	enum doctor_level	 l = DOCTOR_PASS, u;
+	size_t			 i, len, seen = 0;
+
+	buf_init(&b);
+	for (i = 0; env != NULL && env[i] != NULL; i++) {
+		if (!doctor_watched(env[i]))
+			continue;
+		seen++;
+		len = strcspn(env[i], "=");
+		if (doctor_known(env[i], len))
+			continue;
+		if ((u = doctor_unknown(&b, env[i], len)) > l)
+			l = u;
+	}
+	if (l == DOCTOR_PASS)
+		doctor_set(n, DOCTOR_ENV, l, "%zu variable%s of NCCL_, GLOO_, "
+		    "FI_, TORCH_, TORCHELASTIC_, RCCL_, MIOPEN_, all known",
+		    seen, seen == 1 ? "" : "s");
+	else
+		doctor_set(n, DOCTOR_ENV, l, "%s", b.s);
+	buf_free(&b);
+}
+
+void
+doctor_check_shared(struct doctor_node *n, const struct doctor_opts *o,
+    const struct doctor_sys *sys)
+{
+	char	*cause;
+
+	if (o->shared == NULL)
+		return;
+	if (sys->writable(sys->arg, o->shared, &cause) == -1) {
+		doctor_set(n, DOCTOR_SHARED, DOCTOR_FAIL, "%s", cause);
+		free(cause);
+		return;
+	}
+	doctor_set(n, DOCTOR_SHARED, DOCTOR_PASS, "%s is writable", o->shared);
+}
+
+void
+doctor_check_port(struct doctor_node *n)
+{
+	char	*cause;
+
+	if (port_check(n->addr, n->port, &cause) == -1) {
+		doctor_set(n, DOCTOR_PORT, DOCTOR_FAIL, "%s", cause);
+		free(cause);
+		return;
+	}
+	doctor_set(n, DOCTOR_PORT, DOCTOR_PASS, "node 0 can bind %s port %d",
+	    n->addr, n->port);
+}
+
+/* --- the real system --------------------------------------------------- */
+
+static int
+doctor_real_list(void *arg, const char *dir, struct strlist *names)
+{
+	DIR		*d;
+	struct dirent	*e;
+
+	(void)arg;
+	if ((d = opendir(dir)) == NULL)
+		return errno == ENOENT ? 0 : -1;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] != '.')
+			strlist_add(names, e->d_name);
+	}
+	closedir(d);
+	return 0;
+}
+
+static int
+doctor_real_executable(void *arg, const char *path)
+{
+	struct stat	st;
+
+	(void)arg;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	    access(path, X_OK) == 0;
+}
+
+/* Creates and removes a file: access(2) says nothing of a read-only
+ * mount or of a share's own permissions. */
+static int
+doctor_real_writable(void *arg, const char *dir, char **cause)
+{
+	struct stat	 st;
+	char		*path;
+	int		 fd;
+
+	(void)arg;
+	/* ddprank creates the exchange directory itself, in its parent. */
+	if (stat(dir, &st) == -1 && errno == ENOENT &&
+	    strrchr(dir, '/') != NULL && strrchr(dir, '/') != dir) {
+		path = xstrndup(dir, (size_t)(strrchr(dir, '/') - dir));
+		fd = doctor_real_writable(arg, path, cause);
+		free(path);
+		return fd;
+	}
+	if (stat(dir, &st) == -1)
+		return util_fail(cause, "%s: %s", dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return util_fail(cause, "%s: not a directory", dir);
+	xasprintf(&path, "%s/.ddprank-doctor.XXXXXX", dir);
+	if ((fd = mkstemp(path)) == -1) {
+		util_fail(cause, "%s: cannot create a file: %s", dir,
+		    strerror(errno));
+		free(path);
+		return -1;
+	}
+	close(fd);
+	(void)unlink(path);
+	free(path);
+	return 0;
+}
+
+extern char **environ;
+
+static long long
+doctor_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Keeps the last len - 1 bytes read from fd until end of file or the
+ * deadline; returns 0 at end of file, -1 at the deadline. */
+static int
+doctor_drain(int fd, char *buf, size_t len, long long deadline)
+{
+	struct pollfd	p = { fd, POLLIN, 0 };
+	size_t		have = 0;
+	ssize_t		n;
+	long long	left;
+
+	buf[0] = '\0';
+	while ((left = deadline - doctor_ms()) > 0) {
+		if (poll(&p, 1, (int)left) <= 0)
+			continue;
+		if (have == len - 1) {
+			memmove(buf, buf + len / 2, have - len / 2);
+			have -= len / 2;
+		}
+		if ((n = read(fd, buf + have, len - 1 - have)) == 0)
+			return 0;
+		if (n > 0)
+			buf[have += (size_t)n] = '\0';
+	}
+	return -1;
+}
+
+/* The last non-empty line of s, in place. */
+static char *
+doctor_lastline(char *s)
+{
+	char	*nl;
+
+	while ((nl = strrchr(s, '\n')) != NULL && nl[1] == '\0')
+		*nl = '\0';
+	return (nl = strrchr(s, '\n')) != NULL ? nl + 1 : s;
+}
+
+static int
+doctor_real_run(void *arg, char *const *argv, int ms, int *took_ms,
+    char **err)
+{
+	long long	start = doctor_ms(), deadline = start + ms;
+	char		buf[4096];
+	pid_t		pid;
+	int		p[2], status, late, fd;
+
+	(void)arg;
+	*err = NULL;
+	if (pipe2(p, O_CLOEXEC) == -1)
+		return util_fail(err, "pipe: %s", strerror(errno));
+	if ((pid = fork()) == -1) {
+		close(p[0]);
+		close(p[1]);
+		return util_fail(err, "fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		if ((fd = open("/dev/null", O_RDWR)) != -1) {
+			dup2(fd, 0);
+			dup2(fd, 1);
+		}
+		dup2(p[1], 2);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(p[1]);
+	late = doctor_drain(p[0], buf, sizeof buf, deadline);
+	close(p[0]);
+	/* Bounded even when the child closes its standard error early. */
+	while (!late && waitpid(pid, &status, WNOHANG) == 0)
+		late = doctor_ms() >= deadline || poll(NULL, 0, 20) < 0;
+	*took_ms = (int)(doctor_ms() - start);
+	if (late) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		return util_fail(err, "did not finish within %d s", ms / 1000);
+	}
+	if (!WIFEXITED(status))
+		return util_fail(err, "killed by signal %d", WTERMSIG(status));
+	*err = xstrdup(doctor_lastline(buf));
+	return WEXITSTATUS(status);
+}
+
+static int
+doctor_real_firstline(void *arg, const char *path, char *buf, size_t len)
+{
+	ssize_t	n;
+	int	fd;
+
+	(void)arg;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static char *const *
+doctor_real_environ(void *arg)
+{
+	(void)arg;
+	return environ;
+}
+
+const struct doctor_sys doctor_sys_real = {
+	&nodes_env_real, &netif_sys_real, doctor_real_list,
+	doctor_real_executable, doctor_real_writable, doctor_real_environ,
+	doctor_real_run, doctor_real_firstline, NULL
+};
+
+/* --- the wire format ------------------------------------------------------ */
+
+/* A word of the node line: no blanks or control bytes. */
+static void
+doctor_add_word(struct buf *b, const char *s)
+{
+	if (s == NULL || *s == '\0') {
+		buf_addc(b, '-');
+		return;
+	}
+	for (; *s != '\0'; s++)
+		buf_addc(b, (unsigned char)*s <= ' ' ? '?' : *s);
+}
+
+void
+doctor_encode(struct buf *b, const struct doctor_node *n)
+{
+	int	i;
+
+	buf_adds(b, "ddprank-doctor 1\n");
+	buf_addf(b, "node %llu %llu %d ", (unsigned long long)n->rank,
+	    (unsigned long long)n->nnodes, n->port);
+	doctor_add_word(b, n->addr);
+	buf_addc(b, ' ');
+	doctor_add_word(b, n->host);
+	buf_addc(b, '\n');
+	for (i = 0; i < DOCTOR_NCHECKS; i++) {
+		if (n->f[i].detail == NULL)
+			continue;
+		buf_addf(b, "%s %s ", checks[i].name, levels[n->f[i].level]);
+		util_addvis(b, n->f[i].detail, strlen(n->f[i].detail));
+		buf_addc(b, '\n');
+	}
+	buf_adds(b, "end\n");
+}
+
+static int
+doctor_decode_node(struct doctor_node *n, char *line, char **cause)
+{
+	unsigned long long	rank, nnodes;
+	int			port, off = 0;
+	char			addr[NETIF_ADDRSTRLEN], host[HOSTLIST_NAME_MAX + 1];
+
+	_Static_assert(NETIF_ADDRSTRLEN == 63 && HOSTLIST_NAME_MAX == 255,
+	    "the widths below");
+	if (sscanf(line, "node %llu %llu %d %62s %255s%n", &rank, &nnodes,
+	    &port, addr, host, &off) != 5 || line[off] != '\0' ||
+	    nnodes == 0 || rank >= nnodes || port < 1 || port > 65535 ||
+	    util_has_cntrl(addr) || util_has_cntrl(host))
+		return util_fail(cause, "bad node line");
+	n->rank = rank;
+	n->nnodes = nnodes;
+	n->port = port;
+	n->addr = xstrdup(addr);
+	n->host = xstrdup(host);
+	return 0;
+}
+
+static int
+doctor_decode_finding(struct doctor_node *n, char *line, char **cause)
+{
+	enum doctor_check	 c;
+	char			*level, *detail;
+	int			 l;
+
+	if ((level = strchr(line, ' ')) == NULL ||
+	    (detail = strchr(level + 1, ' ')) == NULL)
+		return util_fail(cause, "bad finding line");
+	*level++ = '\0';
+	*detail++ = '\0';
+	if (doctor_check_parse(line, &c) == -1)
+		return util_fail(cause, "unknown check '%s'", line);
+	for (l = 0; l < 3 && strcmp(level, levels[l]) != 0; l++)
+		;
+	if (l == 3)
+		return util_fail(cause, "unknown level '%s'", level);
+	doctor_set(n, c, (enum doctor_level)l, "%s", detail);
+	return 0;
+}
+
+static int
+doctor_decode_line(struct doctor_node *n, size_t lineno, char *line,
+    char **cause)
+{
+	if (lineno == 0)
+		return strcmp(line, "ddprank-doctor 1") == 0 ? 0 :
+		    util_fail(cause, "not a ddprank doctor report");
+	if (lineno == 1)
+		return doctor_decode_node(n, line, cause);
+	return doctor_decode_finding(n, line, cause);
+}
+
+int
+doctor_decode(struct doctor_node *n, const char *buf, size_t len,
+    char **cause)
+{
+	char	*copy, *line, *nl;
+	size_t	 lineno = 0;
+	int	 rc = -1;
+
+	doctor_node_init(n);
+	if (memchr(buf, '\0', len) != NULL)
+		return util_fail(cause, "NUL byte in report");
+	copy = xstrndup(buf, len);
+	for (line = copy; (nl = strchr(line, '\n')) != NULL; line = nl + 1) {
+		*nl = '\0';
+		if (lineno >= 2 && strcmp(line, "end") == 0) {
+			rc = nl[1] == '\0' ? 0 :
+			    util_fail(cause, "text after end");
+			break;
+		}
+		if (doctor_decode_line(n, lineno++, line, cause) == -1)
+			break;
+	}
+	if (nl == NULL)
+		util_fail(cause, "report ends without 'end'");
+	free(copy);
+	if (rc == -1)
+		doctor_node_free(n);
+	return rc;
+}
+
+#define DOCTOR_MAC_LABEL	"ddprank doctor"
+
+void
+doctor_seal(struct buf *b, const struct doctor_node *n, const struct auth *a)
+{
+	char	hex[AUTH_HEX_LEN + 1];
+	size_t	start = b->len;
+
+	doctor_encode(b, n);
+	if (a == NULL || a->len == 0)
+		return;
+	b->len -= strlen("end\n");
+	b->s[b->len] = '\0';
+	auth_mac_hex(a, DOCTOR_MAC_LABEL, b->s + start, b->len - start, hex);
+	buf_addf(b, "mac %s\nend\n", hex);
+}
+
+/* Where the "mac" line of buf starts, or NULL. */
+static const char *
+doctor_mac_line(const char *buf, size_t len)
+{
+	const char	*tail = "\nend\n";
+	size_t		 need = 1 + 4 + AUTH_HEX_LEN + strlen(tail);
+
+	if (len < need || memcmp(buf + len - strlen(tail), tail,
+	    strlen(tail)) != 0 || memcmp(buf + len - need, "\nmac ", 5) != 0)
+		return NULL;
+	return buf + len - need + 1;
+}
+
+int
+doctor_open(struct doctor_node *n, const char *buf, size_t len,
+    const struct auth *a, char **cause)
+{
+	const char	*mac = doctor_mac_line(buf, len);
+	struct buf	 b;
+	int		 rc;
+
+	if (mac == NULL) {
+		if (a != NULL && a->len > 0)
+			return util_fail(cause, "not sealed with the job's "
+			    "secret");
+		return doctor_decode(n, buf, len, cause);
+	}
+	if (a != NULL && a->len > 0 && !auth_check_hex(a, DOCTOR_MAC_LABEL,
+	    buf, (size_t)(mac - buf), mac + 4, AUTH_HEX_LEN))
+		return util_fail(cause, "sealed with another secret");
+	buf_init(&b);
+	buf_addn(&b, buf, (size_t)(mac - buf));
+	buf_adds(&b, "end\n");
+	rc = doctor_decode(n, b.s, b.len, cause);
+	buf_free(&b);
+	return rc;
+}
+
+/* --- the report ------------------------------------------------------------ */
+
+void
+doctor_report_free(struct doctor_report *r)
+{
+	uint64_t	i;
+
+	for (i = 0; i < r->n; i++)
+		doctor_node_free(&r->v[i]);
+	free(r->v);
+	memset(r, 0, sizeof *r);
+}
+
+static void
+doctor_disagree(struct doctor_node *n, const struct doctor_node *z)
+{
+	if (n->nnodes != z->nnodes)
+		doctor_set(n, DOCTOR_NODES, DOCTOR_FAIL, "counts %llu nodes, "
+		    "node 0 %llu", (unsigned long long)n->nnodes,
+		    (unsigned long long)z->nnodes);
+	else if (strcmp(n->addr, z->addr) != 0)
+		doctor_set(n, DOCTOR_NODES, DOCTOR_FAIL, "uses master address "
+		    "%s, node 0 %s", n->addr, z->addr);
+	else if (n->port != z->port)
+		doctor_set(n, DOCTOR_NODES, DOCTOR_FAIL, "uses port %d, node 0 "
+		    "%d", n->port, z->port);
+	else if (n->f[DOCTOR_NODES].detail == NULL)
+		doctor_set(n, DOCTOR_NODES, DOCTOR_PASS, "%llu node%s, master "
+		    "%s port %d", (unsigned long long)n->nnodes,
+		    n->nnodes == 1 ? "" : "s", n->addr, n->port);
+}
+
+void
+doctor_compare(struct doctor_report *r)
+{
+	const struct doctor_node	*z = &r->v[0];
+	uint64_t			 i;
+
+	for (i = 0; i < r->n; i++) {
+		if (!r->v[i].reported && r->v[i].f[DOCTOR_CONNECT].detail !=
+		    NULL)
+			continue;	/* not tested */
+		if (!r->v[i].reported) {
+			doctor_set(&r->v[i], DOCTOR_CONNECT, DOCTOR_FAIL,
+			    "no findings reached node 0%s within %d s",
+			    r->dir ? " through the shared directory" : "",
+			    r->wait);
+			continue;
+		}
+		if (i > 0 && r->v[i].f[DOCTOR_CONNECT].detail == NULL &&
+		    r->dir)
+			doctor_set(&r->v[i], DOCTOR_CONNECT, DOCTOR_PASS,
+			    "reached node 0 through the shared directory");
+		else if (i > 0 && r->v[i].f[DOCTOR_CONNECT].detail == NULL)
+			doctor_set(&r->v[i], DOCTOR_CONNECT, DOCTOR_PASS,
+			    "reached node 0 at %s port %d", z->addr, z->port);
+		if (!r->local)
+			doctor_disagree(&r->v[i], z);
+	}
+}
+
+int
+doctor_failed(const struct doctor_report *r)
+{
+	uint64_t	i;
+	int		c;
+
+	for (i = 0; i < r->n; i++) {
+		for (c = 0; c < DOCTOR_NCHECKS; c++) {
+			if (r->v[i].f[c].detail != NULL &&
+			    r->v[i].f[c].level == DOCTOR_FAIL)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+static const char *
+doctor_host(const struct doctor_node *n, char *buf, size_t len)
+{
+	if (n->host != NULL)
+		return n->host;
+	snprintf(buf, len, "rank%llu", (unsigned long long)n->rank);
+	return buf;
+}
+
+/* One check over every node: the worst level, the nodes at it (as a
+ * compressed hostlist, or NULL when all pass) and the first detail. */
+struct doctor_line {
+	int		 run;
+	enum doctor_level level;
+	const char	*detail;
+	char		*nodes;
+	size_t		 count;
+};
+
+static void
+doctor_line(struct doctor_line *dl, const struct doctor_report *r,
+    enum doctor_check c)
+{
+	const char	**names;
+	char		(*bufs)[32];
+	uint64_t	 i;
+
+	memset(dl, 0, sizeof *dl);
+	for (i = 0; i < r->n; i++) {
+		if (r->v[i].f[c].detail == NULL)
+			continue;
+		if (!dl->run || r->v[i].f[c].level > dl->level) {
+			dl->level = r->v[i].f[c].level;
+			dl->detail = r->v[i].f[c].detail;
+		}
+		dl->run = 1;
+	}
+	if (!dl->run || dl->level == DOCTOR_PASS)
+		return;
+	names = xreallocarray(NULL, r->n, sizeof *names);
+	bufs = xreallocarray(NULL, r->n, sizeof *bufs);
+	for (i = 0; i < r->n; i++) {
+		if (r->v[i].f[c].detail != NULL &&
+		    r->v[i].f[c].level == dl->level)
+			names[dl->count++] = doctor_host(&r->v[i], bufs[i],
+			    sizeof bufs[i]);
+	}
+	dl->nodes = hostlist_compress(names, dl->count);
+	free(bufs);
+	free(names);
+}
+
+/* The nodes to exclude: those failing a check that blames its node. */
+static char *
+doctor_exclude(const struct doctor_report *r)
+{
+	const char	**names;
+	char		(*bufs)[32], *s;
+	uint64_t	 i;
+	size_t		 count = 0;
+	int		 c;
+
+	names = xreallocarray(NULL, r->n ? r->n : 1, sizeof *names);
+	bufs = xreallocarray(NULL, r->n ? r->n : 1, sizeof *bufs);
+	for (i = 0; i < r->n; i++) {
+		for (c = 0; c < DOCTOR_NCHECKS; c++) {
+			if (checks[c].blames && r->v[i].f[c].detail != NULL &&
+			    r->v[i].f[c].level == DOCTOR_FAIL)
+				break;
+		}
+		if (c < DOCTOR_NCHECKS)
+			names[count++] = doctor_host(&r->v[i], bufs[i],
+			    sizeof bufs[i]);
+	}
+	s = count > 0 ? hostlist_compress(names, count) : NULL;
+	free(bufs);
+	free(names);
+	return s;
+}
+
+static void
+doctor_text_line(struct buf *b, enum doctor_check c,
+    const struct doctor_line *dl)
+{
+	buf_addf(b, "%s %s", levels[dl->level], checks[c].name);
+	if (dl->nodes != NULL)
+		buf_addf(b, " %s", dl->nodes);
+	buf_adds(b, ": ");
+	if (dl->count > 1)
+		buf_adds(b, "first: ");
+	util_addvis(b, dl->detail, strlen(dl->detail));
+	buf_addc(b, '\n');
+}
+
+void
+doctor_format_text(struct buf *b, const struct doctor_report *r)
+{
+	struct doctor_line	 dl;
+	char			*ex, hb[32];
+	int			 c;
+
+	if (r->local)
+		buf_addf(b, "ddprank doctor: %s alone (its findings did not "
+		    "reach node 0)\n", doctor_host(&r->v[0], hb, sizeof hb));
+	else if (r->dir)
+		buf_addf(b, "ddprank doctor: %llu node%s, port %d (the master "
+		    "address comes from the exchange)\n",
+		    (unsigned long long)r->n, r->n == 1 ? "" : "s",
+		    r->v[0].port);
+	else
+		buf_addf(b, "ddprank doctor: %llu node%s, master %s port %d\n",
+		    (unsigned long long)r->n, r->n == 1 ? "" : "s",
+		    r->v[0].addr, r->v[0].port);
+	for (c = 0; c < DOCTOR_NCHECKS; c++) {
+		doctor_line(&dl, r, (enum doctor_check)c);
+		if (dl.run)
+			doctor_text_line(b, (enum doctor_check)c, &dl);
+		free(dl.nodes);
+	}
+	if (!doctor_failed(r)) {
+		buf_adds(b, "ddprank doctor: no check failed\n");
+		return;
+	}
+	if ((ex = doctor_exclude(r)) == NULL) {
+		buf_adds(b, "ddprank doctor: FAIL, but no node is to blame\n");
+		return;
+	}
+	buf_addf(b, "--exclude=%s\n", ex);
+	free(ex);
+}
+
+static void
+doctor_json_string(struct buf *b, const char *s)
+{
+	buf_addc(b, '"');
+	for (; s != NULL && *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			buf_addf(b, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			buf_addf(b, "\\u%04x", (unsigned int)(unsigned char)*s);
+		else
+			buf_addc(b, *s);
+	}
+	buf_addc(b, '"');
+}
+
+void
+doctor_format_json(struct buf *b, const struct doctor_report *r)
+{
+	struct doctor_line	 dl;
+	const char		*sep = "";
+	char			*ex;
+	int			 c;
+
+	buf_addf(b, "{\"nnodes\":%llu,\"master_addr\":",
+	    (unsigned long long)r->n);
+	doctor_json_string(b, r->v[0].addr);
+	buf_addf(b, ",\"master_port\":%d,\"local\":%s,\"failed\":%s,"
+	    "\"checks\":[", r->v[0].port, r->local ? "true" : "false",
+	    doctor_failed(r) ? "true" : "false");
+	for (c = 0; c < DOCTOR_NCHECKS; c++) {
+		doctor_line(&dl, r, (enum doctor_check)c);
+		if (dl.run) {
+			buf_addf(b, "%s{\"check\":\"%s\",\"level\":\"%s\","
+			    "\"nodes\":", sep, checks[c].name,
+			    levels[dl.level]);
+			doctor_json_string(b, dl.nodes);
+			buf_adds(b, ",\"detail\":");
+			doctor_json_string(b, dl.detail);
+			buf_addc(b, '}');
+			sep = ",";
+		}
+		free(dl.nodes);
+	}
+	buf_adds(b, "],\"exclude\":");
+	ex = doctor_exclude(r);
+	doctor_json_string(b, ex);
+	free(ex);
+	buf_adds(b, "}\n");
+}
