@@ -94,9 +94,8 @@ NCCL_SOCKET_IFNAM=eth3 "$DDPRANK" doctor --hostfile onehost --port 29977 \
 rc=$?
 seen="$seen ddprank:$rc"
 expect_eq "ddprank doctor with NCCL_SOCKET_IFNAM: status" "$rc" 8
-checks=$((checks + 1))
-grep -q '^FAIL env .*NCCL_SOCKET_IFNAM.*did you mean NCCL_SOCKET_IFNAME' \
-    report || fail "ddprank doctor: report lacks the env FAIL: $(cat report)"
+check "ddprank doctor: report lacks the env FAIL: $(cat report)" \
+    grep -q '^FAIL env .*NCCL_SOCKET_IFNAM.*did you mean NCCL_SOCKET_IFNAME' report
 
 # Every status the man pages document was reached above.
 for prog in ddpgen ddprank; do
