@@ -45,6 +45,8 @@ struct opts {
 	const char	*show_site;
 	int		 list_sites;
 	int		 preflight;	/* -1: the profile's */
+	int		 requeue;	/* -1: the profile's */
+	int		 signal_lead;	/* -1: the profile's */
 	int		 job_opt;	/* the first option of a job, or 0 */
 };
 
@@ -53,7 +55,10 @@ enum {
 	OPT_LIST_SITES,
 	OPT_SHOW_SITE,
 	OPT_PREFLIGHT,
-	OPT_NO_PREFLIGHT
+	OPT_NO_PREFLIGHT,
+	OPT_REQUEUE,
+	OPT_NO_REQUEUE,
+	OPT_SIGNAL_LEAD
 };
 
 static const struct option longopts[] = {
@@ -80,6 +85,9 @@ static const struct option longopts[] = {
 	{ "no-preflight",	no_argument,		NULL, OPT_NO_PREFLIGHT },
 	{ "list-sites",		no_argument,		NULL, OPT_LIST_SITES },
 	{ "show-site",		required_argument,	NULL, OPT_SHOW_SITE },
+	{ "requeue",		no_argument,		NULL, OPT_REQUEUE },
+	{ "no-requeue",		no_argument,		NULL, OPT_NO_REQUEUE },
+	{ "signal-lead",	required_argument,	NULL, OPT_SIGNAL_LEAD },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, 'V' },
 	{ NULL,			0,			NULL, 0 }
@@ -95,6 +103,7 @@ usage(FILE *f)
 "              [-e name[=value]] [-S command] [-P port|auto]\n"
 "              [-r static|c10d] [-i regex] [-T template] [--ddprank path]\n"
 "              [--preflight | --no-preflight]\n"
+"              [--requeue | --no-requeue] [--signal-lead seconds]\n"
 "              script [argument ...]\n"
 "       ddpgen --list-sites\n"
 "       ddpgen --show-site site\n"
@@ -257,6 +266,10 @@ apply_opts(struct profile *p, const struct opts *o)
 	set_str(&p->ddprank, o->ddprank);
 	if (o->preflight != -1)
 		p->preflight = o->preflight;
+	if (o->requeue != -1)
+		p->requeue = o->requeue;
+	if (o->signal_lead != -1)
+		p->signal_lead = o->signal_lead;
 	if (o->iface != NULL) {
 		set_str(&p->iface, o->iface);
 		p->discovery = PROFILE_IFACE;
@@ -331,6 +344,23 @@ redact_argv(struct strlist *out, const struct opts *o, int argc,
 }
 
 /* NAME=VALUE, or a bare NAME to pass from the submitting shell. */
+/* A job no longer than the signal lead would be warned as it starts:
+ * unless --requeue or --signal-lead asked for it (profile_validate then
+ * refuses), such a job is not carried on, and ddpgen says so. */
+static void
+short_job(struct profile *p, const struct opts *o)
+{
+	long long	secs;
+
+	if (p->scheduler != PROFILE_SLURM || !p->requeue || o->requeue == 1 ||
+	    o->signal_lead != -1 || profile_parse_time(p->time, &secs) != 0 ||
+	    secs <= 0 || secs > p->signal_lead)
+		return;
+	util_warn("warning: time limit '%s' is not longer than signal_lead "
+	    "(%d s): the job is not requeued", p->time, p->signal_lead);
+	p->requeue = 0;
+}
+
 static void
 check_env_arg(const char *s)
 {
@@ -407,6 +437,11 @@ parse_opt(struct opts *o, int ch)
 	case OPT_NO_PREFLIGHT: o->preflight = 0; break;
 	case OPT_LIST_SITES: o->list_sites = 1; break;
 	case OPT_SHOW_SITE: o->show_site = optarg; break;
+	case OPT_REQUEUE: o->requeue = 1; break;
+	case OPT_NO_REQUEUE: o->requeue = 0; break;
+	case OPT_SIGNAL_LEAD:
+		o->signal_lead = num_arg("signal-lead", optarg, 1, 65535);
+		break;
 	case 'h': usage(stdout); exit(stdout_done());
 	case 'V': printf("ddpgen %s\n", DDPGEN_VERSION); exit(stdout_done());
 	}
@@ -432,6 +467,7 @@ parse_opts(struct opts *o, int argc, char **argv)
 	memset(o, 0, sizeof *o);
 	o->nodes = 1;
 	o->gpus = o->nproc = o->preflight = -1;
+	o->requeue = o->signal_lead = -1;
 	strlist_init(&o->env);
 	strlist_init(&o->setup);
 	opterr = 0;
@@ -675,6 +711,7 @@ generate(const struct opts *o, struct profile *p, int argc, char **argv,
 	size_t		 nprof = p->setup.n;
 
 	apply_opts(p, o);
+	short_job(p, o);
 	strlist_init(&pass);
 	apply_env(p, o, &pass);
 	if (profile_validate(p, &cause) == -1)

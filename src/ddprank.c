@@ -5,6 +5,7 @@
 #include <sys/socket.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <getopt.h>
 #include <pwd.h>
 #include <stdarg.h>
@@ -22,6 +23,7 @@
 #include "nodes.h"
 #include "port.h"
 #include "rank.h"
+#include "restart.h"
 #include "rx.h"
 #include "util.h"
 #include "xmalloc.h"
@@ -475,6 +477,33 @@ cmd_env(struct options *o)
 	return flush_stdout();
 }
 
+static const char *
+env_get(const char *name)
+{
+	return getenv(name);
+}
+
+/* What the training learns of the runs before it; the launcher starts
+ * with the checkpoint signal ignored, so that the signal, sent to every
+ * process of the step, stops the workers (which install a handler) and
+ * not the agent. */
+static int
+restart_setenv(void)
+{
+	struct restart	 r;
+	char		 num[32], *cause;
+
+	if (restart_read(&r, env_get, &cause) == -1)
+		return report_cause(XC_USAGE, cause);
+	snprintf(num, sizeof num, "%lld", r.count);
+	if (setenv("DDPGEN_RESTART_COUNT", num, 1) == -1 ||
+	    setenv("DDPGEN_LAST_STOP", r.last_stop, 1) == -1)
+		return report(XC_FAIL, "setenv: %s", strerror(errno));
+	if (r.signo != 0 && signal(r.signo, SIG_IGN) == SIG_ERR)
+		return report(XC_FAIL, "signal: %s", strerror(errno));
+	return XC_OK;
+}
+
 static int
 cmd_exec(struct options *o)
 {
@@ -496,6 +525,8 @@ cmd_exec(struct options *o)
 			    strerror(errno));
 	}
 	rank_vars_free(&vs);
+	if ((xc = restart_setenv()) != XC_OK)
+		return xc;
 	/* The command has no use for the secret: one copy fewer to leak. */
 	(void)unsetenv(AUTH_ENV);
 	execvp(o->argv[0], o->argv);

@@ -72,12 +72,16 @@ const char *const profile_shell_names[] = {
 	[PROFILE_SHELL_PLAIN] = "plain",
 	[PROFILE_SHELL_LOGIN_INTERACTIVE] = "login-interactive", NULL
 };
+const char *const profile_signal_names[] = {
+	[PROFILE_SIG_USR2] = "USR2", [PROFILE_SIG_USR1] = "USR1", NULL
+};
 
 /* Enums are stored through int pointers by the generic code below. */
 _Static_assert(sizeof(enum profile_sched) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum profile_disc) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum profile_rdzv) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum profile_shell) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum profile_signal) == sizeof(int), "enum size");
 
 #define OFF(f)	offsetof(struct profile, f)
 
@@ -141,6 +145,15 @@ static const struct key keys[] = {
 	  .off = OFF(fail_on_task_failure) },
 	{ .name = "exchange_timeout", .type = K_INT,
 	  .off = OFF(exchange_timeout), .min = 1, .max = 86400 },
+	{ .name = "requeue", .type = K_BOOL, .off = OFF(requeue) },
+	{ .name = "signal_lead", .type = K_INT, .off = OFF(signal_lead),
+	  .min = 1, .max = 65535 },
+	{ .name = "checkpoint_signal", .type = K_ENUM,
+	  .off = OFF(checkpoint_signal), .names = profile_signal_names },
+	{ .name = "max_requeues", .type = K_INT, .off = OFF(max_requeues),
+	  .min = 0, .max = 1000 },
+	{ .name = "max_restarts", .type = K_INT, .off = OFF(max_restarts),
+	  .min = 0, .max = 1000 },
 };
 #define NKEYS	(sizeof keys / sizeof keys[0])
 
@@ -1391,6 +1404,9 @@ profile_defaults(struct profile *p)
 	p->preflight = 1;
 	p->fail_on_task_failure = 1;
 	p->exchange_timeout = 300;
+	p->signal_lead = 120;
+	p->checkpoint_signal = PROFILE_SIG_USR2;
+	p->max_requeues = 3;
 }
 
 /*
@@ -1557,6 +1573,13 @@ problems_cross(const struct profile *p, problem_fn *fn, void *arg)
 		problem(fn, arg, "launcher", "launcher: empty list");
 	if (p->template[0] == '\0')
 		problem(fn, arg, "template", "template: empty value");
+	/* The warning would come before the job starts. */
+	if (p->scheduler == PROFILE_SLURM && p->requeue &&
+	    profile_parse_time(p->time, &secs) == 0 && secs > 0 &&
+	    p->signal_lead >= secs)
+		problem(fn, arg, "signal_lead", "signal_lead: %d s is not "
+		    "shorter than the time limit '%s'", p->signal_lead,
+		    p->time);
 	if (p->scheduler != PROFILE_HPCPACK)
 		return;
 	if (p->shared_dir[0] != '/') {

@@ -28,12 +28,18 @@ enum profile_shell {		/* how an HPC Pack task runs its command */
 	PROFILE_SHELL_LOGIN_INTERACTIVE /* bash -lic, the default */
 };
 
+enum profile_signal {		/* the checkpoint signal */
+	PROFILE_SIG_USR2,
+	PROFILE_SIG_USR1	/* NCCL installs its own USR1 handler */
+};
+
 /* Each enum's words, as profiles and options spell them, indexed by the
  * enum and ending in NULL. */
 extern const char *const profile_sched_names[];
 extern const char *const profile_disc_names[];
 extern const char *const profile_rdzv_names[];
 extern const char *const profile_shell_names[];
+extern const char *const profile_signal_names[];
 
 /* A resolved profile: every string is owned and never NULL ("" = unset). */
 struct profile {
@@ -81,6 +87,13 @@ struct profile {
 	int		 exclusive;
 	int		 fail_on_task_failure;
 	int		 exchange_timeout; /* seconds */
+
+	/* Long trainings (Slurm): ddpgen(1), LONG TRAININGS. */
+	int		 requeue;	/* signal, checkpoint, requeue */
+	int		 signal_lead;	/* seconds before the time limit */
+	enum profile_signal checkpoint_signal;
+	int		 max_requeues;	/* time-limit requeues */
+	int		 max_restarts;	/* torchrun --max-restarts; 0 unset */
 };
 
 /* One site found along the search path, for --list-sites. */

@@ -106,6 +106,18 @@ script_set_requests(struct tmpl_vars *v, const struct profile *p)
 	script_set_list(v, "sbatch_extra", &p->sbatch_extra);
 }
 
+/* Long trainings: the warning, the checkpoint signal, the requeues. */
+static void
+script_set_life(struct tmpl_vars *v, const struct profile *p)
+{
+	tmpl_set(v, "requeue", p->requeue ? "1" : "");
+	script_set_int(v, "signal_lead", p->signal_lead);
+	tmpl_set(v, "checkpoint_signal",
+	    profile_signal_names[p->checkpoint_signal]);
+	script_set_int(v, "max_requeues", p->max_requeues);
+	script_set_count(v, "max_restarts", p->max_restarts);
+}
+
 static void
 script_set_runtime(struct tmpl_vars *v, const struct profile *p)
 {
@@ -174,6 +186,10 @@ script_task_argv(const struct job *job, struct strlist *argv)
 	strlist_copy(argv, &p->launcher);
 	xasprintf(&s, "--nproc_per_node=%d", profile_nproc(p));
 	strlist_addown(argv, s);
+	if (p->max_restarts > 0) {
+		xasprintf(&s, "--max-restarts=%d", p->max_restarts);
+		strlist_addown(argv, s);
+	}
 	strlist_copy(argv, &p->launcher_args);
 	strlist_add(argv, job->script);
 }
@@ -567,6 +583,7 @@ script_vars(const struct job *job)
 		tmpl_set_empty_list(v, "env_pass");
 	script_set_requests(v, job->prof);
 	script_set_runtime(v, job->prof);
+	script_set_life(v, job->prof);
 	script_set_hpcpack(v, job);
 	return v;
 }

@@ -33,6 +33,11 @@
 {{?job_output}}
 #SBATCH --output={{job_output}}
 {{/job_output}}
+{{?requeue}}
+#SBATCH --requeue
+#SBATCH --open-mode=append
+#SBATCH --signal=B:{{checkpoint_signal}}@{{signal_lead}}
+{{/requeue}}
 {{#sbatch_extra}}
 #SBATCH {{.}}
 {{/sbatch_extra}}
@@ -107,6 +112,132 @@ export MASTER_ADDR
 # Hostname discovery: each node resolves the first node's name itself.
 unset MASTER_ADDR
 {{/discovery_iface}}
+{{?requeue}}
+
+# Long trainings (ddpgen(1), LONG TRAININGS). Slurm signals this shell
+# {{signal_lead}} s before the time limit, and on preemption where the
+# site sends the signal; the trap passes it on to every training
+# process, and once they have checkpointed and exited with status 0 the
+# job requeues itself, or submits its continuation where requeue is
+# refused. The counts cross requeues in the job's comment, which only
+# its owner and Slurm's administrators can set.
+export DDPGEN_CHECKPOINT_SIGNAL={{checkpoint_signal}}
+ddpgen_id=${SLURM_JOB_ID:-}
+if [ -n "${SLURM_ARRAY_JOB_ID:-}" ] && [ -n "${SLURM_ARRAY_TASK_ID:-}" ]; then
+	ddpgen_id=${SLURM_ARRAY_JOB_ID}_$SLURM_ARRAY_TASK_ID
+fi
+ddpgen_nodes=${SLURM_JOB_NUM_NODES:-{{nodes}}}
+ddpgen_nproc={{nproc_per_node}}
+ddpgen_max_requeues={{max_requeues}}
+ddpgen_warned='' ddpgen_trapped='' ddpgen_what='' ddpgen_srun=''
+# ddpgen restart=R limits=T base=B last=WHY: R is SLURM_RESTART_COUNT
+# after the last requeue this script made, T the time-limit requeues and
+# B the restarts before this job's continuation, over the whole chain.
+ddpgen_restart=0 ddpgen_limits=0 ddpgen_base=0 ddpgen_last=none
+ddpgen_read_state() {
+	local w words
+	read -r -a words <<<"$(squeue -h -j "$ddpgen_id" -o %k 2>/dev/null)" ||
+	    true
+	[ "${words[0]:-}" = ddpgen ] || return 0
+	for w in "${words[@]}"; do
+		[[ $w =~ ^(restart|limits|base)=(0|[1-9][0-9]{0,5})$ ]] ||
+		    [[ $w =~ ^(last)=(time-limit|preemption)$ ]] || continue
+		printf -v "ddpgen_${BASH_REMATCH[1]}" %s "${BASH_REMATCH[2]}"
+	done
+}
+ddpgen_count=${SLURM_RESTART_COUNT:-0}
+[[ $ddpgen_count =~ ^(0|[1-9][0-9]{0,5})$ ]] || ddpgen_count=0
+# A first run has no state: it does not ask slurmctld.
+if [ "$ddpgen_count" -gt 0 ] || [ -n "${DDPGEN_CONTINUED:-}" ]; then
+	ddpgen_read_state
+fi
+# A requeue this script did not make: a node failure, an administrator.
+if [ "$ddpgen_count" -gt 0 ] && [ "$ddpgen_count" -ne "$ddpgen_restart" ]; then
+	ddpgen_last=requeued
+fi
+export DDPGEN_RESTART_BASE=$ddpgen_base DDPGEN_LAST_STOP=$ddpgen_last
+
+# The trap: signal every process of the training steps once (ddprank
+# starts the launcher with the signal ignored, so only the workers, which
+# install a handler, act on it; a second one could find a worker exiting,
+# after Python restored the default action, and kill it).
+# shellcheck disable=SC2317 # run by the trap
+ddpgen_warning() {
+	local left
+	ddpgen_trapped=1
+	[ -z "$ddpgen_warned" ] || return 0
+	ddpgen_warned=1
+	scancel --signal={{checkpoint_signal}} "$ddpgen_id" 2>/dev/null || true
+	if scontrol -o show job "$ddpgen_id" 2>/dev/null |
+	    grep -q 'PreemptTime=[0-9]'; then
+		ddpgen_what=preemption
+		return 0
+	fi
+	left=$(squeue -h -j "$ddpgen_id" -o %L 2>/dev/null) || left=
+	ddpgen_what="time limit in $(ddpgen_seconds "$left") s"
+}
+# Slurm's [D-]H:M:S, M:S or S as seconds; "?" for anything else.
+# shellcheck disable=SC2317
+ddpgen_seconds() {
+	local d=0 h=0 m=0 s=0 t=$1
+	case $t in *-*) d=${t%%-*} t=${t#*-} ;; esac
+	IFS=: read -r h m s <<<"$t"
+	if [ -z "$s" ]; then s=$m m=$h h=0; fi
+	if [ -z "$s" ]; then s=$m m=0; fi
+	if [[ "$d$h$m$s" =~ ^[0-9]+$ ]]; then
+		echo $(( ((10#$d * 24 + 10#$h) * 60 + 10#$m) * 60 + 10#$s ))
+	else
+		echo "?"
+	fi
+}
+# After the step: requeue the job, or submit its continuation.
+ddpgen_carry_on() {
+	local rc=$1 say restart limits=$ddpgen_limits why=preemption cont
+	local procs=$((ddpgen_nodes * ddpgen_nproc)) p=processes n=nodes
+	[ "$procs" -ne 1 ] || p=process
+	[ "$ddpgen_nodes" -ne 1 ] || n=node
+	say="ddpgen job: ${ddpgen_what:-warning}: checkpoint signal sent to"
+	say+=" $procs $p on $ddpgen_nodes $n"
+	if [ "$rc" -ne 0 ]; then
+		echo "$say; the training exited with status $rc: not requeued" >&2
+		return 0
+	fi
+	if [ "$ddpgen_what" != preemption ]; then
+		why=time-limit
+		if [ "$limits" -ge "$ddpgen_max_requeues" ]; then
+			echo "$say; not requeued: $limits time-limit requeues" \
+			    "already (max_requeues = $ddpgen_max_requeues)" >&2
+			exit 124
+		fi
+		limits=$((limits + 1))
+		restart="restart $limits of at most $ddpgen_max_requeues"
+	else
+		restart="restart $((ddpgen_base + ddpgen_count + 1)); preemptions are not counted"
+	fi
+	scontrol update jobid="$ddpgen_id" Comment="ddpgen restart=$((ddpgen_count + 1)) limits=$limits base=$ddpgen_base last=$why" 2>/dev/null || true
+	# Requeueing ends this shell: say it first, and ignore the TERM.
+	trap '' TERM
+	if scontrol requeue "$ddpgen_id" 2>/dev/null; then
+		echo "$say; requeued ($restart)" >&2
+		exit 0
+	fi
+	# The continuation, a job of its own, must not inherit this job's
+	# restart count, array job id (the task id stays, for the training)
+	# or secret (it makes its own).
+	if cont=$(unset SLURM_RESTART_COUNT SLURM_ARRAY_JOB_ID DDPRANK_SECRET
+	    export DDPGEN_CONTINUED=1
+	    sbatch --parsable --dependency="afterany:$SLURM_JOB_ID" \
+	    --output="$(scontrol show job "$ddpgen_id" | sed -n 's/^ *StdOut=//p')" \
+	    --comment="ddpgen restart=0 limits=$limits base=$((ddpgen_base + ddpgen_count + 1)) last=$why" \
+	    "$0"); then
+		echo "$say; requeue refused: continuation job $cont submitted ($restart)" >&2
+		exit 0
+	fi
+	echo "$say; requeue refused and the continuation not submitted" >&2
+	exit 1
+}
+trap ddpgen_warning {{checkpoint_signal}}
+{{/requeue}}
 
 # A secret for this job alone: srun carries it to every task, whose
 # environment only this user can read, and the automatic port derives
@@ -135,5 +266,18 @@ srun --nodes="$SLURM_NNODES" --ntasks="$SLURM_NNODES" --ntasks-per-node=1 \
 	--kill-on-bad-exit=1 --export=ALL{{?label_output}} --label{{/label_output}} \
 	/bin/bash -c 'if [ ! -x "$1" ]; then echo "ddpgen job: ddprank not found at $1 on $(hostname)" >&2; exit 127; fi; exec "$@"' ddprank \
 	"$DDPRANK" exec{{?iface}} --iface {{iface}}{{/iface}} --port {{port}} --port-range {{port_range}} --rdzv {{rdzv}} -- \
-	{{launcher}} --nproc_per_node={{nproc_per_node}}{{#launcher_args}} {{.}}{{/launcher_args}} \
-	{{script}}{{#args}} {{.}}{{/args}}
+	{{launcher}} --nproc_per_node={{nproc_per_node}}{{?max_restarts}} --max-restarts={{max_restarts}}{{/max_restarts}}{{#launcher_args}} {{.}}{{/launcher_args}} \
+	{{script}}{{#args}} {{.}}{{/args}}{{?requeue}} &{{/requeue}}
+{{?requeue}}
+# The shell runs its trap only while it waits: wait again after one.
+ddpgen_srun=$!
+while :; do
+	ddpgen_trapped='' ddpgen_rc=0
+	wait "$ddpgen_srun" || ddpgen_rc=$?
+	[ -n "$ddpgen_trapped" ] || break
+done
+if [ -n "$ddpgen_warned" ]; then
+	ddpgen_carry_on "$ddpgen_rc"
+fi
+exit "$ddpgen_rc"
+{{/requeue}}

@@ -364,6 +364,14 @@ static const struct {
 	const char	*want;
 } errs[] = {
 	{ "zz = 1\n", "t.conf:3: unknown key 'zz'" },
+	{ "signal_lead = 0\n",
+	    "t.conf:3: signal_lead: value out of range: 0 (1 to 65535)" },
+	{ "checkpoint_signal = TERM\n",
+	    "t.conf:3: checkpoint_signal: bad value 'TERM' (USR2 or USR1)" },
+	{ "max_requeues = -1\n",
+	    "t.conf:3: max_requeues: value out of range: -1 (0 to 1000)" },
+	{ "requeue = maybe\n",
+	    "t.conf:3: requeue: 'maybe' is not a boolean (true or false)" },
 	{ "zz = {1}\n", "t.conf:3: unknown key 'zz'\n"
 	    "t.conf:3: unexpected token '{'" },
 	{ "gpus_per_node = four\n",
@@ -1227,7 +1235,12 @@ START_TEST(test_dump_format)
 	    "path = \"\"\n"
 	    "exclusive = true\n"
 	    "fail_on_task_failure = true\n"
-	    "exchange_timeout = 300\n");
+	    "exchange_timeout = 300\n"
+	    "requeue = false\n"
+	    "signal_lead = 120\n"
+	    "checkpoint_signal = \"USR2\"\n"
+	    "max_requeues = 3\n"
+	    "max_restarts = 0\n");
 	free(d);
 	profile_free(p);
 }
@@ -1375,6 +1388,10 @@ START_TEST(test_shipped_facts)
 	p = load_ok("slurm", &dirs);
 	ck_assert_int_eq(p->discovery, PROFILE_HOSTNAME);
 	ck_assert_str_eq(p->partition, "");
+	/* Long trainings are carried on by the shipped Slurm profiles. */
+	ck_assert_int_eq(p->requeue, 1);
+	ck_assert_int_eq(p->max_requeues, 3);
+	ck_assert_int_eq(p->checkpoint_signal, PROFILE_SIG_USR2);
 	profile_free(p);
 	n = profile_list(&dirs, &v);
 	ck_assert_uint_eq(n, 4);
@@ -1492,6 +1509,15 @@ START_TEST(test_validate)
 	set(&p->time, "2:99");
 	invalid(p, "time: bad time '2:99' (want M, M:S, H:M:S, D-H, D-H:M, "
 	    "D-H:M:S or UNLIMITED)");
+	/* The warning must come after the start. */
+	set(&p->time, "2");
+	p->requeue = 1;
+	invalid(p, "signal_lead: 120 s is not shorter than the time limit "
+	    "'2'");
+	p->signal_lead = 60;
+	ck_assert_int_eq(profile_validate(p, NULL), 0);
+	p->requeue = 0;
+	p->signal_lead = 120;
 	set(&p->time, "2:00:00");
 	strlist_add(&p->env, "BAD NAME=1");
 	invalid(p, "env: bad variable name in 'BAD NAME=1' "

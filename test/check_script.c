@@ -319,6 +319,40 @@ START_TEST(test_vars_requests)
 }
 END_TEST
 
+START_TEST(test_vars_life)
+{
+	char	*s;
+
+	s = render(BASE, "[{{requeue}}] {{signal_lead}} {{checkpoint_signal}} "
+	    "{{max_requeues}} [{{max_restarts}}]", 1);
+	ck_assert_str_eq(s, "[''] 120 USR2 3 ['']");
+	free(s);
+	s = render(BASE "requeue = true\nsignal_lead = 300\n"
+	    "checkpoint_signal = USR1\nmax_requeues = 0\nmax_restarts = 2\n",
+	    "[{{requeue}}] {{signal_lead}} {{checkpoint_signal}} "
+	    "{{max_requeues}} [{{max_restarts}}]", 1);
+	ck_assert_str_eq(s, "[1] 300 USR1 0 [2]");
+	free(s);
+}
+END_TEST
+
+/* HPC Pack tasks pass max_restarts to torchrun too. */
+#define HP "description = \"d\"\nscheduler = hpcpack\n"
+
+START_TEST(test_task_max_restarts)
+{
+	char	*s;
+
+	s = render(HP "max_restarts = 2\n", "{{task_command}}", 2);
+	ck_assert_msg(strstr(s, "torchrun --nproc_per_node=1 "
+	    "--max-restarts=2 t.py") != NULL, "%s", s);
+	free(s);
+	s = render(HP, "{{task_command}}", 2);
+	ck_assert_msg(strstr(s, "max-restarts") == NULL, "%s", s);
+	free(s);
+}
+END_TEST
+
 /* bash -n: valid code passes, a complaint comes back on one line
  * without bash's prefixes, a warning counts, and without bash in PATH
  * nothing is checked. */
@@ -441,6 +475,8 @@ script_suite(void)
 	tcase_add_test(tc, test_vars_hpcpack_task_command);
 	tcase_add_test(tc, test_check_hpcpack_limits);
 	tcase_add_test(tc, test_vars_requests);
+	tcase_add_test(tc, test_vars_life);
+	tcase_add_test(tc, test_task_max_restarts);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("templates");
 	tcase_add_test(tc, test_check_syntax);

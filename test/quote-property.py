@@ -104,6 +104,15 @@ BASH_VARS = set(subprocess.run(["env", "-i", "bash", "-c", "compgen -v"],
 UNPREDICTABLE = BASH_VARS | {b"d", b"i", b"REC", b"DDPRANK", b"PATH"}
 
 
+REAL_DIFFERS = UNPREDICTABLE | {b"HOME"}
+
+
+def ref_names(value):
+    """The names value's references expand."""
+    return {m.group(1) or m.group(2) for m in ENV_REF.finditer(value)
+            if m.group(0) != b"\\$"}
+
+
 def env_lookup(name):
     """A variable's value in the jobs, None when it cannot be told."""
     if name == b"IFS":
@@ -632,6 +641,10 @@ done
         for v, p in self.map(real, [v for v in jobs if v.real]):
             self.check(p.returncode == 0, "xml vector %d: real run exit %d:"
                        " %r" % (v.i, p.returncode, p.stderr[:300]))
+            # The two runs differ in HOME, REC and the driver's own
+            # variables: an env value naming one records differently.
+            if v.env is not None and ref_names(v.env) & REAL_DIFFERS:
+                continue
             self.check(read(os.path.join(d, "real.%d" % v.i)) ==
                        read(os.path.join(d, "rec.%d" % v.i)),
                        "xml vector %d: real run recorded something else"

@@ -61,7 +61,7 @@ expect_eq "--version" "$("$DDPGEN" --version)" "ddpgen $(cat "$srcdir/VERSION")"
 "$DDPGEN" --ddprank /opt/ddpgen/bin/ddprank train.py --nodes 5 -h >"$T/job.sh"
 expect_eq "options after script" "$(grep -c '^#SBATCH --nodes=1$' "$T/job.sh")" 1
 expect_eq "options after script (args)" \
-    "$(grep -c '^	train.py --nodes 5 -h$' "$T/job.sh")" 1
+    "$(grep -cE '^	train.py --nodes 5 -h( &)?$' "$T/job.sh")" 1
 
 # Without --site the generic slurm profile is used.
 expect_eq "default site" "$(sed -n 2p "$T/job.sh")" \

@@ -28,6 +28,9 @@ srcdir=$(cd "$here/../.." && pwd)
 # 6 s job from costing 42 s.  Final states are kept in the jobcomp file
 # (cluster.sh state JOBID) since slurmctld forgets the job soon after.
 : "${CLUSTER_MIN_JOB_AGE:=5}"
+# Lines appended to slurm.conf as they are: more partitions,
+# preemption (t-e2e-requeue.sh). Empty by default.
+: "${CLUSTER_CONF_EXTRA:=}"
 
 # die MESSAGE: fail; during up, first undo what up did so far.
 die() {
@@ -312,6 +315,8 @@ EOF
 		    "MaxTime=INFINITE DefaultTime=30 State=UP"
 		def=NO
 	done >>"$D/etc/slurm.conf"
+	[ -z "$CLUSTER_CONF_EXTRA" ] ||
+	    printf '%s\n' "$CLUSTER_CONF_EXTRA" >>"$D/etc/slurm.conf"
 	# cgroup/v1 stops slurmd from probing the machine's hybrid hierarchy.
 	echo "CgroupPlugin=cgroup/v1" >"$D/etc/cgroup.conf"
 	: >"$D/etc/plugstack.conf"
@@ -577,7 +582,8 @@ do_state() {
 	local id=${1:-} t line
 	case $id in ''|*[!0-9]*) die "usage: $prog state JOBID" ;; esac
 	for t in $(seq 25); do
-		line=$(grep "^JobId=$id " "$D/log/jobcomp.txt" 2>/dev/null)
+		# A requeued job has one line per run: the last one counts.
+		line=$(grep "^JobId=$id " "$D/log/jobcomp.txt" 2>/dev/null | tail -n 1)
 		if [ -n "$line" ]; then
 			line=${line#* JobState=}
 			echo "${line%% *}"

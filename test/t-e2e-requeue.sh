@@ -1,0 +1,319 @@
+#!/bin/sh
+# t-e2e-requeue.sh: trainings that outlive their job, for real. One
+# cluster of test/cluster with preemption comes up; generated scripts run
+# examples/train_resumable.py, all cases at once (Slurm's shortest time
+# limit is a minute):
+#   tl    2 nodes, --time 2, --signal-lead 60: the warning, a checkpoint,
+#         a requeue, a resume, the end
+#   pre   2 nodes in a low-priority partition; a high-priority job takes
+#         its nodes: preempted, requeued, resumed
+#   nf    2 nodes of three; one node's links go down: Slurm requeues the
+#         job (--requeue), which resumes on the healthy nodes
+#   lim   max_requeues = 1: the second warning ends the job (status 124)
+#   cont  submitted with --no-requeue: scontrol requeue is refused and
+#         the job submits its continuation
+# Each finished training must end with parameters bit-identical to an
+# uninterrupted run of the same training (ref, ref1), and the output
+# file must hold every run. A requeued job becomes eligible only about
+# 2 minutes later: the harness releases it (scontrol update StartTime).
+# The figures of bench/README.md come from here: the time from sending
+# the checkpoint signal to the batch shell to the last worker's handler,
+# and from a requeue to the job running again.
+
+mkdir -p "${BUILDDIR:-$(dirname "$0")/..}/test/tmp"
+. "$(dirname "$0")/lib.sh"
+
+cluster=$srcdir/test/cluster/cluster.sh
+example=$srcdir/examples/train_resumable.py
+
+# --- what the test needs -------------------------------------------------------
+[ "$(id -u)" = 0 ] || skip "needs root (network namespaces, daemons)"
+for t in ip nsenter unshare setsid setpriv flock ss munged munge slurmctld \
+    slurmd sbatch srun sinfo squeue scontrol scancel torchrun python3 bash; do
+	command -v "$t" >/dev/null 2>&1 || skip "$t not found"
+done
+getent passwd munge >/dev/null || skip "no user munge"
+ip netns list >/dev/null 2>&1 || skip "ip netns does not work"
+unshare --net true 2>/dev/null || skip "cannot create network namespaces"
+tpy=$(sed -n '1s/^#![[:space:]]*//p' "$(command -v torchrun)")
+$tpy -c 'import torch.distributed' 2>/dev/null ||
+    skip "torchrun's python ($tpy) cannot import torch.distributed"
+[ -x "$DDPGEN" ] && [ -x "$DDPRANK" ] || skip "ddpgen and ddprank not built"
+[ -n "$T" ] && [ -d "$T" ] || { echo "FAIL: no temporary directory"; exit 1; }
+
+DDPGEN_PROFILE_PATH=$srcdir/profiles
+DDPGEN_TEMPLATE_PATH=$srcdir/templates
+export DDPGEN_PROFILE_PATH DDPGEN_TEMPLATE_PATH
+
+# --- the cluster ---------------------------------------------------------------
+# One partition per case, so that a requeued job or a continuation lands
+# on its own nodes; low and high share theirs for the preemption.
+chmod 0755 "$T"
+CLUSTER_DIR=$T/cluster
+CLUSTER_PARTITIONS=debug
+CLUSTER_CONF_EXTRA='PreemptType=preempt/partition_prio
+PreemptMode=REQUEUE
+SlurmctldParameters=preempt_send_user_signal
+PartitionName=ref Nodes=node[1-2] MaxTime=INFINITE State=UP
+PartitionName=tl Nodes=node[3-4] MaxTime=INFINITE State=UP
+PartitionName=low Nodes=node[5-6] PriorityTier=1 PreemptMode=REQUEUE GraceTime=60 MaxTime=INFINITE State=UP
+PartitionName=high Nodes=node[5-6] PriorityTier=10 PreemptMode=OFF MaxTime=INFINITE State=UP
+PartitionName=nf Nodes=node[7-9] MaxTime=INFINITE State=UP
+PartitionName=lim Nodes=node10 MaxTime=INFINITE State=UP
+PartitionName=cont Nodes=node11 MaxTime=INFINITE State=UP'
+# scontrol must still know a job that has just been requeued.
+CLUSTER_MIN_JOB_AGE=30
+export CLUSTER_DIR CLUSTER_PARTITIONS CLUSTER_CONF_EXTRA CLUSTER_MIN_JOB_AGE
+on_exit '"$cluster" down'
+trap 'exit 130' INT TERM HUP
+
+if ! "$cluster" up 11; then
+	fail "cluster.sh up"
+	finish
+fi
+ok
+eval "$("$cluster" env)"
+. "$CLUSTER_DIR/cluster.vars"
+
+# --- the jobs --------------------------------------------------------------------
+# gen NAME PROFILE-LINES DDPGEN-ARGS... -- TRAINING-ARGS...: $T/NAME/job.sh
+gen() {
+	name=$1 lines=$2
+	shift 2
+	mkdir -p "$T/$name"
+	# Without srun's task labels, the training's lines start the lines
+	# of the output file, as the checks below read them.
+	printf 'description = "%s"\nextends = "slurm"\njob_output = "%s"\nlabel_output = false\n%s\n' \
+	    "$name" "$T/$name/out" "$lines" >"$T/$name/site.conf"
+	if ! "$DDPGEN" -s "$T/$name/site.conf" -J "$name" "$@" \
+	    >"$T/$name/job.sh" 2>"$T/$name/ddpgen.err"; then
+		fail "$name: ddpgen failed: $(cat "$T/$name/ddpgen.err")"
+		return 1
+	fi
+	ok
+}
+# train NAME: the example's arguments for case NAME
+train() {
+	echo "$example" --checkpoint "$T/$1/ckpt.pt" --result "$T/$1/result"
+}
+
+long="--steps 70 --step-seconds 1 --every 5"
+# shellcheck disable=SC2046,SC2086 # word splitting wanted
+{
+gen ref 'nproc_per_node = 2' -N 2 -p ref --no-requeue $(train ref) --steps 70
+gen ref1 '' -N 1 -p ref --no-requeue $(train ref1) --steps 60
+gen tl 'nproc_per_node = 2' -N 2 -p tl -t 2 --signal-lead 60 $(train tl) $long
+gen pre 'nproc_per_node = 2' -N 2 -p low -t 10 $(train pre) $long
+gen nf 'nproc_per_node = 2' -N 2 -p nf -t 10 $(train nf) $long
+gen lim 'max_requeues = 1' -N 1 -p lim -t 2 --signal-lead 60 $(train lim) \
+    --steps 100000 --step-seconds 1
+gen cont '' -N 1 -p cont -t 2 --signal-lead 60 $(train cont) --steps 60 \
+    --step-seconds 1
+}
+
+# sub NAME SBATCH-OPTIONS...: submit, from the case's directory
+sub() {
+	name=$1
+	shift
+	if ! (cd "$T/$name" && sbatch --parsable "$@" job.sh) \
+	    >"$T/$name/jobid" 2>"$T/$name/sbatch.err"; then
+		fail "$name: sbatch: $(cat "$T/$name/sbatch.err")"
+		echo 0 >"$T/$name/jobid"
+	fi
+}
+for c in ref ref1 tl nf lim; do sub "$c"; done
+sub pre --exclusive
+sub cont --no-requeue
+t0=$(date +%s)
+id() { cat "$T/$1/jobid"; }
+# field JOBID NAME: a field of scontrol show job, empty once forgotten
+field() {
+	scontrol -o show job "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$2=//p"
+}
+# started NAME: the training of case NAME is under way
+started() { grep -q 'resuming at step 0 ' "$T/$1/out" 2>/dev/null; }
+now() { python3 -c 'import time; print(f"{time.time():.6f}")'; }
+
+# --- the harness -----------------------------------------------------------------
+# While anything runs: release requeued jobs (noting when they were
+# requeued and when they run again), start the high-priority job once
+# pre trains, take a node of nf down once nf has a checkpoint, and send
+# lim's batch shell the signal by hand once (for the delivery figure).
+high_sent='' nf_down='' lim_sent=''
+deadline=$((t0 + 330))
+while :; do
+	busy=
+	for c in tl pre nf lim cont cont2; do
+		[ -f "$T/$c/jobid" ] || continue
+		j=$(id "$c")
+		st=$(field "$j" JobState)
+		case $st in
+		PENDING|RUNNING|CONFIGURING|COMPLETING|REQUEUE*|SUSPENDED)
+			busy=1 ;;
+		esac
+		# Released at once, a job may start again before its last
+		# run's batch shell has ended, and fail: 5 s later.
+		if [ "$st" = PENDING ] && [ "$(field "$j" Restarts)" != 0 ] &&
+		    [ "$(field "$j" Reason)" = BeginTime ]; then
+			if [ ! -f "$T/$c/pending" ]; then
+				echo "$c $(now) requeued" >>"$T/times"
+				date +%s >"$T/$c/pending"
+			elif [ "$(date +%s)" -ge $(($(cat "$T/$c/pending") + 5)) ]
+			then
+				rm -f "$T/$c/pending"
+				echo "$c $(now) released" >>"$T/times"
+				scontrol update jobid="$j" StartTime=now
+				: >"$T/$c/released"
+			fi
+		fi
+		if [ "$st" = RUNNING ] && [ -f "$T/$c/released" ]; then
+			rm -f "$T/$c/released"
+			echo "$c $(now) running $(scontrol show hostnames \
+			    "$(field "$j" NodeList)" | tr '\n' ,)" >>"$T/times"
+		fi
+	done
+	# cont's continuation, once submitted, is a case of its own (it has
+	# --requeue, and may be requeued in turn).
+	cj=$(sed -n 's/.*continuation job \([0-9]*\) submitted.*/\1/p' \
+	    "$T/cont/out" 2>/dev/null | head -n 1)
+	if [ -n "$cj" ] && [ ! -f "$T/cont2/jobid" ]; then
+		mkdir -p "$T/cont2"
+		echo "$cj" >"$T/cont2/jobid"
+		busy=1
+	fi
+	if [ -z "$high_sent" ] && started pre; then
+		sleep 3
+		high_sent=$(sbatch --parsable -p high -N 2 --exclusive \
+		    -o "$T/high.out" --wrap 'sleep 5')
+	fi
+	if [ -z "$nf_down" ] && [ -f "$T/nf/ckpt.pt" ]; then
+		# The node that is not the batch host: its training dies with
+		# the link, Slurm notices the node after SlurmdTimeout.
+		nf_down=$(scontrol show hostnames "$(field "$(id nf)" NodeList)" |
+		    sed -n 2p)
+		for i in $IFNAMES; do
+			ip -n "ddp$ID-$nf_down" link set "$i" down
+		done
+	fi
+	if [ -z "$lim_sent" ] && started lim; then
+		sleep 2
+		lim_sent=$(now)
+		scancel --batch --signal=USR2 "$(id lim)"
+	fi
+	[ -n "$busy" ] || break
+	if [ "$(date +%s)" -gt "$deadline" ]; then
+		fail "the jobs did not end within $((deadline - t0)) s"
+		squeue
+		break
+	fi
+	sleep 1
+done
+echo "TIME: all cases $(($(date +%s) - t0)) s"
+
+# --- the verdicts ----------------------------------------------------------------
+state() { "$cluster" state "$(id "$1")"; }
+show() { echo "--- $1/out"; cat "$T/$1/out"; }
+for c in ref ref1; do
+	expect_eq "$c: state" "$(state "$c")" COMPLETED || show "$c"
+done
+# finished NAME REF: completed, resumed at least once, bit-identical
+finished() {
+	expect_eq "$1: state" "$(state "$1")" COMPLETED || show "$1"
+	if [ -s "$T/$2/result" ] && cmp -s "$T/$1/result" "$T/$2/result"; then
+		ok
+	else
+		fail "$1: final parameters differ from $2's:" \
+		    "$(cat "$T/$1/result" 2>&1) vs $(cat "$T/$2/result" 2>&1)"
+	fi
+	n=$(grep -c '^train_resumable: restart' "$T/$1/out")
+	if [ "$n" -ge 2 ] && grep -q '^train_resumable: restart 1, last stop '"$3"', resuming at step [1-9]' "$T/$1/out"; then
+		ok
+	else
+		fail "$1: not $n runs with a resume after '$3' in the output"
+		show "$1"
+	fi
+}
+finished tl ref time-limit
+if grep -q '^ddpgen job: time limit in [0-9]* s: checkpoint signal sent to 4 processes on 2 nodes; requeued (restart 1 of at most 3)$' "$T/tl/out"; then
+	ok
+else
+	fail "tl: no requeue message"
+	show tl
+fi
+
+finished pre ref preemption
+if [ -n "$high_sent" ] && grep -q '^ddpgen job: preemption: checkpoint signal sent to 4 processes on 2 nodes; requeued' "$T/pre/out"; then
+	ok
+else
+	fail "pre: not preempted (high job '$high_sent')"
+	show pre
+fi
+
+finished nf ref requeued
+nf_last=$(sed -n 's/^nf [0-9.]* running //p' "$T/times" | tail -n 1)
+if [ -n "$nf_down" ] && [ -n "$nf_last" ] &&
+    ! echo ",$nf_last" | grep -q ",$nf_down,"; then
+	ok
+else
+	fail "nf: node '$nf_down' did not go, or the job ran there again ($nf_last)"
+fi
+
+expect_eq "lim: state" "$(state lim)" FAILED
+if grep -q '^ddpgen job: time limit in [0-9]* s: checkpoint signal sent to 1 process on 1 node; not requeued: 1 time-limit requeues already (max_requeues = 1)$' "$T/lim/out" &&
+    [ "$(grep -c '^train_resumable: restart' "$T/lim/out")" -eq 2 ]; then
+	ok
+else
+	fail "lim: not two runs and a final message"
+	show lim
+fi
+
+# cont: two jobs, one output file, the second resumes and finishes.
+expect_eq "cont: state" "$(state cont)" COMPLETED
+if [ -n "$cj" ] && [ "$("$cluster" state "$cj")" = COMPLETED ] &&
+    cmp -s "$T/cont/result" "$T/ref1/result" &&
+    grep -q 'requeue refused: continuation job [0-9]* submitted (restart 1 of at most 3)' "$T/cont/out" &&
+    grep -q '^train_resumable: restart 1, last stop time-limit, resuming at step [1-9]' "$T/cont/out"; then
+	ok
+else
+	fail "cont: no continuation that resumed and finished (job '$cj')"
+	show cont
+fi
+
+# --- the figures -----------------------------------------------------------------
+# Delivery: lim's batch shell got USR2 at lim_sent; its worker's handler
+# logged its time. For tl and pre, the spread from the first to the
+# last worker's handler, per warning.
+if [ -n "$lim_sent" ]; then
+	got=$(sed -n 's/^train_resumable: rank 0 got signal 12 at //p' \
+	    "$T/lim/out" | head -n 1)
+	echo "TIME: lim: signal to the batch shell -> worker's handler:" \
+	    "$(python3 -c "print(f'{$got - $lim_sent:.3f}')" 2>/dev/null) s"
+fi
+for c in tl pre; do
+	sed -n 's/^train_resumable: rank [0-9]* got signal 12 at //p' \
+	    "$T/$c/out" | python3 -c '
+import sys
+t = sorted(float(x) for x in sys.stdin)
+# One group per warning (the trap sends again only 5 s later).
+groups = []
+for x in t:
+    if groups and x - groups[-1][-1] < 2:
+        groups[-1].append(x)
+    else:
+        groups.append([x])
+for g in groups:
+    print(f"TIME: '"$c"': first to last of {len(g)} handlers:"
+          f" {g[-1] - g[0]:.3f} s")'
+done
+python3 - "$T/times" <<'EOF'
+import sys
+seen = {}
+for line in open(sys.argv[1]):
+    c, t, what = line.split()[:3]
+    if what == "released":
+        seen[c] = float(t)
+    elif what == "running" and c in seen:
+        print(f"TIME: {c}: release of the requeued job -> RUNNING:"
+              f" {float(t) - seen.pop(c):.3f} s")
+EOF
+finish

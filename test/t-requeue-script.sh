@@ -1,0 +1,167 @@
+#!/bin/sh
+# t-requeue-script.sh: the long-training logic of a generated Slurm script
+# (ddpgen(1), LONG TRAININGS), run by bash with stand-ins for srun,
+# squeue, scontrol, scancel and sbatch that log what they are asked: the
+# trap, the state read from the job's comment (also a hostile one), the
+# requeue, the continuation where requeue is refused, max_requeues, a
+# preemption, an array task, a training that fails after the warning.
+# t-e2e-requeue.sh runs the same for real on a cluster; this one is fast
+# and runs everywhere bash does.
+. "$(dirname "$0")/lib.sh"
+
+command -v bash >/dev/null || skip "no bash"
+stub=$T/bin
+mkdir -p "$stub"
+# srun: the training; exits $STUB_TRAIN_RC when signalled (USR2), and
+# logs what ddprank would pass on. scancel: signals it.
+cat >"$stub/srun" <<'STUB'
+#!/bin/bash
+echo "srun env base=$DDPGEN_RESTART_BASE last=$DDPGEN_LAST_STOP sig=$DDPGEN_CHECKPOINT_SIGNAL" >>"$STUB_LOG"
+trap 'exit "${STUB_TRAIN_RC:-0}"' USR2
+echo $$ >"$STUB_DIR/srun.pid"
+while :; do sleep 0.05; done
+STUB
+cat >"$stub/scancel" <<'STUB'
+#!/bin/bash
+echo "scancel $*" >>"$STUB_LOG"
+kill -USR2 "$(cat "$STUB_DIR/srun.pid")"
+STUB
+cat >"$stub/squeue" <<'STUB'
+#!/bin/bash
+echo "squeue $*" >>"$STUB_LOG"
+case "$*" in
+*%k*) printf '%s\n' "${STUB_COMMENT:-(null)}" ;;
+*%L*) echo 1:58 ;;
+esac
+STUB
+cat >"$stub/scontrol" <<'STUB'
+#!/bin/bash
+echo "scontrol $*" >>"$STUB_LOG"
+case "$*" in
+"-o show job"*) echo "JobId=1 PreemptTime=${STUB_PREEMPT:-None} X=1" ;;
+"show job"*) echo "   StdOut=/runs/my out.txt" ;;
+requeue*) exit "${STUB_REQUEUE_RC:-0}" ;;
+esac
+STUB
+cat >"$stub/sbatch" <<'STUB'
+#!/bin/bash
+echo "sbatch restart_count=${SLURM_RESTART_COUNT-unset} array=${SLURM_ARRAY_JOB_ID-unset} secret=${DDPRANK_SECRET-unset} continued=${DDPGEN_CONTINUED-unset} $*" >>"$STUB_LOG"
+echo 99
+STUB
+cp "$stub/srun" "$T/ddprank"
+chmod +x "$stub"/* "$T/ddprank"
+
+"$DDPGEN" -N 2 -n 2 --ddprank "$T/ddprank" train.py >"$T/job.sh" ||
+    fail "ddpgen"
+
+# run NAME VAR=VALUE...: the job with the warning after its start; sets
+# RC, ERR (its stderr) and LOG (what the stand-ins were asked).
+run() {
+	name=$1
+	shift
+	STUB_DIR=$T/$name
+	mkdir -p "$STUB_DIR"
+	rm -f "$STUB_DIR/srun.pid"
+	(
+		cd "$STUB_DIR" || exit 1
+		exec env PATH="$stub:$PATH" STUB_DIR="$STUB_DIR" \
+		    STUB_LOG="$STUB_DIR/log" SLURM_JOB_ID=7 \
+		    SLURM_JOB_NUM_NODES=2 SLURM_NNODES=2 "$@" bash "$T/job.sh"
+	) 2>"$STUB_DIR/err" &
+	job=$!
+	i=0
+	while [ ! -s "$STUB_DIR/srun.pid" ] && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	# The subshell exec'd env, which exec'd the batch shell: same pid.
+	kill -USR2 "$job"
+	wait "$job"
+	RC=$?
+	ERR=$(cat "$STUB_DIR/err")
+	LOG=$(cat "$STUB_DIR/log")
+}
+has() { # WHAT STRING TEXT
+	checks=$((checks + 1))
+	case $3 in *"$2"*) ;; *) fail "$1: no [$2] in [$3]" ;; esac
+}
+hasnt() {
+	checks=$((checks + 1))
+	case $3 in *"$2"*) fail "$1: [$2] in [$3]" ;; esac
+}
+
+run first
+expect_eq "first: status" "$RC" 0
+expect_eq "first: message" "$ERR" "ddpgen job: time limit in 118 s: checkpoint signal sent to 4 processes on 2 nodes; requeued (restart 1 of at most 3)"
+has "first: signal" "scancel --signal=USR2 7" "$LOG"
+has "first: state" "scontrol update jobid=7 Comment=ddpgen restart=1 limits=1 base=0 last=time-limit" "$LOG"
+has "first: requeue" "scontrol requeue 7" "$LOG"
+has "first: env" "srun env base=0 last=none sig=USR2" "$LOG"
+hasnt "first: no state to read" "%k" "$LOG"
+
+# The fourth warning: max_requeues (3) reached.
+run limit SLURM_RESTART_COUNT=3 \
+    STUB_COMMENT='ddpgen restart=3 limits=3 base=0 last=time-limit'
+expect_eq "limit: status" "$RC" 124
+expect_eq "limit: message" "$ERR" "ddpgen job: time limit in 118 s: checkpoint signal sent to 4 processes on 2 nodes; not requeued: 3 time-limit requeues already (max_requeues = 3)"
+hasnt "limit: no requeue" "requeue" "$LOG"
+has "limit: env" "srun env base=0 last=time-limit" "$LOG"
+
+# Requeue refused: the continuation, with the state in its comment and
+# neither the restart count nor the array job id in its environment.
+run cont STUB_REQUEUE_RC=1 SLURM_RESTART_COUNT=1 SLURM_ARRAY_JOB_ID=5 \
+    SLURM_ARRAY_TASK_ID=2 \
+    STUB_COMMENT='ddpgen restart=1 limits=1 base=0 last=time-limit'
+expect_eq "cont: status" "$RC" 0
+expect_eq "cont: message" "$ERR" "ddpgen job: time limit in 118 s: checkpoint signal sent to 4 processes on 2 nodes; requeue refused: continuation job 99 submitted (restart 2 of at most 3)"
+has "cont: array id" "scontrol requeue 5_2" "$LOG"
+has "cont: sbatch" "sbatch restart_count=unset array=unset secret=unset continued=1 --parsable --dependency=afterany:7 --output=/runs/my out.txt --comment=ddpgen restart=0 limits=2 base=2 last=time-limit $T/job.sh" "$LOG"
+
+# A continuation's first run: the base and the reason from its comment.
+run contrun DDPGEN_CONTINUED=1 \
+    STUB_COMMENT='ddpgen restart=0 limits=2 base=2 last=time-limit'
+has "contrun: env" "srun env base=2 last=time-limit" "$LOG"
+has "contrun: state" "Comment=ddpgen restart=1 limits=3 base=2 last=time-limit" "$LOG"
+
+# Preemption: not counted against max_requeues.
+run pre STUB_PREEMPT=2026-12-01T10:00:00 SLURM_RESTART_COUNT=3 \
+    STUB_COMMENT='ddpgen restart=3 limits=3 base=0 last=time-limit'
+expect_eq "pre: status" "$RC" 0
+expect_eq "pre: message" "$ERR" "ddpgen job: preemption: checkpoint signal sent to 4 processes on 2 nodes; requeued (restart 4; preemptions are not counted)"
+has "pre: state" "Comment=ddpgen restart=4 limits=3 base=0 last=preemption" "$LOG"
+
+# Requeued by Slurm (a node failure): the count is not the one the comment
+# expects.
+run nodefail SLURM_RESTART_COUNT=2 \
+    STUB_COMMENT='ddpgen restart=1 limits=1 base=0 last=time-limit'
+has "nodefail: env" "srun env base=0 last=requeued" "$LOG"
+
+# A hostile comment (the owner's own --comment) neither runs nor counts.
+run hostile SLURM_RESTART_COUNT=1 \
+    STUB_COMMENT='ddpgen restart=$(touch pwned) limits=1e9 base=-1 last=../x restart=01 `touch pwned2`'
+expect_eq "hostile: status" "$RC" 0
+has "hostile: env" "srun env base=0 last=requeued" "$LOG"
+has "hostile: state" "Comment=ddpgen restart=2 limits=1 base=0 last=time-limit" "$LOG"
+checks=$((checks + 1))
+! ls "$T"/hostile/pwned* 2>/dev/null || fail "hostile: a comment ran code"
+
+# One process on one node.
+run one SLURM_JOB_NUM_NODES=1 SLURM_NNODES=1
+has "one: message" "sent to 2 processes on 1 node;" "$ERR"
+
+# The training fails after the warning: no requeue, its status.
+run failed STUB_TRAIN_RC=3
+expect_eq "failed: status" "$RC" 3
+expect_eq "failed: message" "$ERR" "ddpgen job: time limit in 118 s: checkpoint signal sent to 4 processes on 2 nodes; the training exited with status 3: not requeued"
+hasnt "failed: no requeue" "requeue" "$LOG"
+# A job no longer than the lead is not carried on, and ddpgen says so;
+# asked for explicitly, it is an error.
+out=$("$DDPGEN" -N 2 -t 2 --ddprank "$T/ddprank" train.py 2>"$T/short.err")
+expect_eq "short: status" "$?" 0
+hasnt "short: no requeue" "#SBATCH --requeue" "$out"
+expect_eq "short: warning" "$(cat "$T/short.err")" "ddpgen: warning: time limit '2' is not longer than signal_lead (120 s): the job is not requeued"
+"$DDPGEN" -N 2 -t 2 --requeue --ddprank "$T/ddprank" train.py \
+    >/dev/null 2>"$T/short.err"
+expect_eq "short --requeue: status" "$?" 2
+expect_eq "short --requeue: message" "$(cat "$T/short.err")" "ddpgen: signal_lead: 120 s is not shorter than the time limit '2'"
+finish
