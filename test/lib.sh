@@ -48,9 +48,9 @@ clean_env
 failures=0
 checks=0
 failed_list=
-# fd 3: the test's standard output, where failures are told, even from
+# fd 9: the test's standard output, where failures are told, even from
 # a check whose output the test redirects ("check ... cmd >/dev/null").
-exec 3>&1
+exec 9>&1
 
 # One way to assert: every check of a test is a "check DESC CMD..." or
 # an "expect_eq WHAT GOT WANT" (which is a check of [ GOT = WANT ]).
@@ -114,7 +114,7 @@ contains() {
 # asserts through them.  finish repeats the failures at the end, so a log
 # whose tail is all that is shown (CI) still names them.
 fail() {
-	echo "FAIL: $*" >&3
+	echo "FAIL: $*" >&9
 	failures=$((failures + 1))
 	failed_list="$failed_list
 FAIL: $*"
