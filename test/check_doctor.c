@@ -24,14 +24,11 @@
 #include "util.h"
 #include "xmalloc.h"
 
-#define ENV(...)	((const char *const []){ __VA_ARGS__, NULL })
-
 /* One node: what its interfaces, name, resolver, /dev, PATH and
  * shared directory look like. */
 struct fake {
 	const char		*hostname;
-	int			 eth3_up;
-	int			 no_eth3;
+	const struct t_if	*ifs;
 	const char		*self_addr;	/* what hostname resolves to */
 	const char *const	*devs;		/* entries of /dev */
 	const char *const	*dri;		/* entries of /dev/dri */
@@ -46,17 +43,30 @@ struct fake {
 
 static struct fake	f;
 
+/* The node's interfaces: eth3 up, eth3 down, or eth9 instead. */
+static const struct t_if eth3_up[] = {
+	{ "lo", 1, "127.0.0.1", 8 },
+	{ "eth3", 1, "10.3.0.2", 16 },
+	{ NULL, 0, NULL, 0 }
+};
+static const struct t_if eth3_down[] = {
+	{ "lo", 1, "127.0.0.1", 8 },
+	{ "eth3", 0, "10.3.0.2", 16 },
+	{ NULL, 0, NULL, 0 }
+};
+static const struct t_if no_eth3[] = {
+	{ "lo", 1, "127.0.0.1", 8 },
+	{ "eth9", 1, "10.3.0.2", 16 },
+	{ NULL, 0, NULL, 0 }
+};
+
 static int
 fake_ifaddrs(void *arg, struct netif_list *l, char **cause)
 {
 	struct fake	*x = arg;
 
 	(void)cause;
-	netif_list_add(l, "lo", 1, "127.0.0.1", 8);
-	if (!x->no_eth3)
-		netif_list_add(l, "eth3", x->eth3_up, "10.3.0.2", 16);
-	else
-		netif_list_add(l, "eth9", 1, "10.3.0.2", 16);
+	t_net_ifs(l, x->ifs);
 	return 0;
 }
 
@@ -169,11 +179,11 @@ setup(void)
 {
 	memset(&f, 0, sizeof f);
 	f.hostname = "nid02";
-	f.eth3_up = 1;
+	f.ifs = eth3_up;
 	f.self_addr = "10.3.0.2";
 	f.env = path_only;
 	f.shared_ok = 1;
-	env = (struct nodes_env){ t_env_get, (void *)(uintptr_t)f.env };
+	env = t_env(f.env);
 	net = (struct netif_sys){ fake_ifaddrs, fake_hostname, fake_resolve,
 	    &f };
 	sys = (struct doctor_sys){ &env, &net, fake_list, fake_executable,
@@ -197,7 +207,7 @@ static void
 set_env(const char *const *vars)
 {
 	f.env = vars;
-	env.arg = (void *)(uintptr_t)vars;
+	env = t_env(vars);
 }
 
 static void
@@ -228,12 +238,12 @@ START_TEST(test_iface)
 	doctor_check_iface(&n, &o, &sys);
 	expect(DOCTOR_IFACE, DOCTOR_PASS, "eth3 is up with 10.3.0.2");
 	ck_assert_str_eq(n.src, "10.3.0.2");
-	f.eth3_up = 0;
+	f.ifs = eth3_down;
 	doctor_check_iface(&n, &o, &sys);
 	expect(DOCTOR_IFACE, DOCTOR_FAIL, "no interface matching '^eth3$' "
 	    "is up with an IP address; interfaces: lo 127.0.0.1, eth3 "
 	    "10.3.0.2 (down)");
-	f.no_eth3 = 1;
+	f.ifs = no_eth3;
 	doctor_check_iface(&n, &o, &sys);
 	expect(DOCTOR_IFACE, DOCTOR_FAIL, "no interface matches '^eth3$'; "
 	    "interfaces: lo 127.0.0.1, eth9 10.3.0.2");

@@ -165,15 +165,15 @@ START_TEST(test_parse_huge)
 	buf_free(&b);
 	free(host);
 	/* Random bytes around a valid header never crash the parser. */
-	srand(7);
+	t_rng_seed(7);
 	for (i = 0; i < 20000; i++) {
 		struct exchange_entry	 e;
 		char			 junk[96], *cause = NULL;
-		size_t			 j, n = (size_t)rand() % sizeof junk;
+		size_t			 j, n = t_rng_below(sizeof junk);
 
 		memcpy(junk, "ddprank-exchange 1\n", 19);
 		for (j = 19; j < n; j++)
-			junk[j] = "host addr task 10.0.0.1 n\n:\xff"[rand() % 29];
+			junk[j] = "host addr task 10.0.0.1 n\n:\xff"[t_rng_below(29)];
 		if (exchange_parse_entry(junk, n, &e, &cause) == -1)
 			free(cause);
 	}
@@ -1418,58 +1418,40 @@ struct fake_node {
 	const char *const	*env;
 };
 
-static int
-node_ifaddrs(void *arg, struct netif_list *l, char **cause)
-{
-	struct fake_node	*n = arg;
-
-	(void)cause;
-	ck_assert_int_eq(netif_list_add(l, "lo", 1, "127.0.0.1", 8), 0);
-	if (n->ifaddr != NULL)
-		ck_assert_int_eq(netif_list_add(l, "eth0", 1, n->ifaddr, 64),
-		    0);
-	return 0;
-}
-
-static int
-node_hostname(void *arg, char *buf, size_t len, char **cause)
-{
-	(void)cause;
-	snprintf(buf, len, "%s", ((struct fake_node *)arg)->hostname);
-	return 0;
-}
-
 /* Every name resolves to 10.5.0.1, except "loopy" to 127.0.1.1. */
-static int
-node_resolve(void *arg, const char *host, struct netif_addrs *addrs,
-    char **cause)
+static const char *const node_dns[] = {
+	"loopy=127.0.1.1",
+	"*=10.5.0.1",
+	NULL
+};
+
+/* The machine of node, in ifs and net: loopback, and eth0 when the node
+ * has an address there. */
+static struct netif_sys
+node_sys(const struct fake_node *node, struct t_if ifs[3], struct t_net *net)
 {
-	struct netif_addr	a;
+	const struct t_if	lo = { "lo", 1, "127.0.0.1", 8 };
+	const struct t_if	eth0 = { "eth0", 1, node->ifaddr, 64 };
+	const struct t_if	end = { NULL, 0, NULL, 0 };
 
-	(void)arg;
-	(void)cause;
-	ck_assert_int_eq(netif_addr_parse(&a, strncmp(host, "loopy", 5) == 0 ?
-	    "127.0.1.1" : "10.5.0.1"), 0);
-	netif_addrs_add(addrs, &a);
-	return 0;
-}
-
-/* The node's environment, as t_env_get reads it. */
-static const char *
-node_get(void *arg, const char *name)
-{
-	const char *const	*env = ((struct fake_node *)arg)->env;
-
-	return t_env_get((void *)(uintptr_t)env, name);
+	ifs[0] = lo;
+	ifs[1] = node->ifaddr != NULL ? eth0 : end;
+	ifs[2] = end;
+	memset(net, 0, sizeof *net);
+	net->hostname = node->hostname;
+	net->ifs = ifs;
+	net->dns = node_dns;
+	return t_net_sys(net);
 }
 
 static int
 rank_exchange(struct fake_node *node, const char *iface, uint64_t nnodes,
     struct rank *r, char **cause)
 {
-	struct netif_sys	 sys = { node_ifaddrs, node_hostname,
-				    node_resolve, node };
-	struct nodes_env	 env = { node_get, node };
+	struct t_if		 ifs[3];
+	struct t_net		 net;
+	struct netif_sys	 sys = node_sys(node, ifs, &net);
+	struct nodes_env	 env = t_env(node->env);
 	struct exchange_opts	 xo;
 	struct rank_opts	 ro;
 	struct rx		 rx;
@@ -1584,7 +1566,7 @@ START_TEST(test_rank_exchange_mixed_env)
 	static const char *const env[] = { "SLURM_JOB_ID=5", "CCP_JOBID=7",
 	    "CCP_NODES=1 NODE1 4", NULL };
 	struct fake_node	 node = { "node1", NULL, env };
-	struct nodes_env	 e = { node_get, &node };
+	struct nodes_env	 e = t_env(env);
 	struct rank_opts	 ro;
 	struct rank		 r;
 	char			*cause = NULL;
@@ -1608,15 +1590,15 @@ START_TEST(test_rank_nnodes_list)
 	static const char *const env[] = {
 		"CCP_JOBID=5", "CCP_TASKID=2", "CCP_NODES=1 NODE2 4", NULL
 	};
-	struct netif_sys	 sys = { node_ifaddrs, node_hostname,
-				    node_resolve, NULL };
 	struct fake_node	 node = { "node2", "10.5.0.2", env };
-	struct nodes_env	 e = { node_get, &node };
+	struct t_if		 ifs[3];
+	struct t_net		 net;
+	struct netif_sys	 sys = node_sys(&node, ifs, &net);
+	struct nodes_env	 e = t_env(env);
 	struct rank_opts	 ro;
 	struct rank		 r;
 	char			*cause = NULL;
 
-	sys.arg = &node;
 	memset(&ro, 0, sizeof ro);
 	ro.port = 29500;
 	ro.nnodes = 2;

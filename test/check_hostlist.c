@@ -583,32 +583,22 @@ START_TEST(test_find_splits)
 }
 END_TEST
 
-/* A fixed-seed generator for the agreement test. */
-static uint32_t	rng_state;
-
-static uint32_t
-rng(uint32_t n)
-{
-	rng_state = rng_state * 1103515245u + 12345u;
-	return (rng_state >> 8) % n;
-}
-
 static uint64_t
 gen_group(struct buf *b)
 {
-	uint32_t	n = 1 + rng(3), i, lo, hi;
+	uint32_t	n = 1 + t_rng_below(3), i, lo, hi;
 	uint64_t	count = 0;
 
 	buf_addc(b, '[');
 	for (i = 0; i < n; i++) {
-		lo = rng(3) == 0 ? 95 + rng(10) : rng(30);
-		hi = lo + rng(6);
-		buf_addf(b, "%s%0*u", i > 0 ? "," : "", (int)rng(4), lo);
-		if (rng(3) == 0) {
+		lo = t_rng_below(3) == 0 ? 95 + t_rng_below(10) : t_rng_below(30);
+		hi = lo + t_rng_below(6);
+		buf_addf(b, "%s%0*u", i > 0 ? "," : "", (int)t_rng_below(4), lo);
+		if (t_rng_below(3) == 0) {
 			count++;
 			continue;
 		}
-		buf_addf(b, "-%0*u", (int)rng(4), hi);
+		buf_addf(b, "-%0*u", (int)t_rng_below(4), hi);
 		count += hi - lo + 1;
 	}
 	buf_addc(b, ']');
@@ -621,17 +611,17 @@ gen_item(struct buf *b)
 	static const char *pre[] = { "n", "nid", "a-b-", "x.y", "", "N",
 	    "gpu0", "Rack1-node" };
 	static const char *mid[] = { "", "-", "x", ".", "0", "-n." };
-	uint32_t	ng = rng(4), i;
+	uint32_t	ng = t_rng_below(4), i;
 	uint64_t	count = 1;
 
-	buf_adds(b, pre[rng(nitems(pre))]);
+	buf_adds(b, pre[t_rng_below(nitems(pre))]);
 	if (ng == 0) {
-		buf_addf(b, "z%u", rng(200));
+		buf_addf(b, "z%u", t_rng_below(200));
 		return 1;
 	}
 	for (i = 0; i < ng; i++) {
 		if (i > 0)
-			buf_adds(b, mid[rng(nitems(mid))]);
+			buf_adds(b, mid[t_rng_below(nitems(mid))]);
 		count *= gen_group(b);
 	}
 	return count;
@@ -641,14 +631,14 @@ static char *
 gen_list(void)
 {
 	struct buf	b;
-	uint32_t	n = 1 + rng(4), i;
+	uint32_t	n = 1 + t_rng_below(4), i;
 	size_t		mark;
 	uint64_t	count;
 
 	buf_init(&b);
 	for (i = 0; i < n; i++) {
 		if (i > 0)
-			buf_adds(&b, rng(2) ? "," : " ");
+			buf_adds(&b, t_rng_below(2) ? "," : " ");
 		mark = b.len;
 		while ((count = gen_item(&b)) > 150) {
 			b.len = mark;	/* too big: try another */
@@ -699,7 +689,7 @@ START_TEST(test_find_agrees)
 	size_t		 n, k, j;
 	int		 list, flags;
 
-	rng_state = 20240611;
+	t_rng_seed(20240611);	/* fixed, for the agreement test */
 	for (list = 0; list < 300; list++) {
 		expr = gen_list();
 		hl = parse_ok(expr);
@@ -707,7 +697,7 @@ START_TEST(test_find_agrees)
 		n = hosts.n;
 		strlist_init(&names);
 		for (k = 0; k < 12; k++) {
-			j = k < 2 ? (k == 0 ? 0 : n - 1) : rng((uint32_t)n);
+			j = k < 2 ? (k == 0 ? 0 : n - 1) : t_rng_below((uint32_t)n);
 			variants(hosts.v[j], &names);
 		}
 		for (j = 0; j < names.n; j++) {

@@ -19,25 +19,30 @@ static struct netif_list	ifs;
 /* A machine with loopback, a management network, a down high-speed
  * interface, an IPv6-only one and one without addresses, in the order
  * getifaddrs gives them (links, then IPv4, then IPv6). */
+static const struct t_if machine_ifs[] = {
+	{ "lo", 1, NULL, 0 },
+	{ "eth0", 1, NULL, 0 },
+	{ "eth3", 0, NULL, 0 },
+	{ "nmn0", 1, NULL, 0 },
+	{ "hsn0", 1, NULL, 0 },
+	{ "ib0", 1, NULL, 0 },
+	{ "lo", 1, "127.0.0.1", 8 },
+	{ "eth0", 1, "10.0.0.2", 24 },
+	{ "eth3", 0, "10.3.0.2", 16 },
+	{ "nmn0", 1, "10.100.0.7", 22 },
+	{ "lo", 1, "::1", 128 },
+	{ "eth0", 1, "fe80::2", 64 },
+	{ "eth0", 1, "fd00::2", 64 },
+	{ "hsn0", 1, "fe80::10", 64 },
+	{ "nmn0", 1, "fd01::7", 64 },
+	{ NULL, 0, NULL, 0 }
+};
+
 static void
 setup(void)
 {
 	netif_list_init(&ifs);
-	netif_list_add(&ifs, "lo", 1, NULL, 0);
-	netif_list_add(&ifs, "eth0", 1, NULL, 0);
-	netif_list_add(&ifs, "eth3", 0, NULL, 0);
-	netif_list_add(&ifs, "nmn0", 1, NULL, 0);
-	netif_list_add(&ifs, "hsn0", 1, NULL, 0);
-	netif_list_add(&ifs, "ib0", 1, NULL, 0);
-	netif_list_add(&ifs, "lo", 1, "127.0.0.1", 8);
-	netif_list_add(&ifs, "eth0", 1, "10.0.0.2", 24);
-	netif_list_add(&ifs, "eth3", 0, "10.3.0.2", 16);
-	netif_list_add(&ifs, "nmn0", 1, "10.100.0.7", 22);
-	netif_list_add(&ifs, "lo", 1, "::1", 128);
-	netif_list_add(&ifs, "eth0", 1, "fe80::2", 64);
-	netif_list_add(&ifs, "eth0", 1, "fd00::2", 64);
-	netif_list_add(&ifs, "hsn0", 1, "fe80::10", 64);
-	netif_list_add(&ifs, "nmn0", 1, "fd01::7", 64);
+	t_net_ifs(&ifs, machine_ifs);
 }
 
 static void

@@ -15,17 +15,6 @@
 #include "util.h"
 #include "xmalloc.h"
 
-/* An environment given as a NULL-terminated list of "NAME=VALUE". */
-#define ENV(...)	((const char *const []){ __VA_ARGS__, NULL })
-
-static struct nodes_env
-fake_env(const char *const *vars)
-{
-	struct nodes_env	e = { t_env_get, (void *)(uintptr_t)vars };
-
-	return e;
-}
-
 static char *
 names(const struct nodes *n)
 {
@@ -46,7 +35,7 @@ static void
 expect_hosts(struct nodes *n, const char *const *vars, enum sched_id s,
     const char *hostfile, const char *want)
 {
-	struct nodes_env	 env = fake_env(vars);
+	struct nodes_env	 env = t_env(vars);
 	char			*cause = NULL, *got;
 
 	if (nodes_load(n, &env, s, hostfile, &cause) == -1)
@@ -60,7 +49,7 @@ static void
 expect_error(const char *const *vars, enum sched_id s,
     const char *hostfile, const char *want)
 {
-	struct nodes_env	 env = fake_env(vars);
+	struct nodes_env	 env = t_env(vars);
 	struct nodes		 n;
 	char			*cause = NULL;
 
@@ -135,7 +124,7 @@ END_TEST
 
 START_TEST(test_slurm_errors)
 {
-	struct nodes_env	 env = fake_env(ENV("SLURM_JOB_NODELIST=n[3-1]"));
+	struct nodes_env	 env = t_env(ENV("SLURM_JOB_NODELIST=n[3-1]"));
 	struct nodes		 n;
 	char			*cause = NULL;
 
@@ -412,7 +401,7 @@ static void
 expect_job(const char *const *vars, enum sched_id s, const char *want,
     const char *var)
 {
-	struct nodes_env	 env = fake_env(vars);
+	struct nodes_env	 env = t_env(vars);
 	struct nodes_job	 job;
 	char			*cause = NULL, *got;
 
@@ -434,7 +423,7 @@ static void
 expect_job_error(const char *const *vars, enum sched_id s,
     const char *want)
 {
-	struct nodes_env	 env = fake_env(vars);
+	struct nodes_env	 env = t_env(vars);
 	struct nodes_job	 job;
 	char			*cause = NULL;
 
@@ -457,7 +446,7 @@ START_TEST(test_job_slurm)
 	    "12.4", "SLURM_JOB_ID");
 	expect_job(ENV("SLURM_JOB_ID=12", "SLURM_STEPID=4", "SLURM_STEP_ID=5"),
 	    SCHED_SLURM, "12.5", "SLURM_JOB_ID");
-	env = fake_env(ENV("SLURM_JOB_ID=18446744073709551615",
+	env = t_env(ENV("SLURM_JOB_ID=18446744073709551615",
 	    "SLURM_ARRAY_TASK_ID=7"));
 	ck_assert_int_eq(nodes_job(&job, &env, SCHED_SLURM, &cause), 0);
 	ck_assert(job.id == UINT64_MAX);

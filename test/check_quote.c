@@ -20,30 +20,6 @@
 #define MAXLEN		64
 #define XML_SAMPLE	150	/* strings sent through xmllint one by one */
 
-/* A fixed-seed generator, so a failure can be replayed anywhere. */
-static uint64_t rng_state;
-
-static void
-rng_seed(uint64_t seed)
-{
-	rng_state = seed;
-}
-
-static uint32_t
-rng_next(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return (uint32_t)(rng_state >> 11);
-}
-
-static uint32_t
-rng_below(uint32_t n)
-{
-	return rng_next() % n;
-}
-
 static char *
 sh(const char *s)
 {
@@ -80,14 +56,14 @@ static char *
 random_bytes(size_t maxlen, unsigned int lo, unsigned int hi,
     const char *alphabet)
 {
-	size_t	 len = rng_below((uint32_t)maxlen + 1), i;
+	size_t	 len = t_rng_below((uint32_t)maxlen + 1), i;
 	char	*s = xmalloc(len + 1);
 
 	for (i = 0; i < len; i++) {
 		if (alphabet != NULL)
-			s[i] = alphabet[rng_below((uint32_t)strlen(alphabet))];
+			s[i] = alphabet[t_rng_below((uint32_t)strlen(alphabet))];
 		else
-			s[i] = (char)(lo + rng_below(hi - lo + 1));
+			s[i] = (char)(lo + t_rng_below(hi - lo + 1));
 	}
 	s[len] = '\0';
 	return s;
@@ -100,7 +76,7 @@ random_words(struct strlist *l, uint64_t seed)
 {
 	size_t	i;
 
-	rng_seed(seed);
+	t_rng_seed(seed);
 	for (i = 0; i < NWORDS; i++)
 		strlist_addown(l, random_bytes(MAXLEN, 1, 255, NULL));
 	for (i = 0; i < NWORDS; i++) {
@@ -470,7 +446,7 @@ START_TEST(test_sh_vars_bash_property)
 	char		*dir = t_tmpdir("check_quote"), *path, *cmd;
 	size_t		 i;
 
-	rng_seed(0x5eed0006);
+	t_rng_seed(0x5eed0006);
 	for (i = 0; i < NWORDS; i++)
 		strlist_addown(&words, random_bytes(24, 0, 0,
 		    "$$${}\\xy1 *'\"`()~:-\n"));
@@ -707,28 +683,28 @@ random_xml_char(struct buf *b)
 	static const char	 special[] = "&<>\"' \t\n\r]";
 	uint32_t		 cp;
 
-	switch (rng_below(6)) {
+	switch (t_rng_below(6)) {
 	case 0:
-		buf_addc(b, special[rng_below(sizeof special - 1)]);
+		buf_addc(b, special[t_rng_below(sizeof special - 1)]);
 		return;
 	case 1:
 	case 2:
-		buf_addc(b, (char)(0x20 + rng_below(0x60)));	/* to 0x7f */
+		buf_addc(b, (char)(0x20 + t_rng_below(0x60)));	/* to 0x7f */
 		return;
 	case 3:
-		cp = 0x80 + rng_below(0x800 - 0x80);
+		cp = 0x80 + t_rng_below(0x800 - 0x80);
 		buf_addc(b, (char)(0xc0 | cp >> 6));
 		break;
 	case 4:
 		do
-			cp = 0x800 + rng_below(0x10000 - 0x800);
+			cp = 0x800 + t_rng_below(0x10000 - 0x800);
 		while ((cp >= 0xd800 && cp <= 0xdfff) || cp == 0xe000 ||
 		    cp >= 0xfffe);
 		buf_addc(b, (char)(0xe0 | cp >> 12));
 		buf_addc(b, (char)(0x80 | ((cp >> 6) & 0x3f)));
 		break;
 	default:
-		cp = 0x10000 + rng_below(0x110000 - 0x10000);
+		cp = 0x10000 + t_rng_below(0x110000 - 0x10000);
 		buf_addc(b, (char)(0xf0 | cp >> 18));
 		buf_addc(b, (char)(0x80 | ((cp >> 12) & 0x3f)));
 		buf_addc(b, (char)(0x80 | ((cp >> 6) & 0x3f)));
@@ -741,7 +717,7 @@ static char *
 random_xml_string(void)
 {
 	struct buf	b;
-	size_t		n = rng_below(MAXLEN + 1);
+	size_t		n = t_rng_below(MAXLEN + 1);
 
 	buf_init(&b);
 	while (n-- > 0)
@@ -829,7 +805,7 @@ START_TEST(test_xml_xmllint_valid)
 	char		*dir = t_tmpdir("check_quote");
 	size_t		 i;
 
-	rng_seed(0x5eed0004);
+	t_rng_seed(0x5eed0004);
 	for (i = 0; i < 3000; i++)
 		strlist_addown(&l, random_xml_string());
 	xml_roundtrip_batch(dir, &l);
@@ -880,7 +856,7 @@ START_TEST(test_xml_xmllint_bytes)
 	char		*dir = t_tmpdir("check_quote"), *s, *cause, *h;
 	size_t		 i, ok = 0, bad = 0;
 
-	rng_seed(0x5eed0005);
+	t_rng_seed(0x5eed0005);
 	buf_init(&b);
 	for (i = 0; i < 4000 && (ok < XML_SAMPLE / 3 || bad < XML_SAMPLE);
 	    i++) {
@@ -1020,17 +996,17 @@ random_win_char(struct buf *b, int tab)
 	    "\xc2\xa0", "\\\"", "\\\\", "%%", "^^", "\t" };
 	size_t	n = sizeof special / sizeof special[0] - (tab ? 0 : 1);
 
-	if (rng_below(3) == 0)
-		buf_addc(b, (char)(0x20 + rng_below(0x5f)));	/* to 0x7e */
+	if (t_rng_below(3) == 0)
+		buf_addc(b, (char)(0x20 + t_rng_below(0x5f)));	/* to 0x7e */
 	else
-		buf_adds(b, special[rng_below((uint32_t)n)]);
+		buf_adds(b, special[t_rng_below((uint32_t)n)]);
 }
 
 static char *
 random_win_string(int tab)
 {
 	struct buf	b;
-	size_t		n = rng_below(MAXLEN + 1);
+	size_t		n = t_rng_below(MAXLEN + 1);
 
 	buf_init(&b);
 	while (n-- > 0)
@@ -1047,7 +1023,7 @@ START_TEST(test_ps_property)
 	long		 n;
 	size_t		 i;
 
-	rng_seed(0x5eed0006);
+	t_rng_seed(0x5eed0006);
 	buf_init(&out);
 	for (i = 0; i < 20000; i++) {
 		s = random_win_string(1);
@@ -1076,7 +1052,7 @@ START_TEST(test_ps_concat)
 	long		 n, m;
 	size_t		 i;
 
-	rng_seed(0x5eed0007);
+	t_rng_seed(0x5eed0007);
 	buf_init(&line);
 	buf_init(&out);
 	for (i = 0; i < 2000; i++) {
@@ -1114,7 +1090,7 @@ START_TEST(test_win_accepts_as_xml)
 	int		 xml_ok, ps_ok, cmd_ok, ctl;
 	size_t		 i;
 
-	rng_seed(0x5eed0008);
+	t_rng_seed(0x5eed0008);
 	buf_init(&b);
 	for (i = 0; i < 20000; i++) {
 		s = random_bytes(6, 1, 255, NULL);
@@ -1355,7 +1331,7 @@ START_TEST(test_cmd_property)
 	char		*w[3], *h;
 	size_t		 i, j;
 
-	rng_seed(0x5eed0009);
+	t_rng_seed(0x5eed0009);
 	buf_init(&line);
 	for (i = 0; i < 10000; i++) {
 		for (j = 0; j < 3; j++)
@@ -1398,7 +1374,7 @@ START_TEST(test_cmd_shell_word)
 	size_t		 i, j;
 	char		*s;
 
-	rng_seed(0x5eed000a);
+	t_rng_seed(0x5eed000a);
 	buf_init(&word);
 	buf_init(&line);
 	for (i = 0; i < 2000; i++) {

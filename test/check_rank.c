@@ -21,18 +21,9 @@
 #include "util.h"
 #include "xmalloc.h"
 
-#define ENV(...)	((const char *const []){ __VA_ARGS__, NULL })
-
-struct fake_if {
-	const char	*name;
-	int		 up;
-	const char	*addr;
-	int		 prefix;
-};
-
 /* One node: loopback, a management network (eth0) and a high-speed
  * one (eth3), listed as getifaddrs would. */
-static const struct fake_if node_ifs[] = {
+static const struct t_if node_ifs[] = {
 	{ "lo", 1, NULL, 0 },
 	{ "eth0", 1, NULL, 0 },
 	{ "eth3", 1, NULL, 0 },
@@ -55,65 +46,7 @@ static const char *const dns[] = {
 	NULL
 };
 
-struct fake {
-	const char		*hostname;	/* NULL: gethostname fails */
-	const struct fake_if	*ifs;		/* NULL: getifaddrs fails */
-	int			 resolved;	/* calls to resolve */
-};
-
-static int
-fake_ifaddrs(void *arg, struct netif_list *l, char **cause)
-{
-	struct fake		*f = arg;
-	const struct fake_if	*i;
-
-	if (f->ifs == NULL)
-		return util_fail(cause, "getifaddrs: Too many open files");
-	for (i = f->ifs; i->name != NULL; i++)
-		ck_assert_int_eq(netif_list_add(l, i->name, i->up, i->addr,
-		    i->prefix), 0);
-	return 0;
-}
-
-static int
-fake_hostname(void *arg, char *buf, size_t len, char **cause)
-{
-	struct fake	*f = arg;
-
-	if (f->hostname == NULL)
-		return util_fail(cause, "gethostname: Bad address");
-	snprintf(buf, len, "%s", f->hostname);
-	return 0;
-}
-
-static int
-fake_resolve(void *arg, const char *host, struct netif_addrs *addrs,
-    char **cause)
-{
-	struct fake		*f = arg;
-	struct netif_addr	 a;
-	const char *const	*d;
-	char			*copy, *w, *last;
-	size_t			 n = strlen(host);
-
-	f->resolved++;
-	for (d = dns; *d != NULL; d++) {
-		if (strncmp(*d, host, n) != 0 || (*d)[n] != '=')
-			continue;
-		copy = xstrdup(*d + n + 1);
-		for (w = strtok_r(copy, " ", &last); w != NULL;
-		    w = strtok_r(NULL, " ", &last)) {
-			ck_assert_int_eq(netif_addr_parse(&a, w), 0);
-			netif_addrs_add(addrs, &a);
-		}
-		free(copy);
-		return 0;
-	}
-	return util_fail(cause, "cannot resolve '%s': Name or service not "
-	    "known", host);
-}
-
-static struct fake	 fake;
+static struct t_net	 fake;
 static struct rx	 rx;
 static struct rank_opts	 opts;
 
@@ -123,6 +56,7 @@ setup(void)
 	memset(&fake, 0, sizeof fake);
 	fake.hostname = "nid02";
 	fake.ifs = node_ifs;
+	fake.dns = dns;
 	memset(&opts, 0, sizeof opts);
 	opts.port = 29500;
 	opts.lo = 20000;
@@ -149,9 +83,8 @@ use_iface(const char *pattern)
 static int
 compute(struct rank *r, const char *const *vars, char **cause)
 {
-	struct nodes_env	env = { t_env_get, (void *)(uintptr_t)vars };
-	struct netif_sys	sys = { fake_ifaddrs, fake_hostname,
-				    fake_resolve, &fake };
+	struct nodes_env	env = t_env(vars);
+	struct netif_sys	sys = t_net_sys(&fake);
 
 	*cause = NULL;
 	return rank_compute(r, &opts, &env, &sys, cause);
@@ -432,7 +365,7 @@ END_TEST
 
 START_TEST(test_port)
 {
-	struct nodes_env	 env = { t_env_get, NULL };
+	struct nodes_env	 env;
 	char			*cause = NULL;
 	int			 port;
 
@@ -450,17 +383,16 @@ START_TEST(test_port)
 	    "--port auto needs a job id (CCP_JOBID) and none is set; "
 	    "choose a port with --port N");
 
-	env.arg = (void *)(uintptr_t)ENV("SLURM_JOB_ID=123456",
-	    "SLURM_STEP_ID=0");
+	env = t_env(ENV("SLURM_JOB_ID=123456", "SLURM_STEP_ID=0"));
 	ck_assert_int_eq(rank_port(&port, &opts, &env, &cause), XC_OK);
 	ck_assert_int_eq(port, 20000 + 123456 * 1009 % 10000);
-	env.arg = (void *)(uintptr_t)ENV("PATH=/bin");
+	env = t_env(ENV("PATH=/bin"));
 	ck_assert_int_eq(rank_port(&port, &opts, &env, &cause), XC_PORT);
 	ck_assert_str_eq(cause, "--port auto needs a job id (SLURM_JOB_ID, "
 	    "CCP_JOBID, PBS_JOBID or LSB_JOBID) and none is set; choose a "
 	    "port with --port N");
 	free(cause);
-	env.arg = (void *)(uintptr_t)ENV("LSB_JOBID=x");
+	env = t_env(ENV("LSB_JOBID=x"));
 	ck_assert_int_eq(rank_port(&port, &opts, &env, &cause), XC_NODES);
 	ck_assert_str_eq(cause, "LSB_JOBID is not a number: 'x'");
 	free(cause);
@@ -476,7 +408,7 @@ START_TEST(test_port_mixed_env)
 {
 	static const char *const vars[] = { "SLURM_JOB_ID=5", "CCP_JOBID=7",
 	    "CCP_NODES=1 nid02 4", "MASTER_ADDR=10.0.0.1", NULL };
-	struct nodes_env	 env = { t_env_get, (void *)(uintptr_t)vars };
+	struct nodes_env	 env = t_env(vars);
 	struct rank		 r;
 	char			*cause = NULL;
 	int			 port;
@@ -778,8 +710,7 @@ END_TEST
 
 START_TEST(test_ip)
 {
-	struct netif_sys	 sys = { fake_ifaddrs, fake_hostname,
-				    fake_resolve, &fake };
+	struct netif_sys	 sys = t_net_sys(&fake);
 	char			*addr, *cause = NULL;
 
 	use_iface("^eth3$");

@@ -48,25 +48,84 @@ clean_env
 failures=0
 checks=0
 failed_list=
+# fd 9: the test's standard output, where failures are told, even from
+# a check whose output the test redirects ("check ... cmd >/dev/null").
+exec 9>&1
 
-# fail WHAT: one failed check.  finish repeats them all at the end, so
-# a log whose tail is all that is shown (CI) still names them.
+# One way to assert: every check of a test is a "check DESC CMD..." or
+# an "expect_eq WHAT GOT WANT" (which is a check of [ GOT = WANT ]).
+# Each counts once and, when it fails, records DESC (which names the
+# check, or says what went wrong, with values) in a "FAIL: DESC (exit N)"
+# line on the test's standard output; finish reports the count and
+# fails the test when a check failed or none ran.  CMD is one command
+# with its arguments: a pipeline or a compound command goes in a
+# function of the test, or through "sh -c" or "eval".
+
+# check DESC CMD...: CMD must exit 0.  check DESC ! CMD...: CMD must
+# exit non-zero.  Returns 0 when the check passed, 1 when it failed, so
+# a test may stop ("|| return", "|| exit") after a check it depends on.
+check() {
+	# A check's CMD may itself run checks.
+	# shellcheck disable=SC3043 # dash and bash have local
+	local _desc _st
+	_desc=$1
+	shift
+	checks=$((checks + 1))
+	if [ "$1" = "!" ]; then
+		shift
+		"$@" && { fail "$_desc (succeeded: $*)"; return 1; }
+		return 0
+	fi
+	"$@"
+	_st=$?
+	[ "$_st" -eq 0 ] && return 0
+	fail "$_desc (exit $_st)"
+	return 1
+}
+
+# expect_eq WHAT GOT WANT: one check that GOT is exactly WANT.
+expect_eq() {
+	checks=$((checks + 1))
+	[ "$2" = "$3" ] && return 0
+	fail "$1: got [$2], want [$3]"
+	return 1
+}
+
+# matches STRING PATTERN: STRING matches the case(1) glob PATTERN; a
+# command, for check.
+matches() {
+	# shellcheck disable=SC2254 # a pattern, on purpose
+	case $1 in
+	$2)	return 0 ;;
+	esac
+	return 1
+}
+
+# contains STRING PART: STRING holds PART, taken literally; a command,
+# for check.
+contains() {
+	case $1 in
+	*"$2"*)	return 0 ;;
+	esac
+	return 1
+}
+
+# fail WHAT: records a failed check; check and expect_eq call it, a test
+# asserts through them.  finish repeats the failures at the end, so a log
+# whose tail is all that is shown (CI) still names them.
 fail() {
-	echo "FAIL: $*"
+	echo "FAIL: $*" >&9
 	failures=$((failures + 1))
 	failed_list="$failed_list
 FAIL: $*"
 }
-ok() { checks=$((checks + 1)); }
+
+# ok: gone; a check is "check DESC CMD...".  A test written for the old
+# counter fails loudly rather than count nothing.
+ok() { fail "ok is gone from lib.sh: assert with check DESC CMD..."; }
 
 # skip REASON: ends the test as skipped, saying why on the last line.
 skip() { echo "SKIP: $*"; exit 77; }
-
-# expect_eq WHAT GOT WANT
-expect_eq() {
-	checks=$((checks + 1))
-	[ "$2" = "$3" ] || fail "$1: got [$2], want [$3]"
-}
 
 # finish: exit status from the failures seen; a test that checked
 # nothing fails, so a test cannot pass vacuously.
@@ -76,4 +135,53 @@ finish() {
 	[ "$checks" -gt 0 ] || { echo "no checks ran"; exit 1; }
 	[ "$failures" -eq 0 ]
 	exit
+}
+
+# --- what a test needs ---------------------------------------------------------
+# Each of these skips the test, saying why, when the machine lacks it.
+
+# need_root WHY: root, for WHY.
+need_root() {
+	[ "$(id -u)" = 0 ] || skip "needs root ($1)"
+}
+
+# need_progs PROG...: each PROG on PATH.
+need_progs() {
+	for _p; do
+		command -v "$_p" >/dev/null 2>&1 || skip "$_p not found"
+	done
+}
+
+# need_built PROG...: the programs of this tree (ddpgen, ddprank) built.
+need_built() {
+	for _p; do
+		[ -x "$BUILDDIR/$_p" ] || skip "$_p not built"
+	done
+}
+
+# need_netns: network namespaces can be made (ip netns and unshare work).
+need_netns() {
+	need_progs ip unshare
+	ip netns list >/dev/null 2>&1 || skip "ip netns does not work"
+	unshare --net true 2>/dev/null || skip "cannot create network namespaces"
+}
+
+# need_cluster [PROG...]: what test/cluster/cluster.sh needs to bring up
+# a Slurm cluster in network namespaces (root, its programs, user munge,
+# network namespaces), plus each PROG the test runs on it.
+need_cluster() {
+	need_root "network namespaces, daemons"
+	need_progs ip nsenter unshare setsid setpriv flock ss munged munge \
+	    slurmctld slurmd sinfo scontrol python3 bash "$@"
+	getent passwd munge >/dev/null || skip "no user munge"
+	need_netns
+}
+
+# need_torchrun: torchrun on PATH, whose python (of its #! line, which
+# it runs under) imports torch.distributed; sets tpy to that python.
+need_torchrun() {
+	need_progs torchrun
+	tpy=$(sed -n '1s/^#![[:space:]]*//p' "$(command -v torchrun)")
+	$tpy -c 'import torch.distributed' 2>/dev/null ||
+	    skip "torchrun's python ($tpy) cannot import torch.distributed"
 }

@@ -12,18 +12,9 @@ T=$(cd "$T" && pwd)
 cluster=$srcdir/test/cluster/cluster.sh
 
 # --- what the harness needs ---------------------------------------------------
-[ "$(id -u)" = 0 ] || skip "needs root (network namespaces, daemons)"
-for t in ip nsenter unshare setsid setpriv flock ss munged munge slurmctld \
-    slurmd sbatch srun sinfo scontrol torchrun python3 bash; do
-	command -v "$t" >/dev/null 2>&1 || skip "$t not found"
-done
-getent passwd munge >/dev/null || skip "no user munge"
-ip netns list >/dev/null 2>&1 || skip "ip netns does not work"
-unshare --net true 2>/dev/null || skip "cannot create network namespaces"
+need_cluster sbatch srun
 # torchrun runs under the python of its #! line: that one needs torch.
-tpy=$(sed -n '1s/^#![[:space:]]*//p' "$(command -v torchrun)")
-$tpy -c 'import torch.distributed' 2>/dev/null ||
-    skip "torchrun's python ($tpy) cannot import torch.distributed"
+need_torchrun
 
 # --- the cluster -----------------------------------------------------------------
 # munged runs as user munge and must reach its socket under $T.
@@ -45,11 +36,7 @@ show_logs() {
 }
 
 t0=$(date +%s)
-if ! "$cluster" up 3; then
-	fail "cluster.sh up"
-	finish
-fi
-ok
+check "cluster.sh up" "$cluster" up 3 || finish
 t1=$(date +%s)
 eval "$("$cluster" env)"
 
@@ -99,11 +86,8 @@ rc=$?
 t2=$(date +%s)
 jobid=$(sed -n '1{s/;.*//;p;}' "$T/sbatch.out")
 expect_eq "sbatch --wait exit status" "$rc" 0
-if [ -n "$jobid" ]; then
-	expect_eq "job $jobid state" "$("$cluster" state "$jobid")" COMPLETED
-else
-	fail "no job id from sbatch: $(cat "$T/sbatch.err")"
-fi
+check "no job id from sbatch: $(cat "$T/sbatch.err")" test -n "$jobid" &&
+    expect_eq "job $jobid state" "$("$cluster" state "$jobid")" COMPLETED
 
 m1=$("$cluster" addr node1 eth3)
 for i in 1 2 3; do
@@ -111,20 +95,18 @@ for i in 1 2 3; do
 	    "$(grep "^NODE $((i - 1)) " "$T/job.out")" \
 	    "NODE $((i - 1)) node$i $("$cluster" addr node$i eth3)/24 $("$cluster" addr node$i nmn0)/24 $m1"
 done
-checks=$((checks + 1))
-python3 "$srcdir/test/cluster/check_job.py" --nodes 3 --procs-per-node 2 \
+check "check_job.py" \
+    python3 "$srcdir/test/cluster/check_job.py" --nodes 3 --procs-per-node 2 \
     --master-addr "$m1" --node-order "node1 node2 node3" \
     --argv-file "$T/argv" --expect-env GLOO_SOCKET_IFNAME=eth3 \
-    "$T/job.out" || fail "check_job.py"
-checks=$((checks + 1))
-[ ! -e "$T/pwned" ] || fail "an argument was run as a command"
+    "$T/job.out"
+check "an argument was run as a command" test ! -e "$T/pwned"
 [ "$failures" -eq 0 ] || show_logs
 echo "cluster up in $((t1 - t0)) s, job in $((t2 - t1)) s"
 
 # --- down leaves nothing -------------------------------------------------------------
 . "$CLUSTER_DIR/cluster.vars"
 "$cluster" down
-checks=$((checks + 1))
 expect_eq "left after down" "$("$cluster" leftovers)" ""
 
 finish

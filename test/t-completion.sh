@@ -28,17 +28,13 @@ longopts() {
 }
 longopts ddpgen.c >"$T/gen.opts"
 longopts ddprank.c >"$T/rank.opts"
-checks=$((checks + 1))
-[ "$(wc -l <"$T/gen.opts")" -gt 20 ] && [ "$(wc -l <"$T/rank.opts")" -gt 10 ] ||
-    fail "cannot read the option tables"
+check "cannot read ddpgen's option table" test "$(wc -l <"$T/gen.opts")" -gt 20
+check "cannot read ddprank's option table" test "$(wc -l <"$T/rank.opts")" -gt 10
 gen_all=$(cut -d' ' -f1 "$T/gen.opts" | sort | tr '\n' ' ')
 gen_arg=$(awk '$2 == "required_argument" { print $1 }' "$T/gen.opts")
 sites=$(ddpgen --list-sites | awk '{ print $1 }' | sort | tr '\n' ' ')
-checks=$((checks + 1))
-case " $sites " in
-*" mysite "*" slurm "*) ;;
-*) fail "ddpgen --list-sites does not see the test's site: $sites" ;;
-esac
+check "ddpgen --list-sites does not see the test's site: $sites" \
+    matches " $sites " "* mysite * slurm *"
 
 # rank_opts SUB: the options ddprank SUB accepts, from its tables.
 rank_opts() {
@@ -86,9 +82,8 @@ bash_queries() {
 		done' sh "$bashcomp" "$comp/ddpgen"
 }
 
-if [ ! -f "$bashcomp" ]; then
-	fail "bash-completion is not installed (Debian package bash-completion)"
-else
+if check "bash-completion is not installed (Debian package bash-completion)" \
+    test -f "$bashcomp"; then
 	# line<TAB>want, in order.
 	{
 		printf 'ddpgen --\t%s\n' "$gen_all"
@@ -158,9 +153,8 @@ fish_complete() {
 	    "$comp" "$1" 2>&1 | cut -f1 | sort -u | tr '\n' ' '
 	cd "$T/work" || exit 1
 }
-if ! command -v fish >/dev/null; then
-	fail "fish is not installed (Debian package fish)"
-else
+if check "fish is not installed (Debian package fish)" \
+    command -v fish >/dev/null; then
 	expect_eq "fish: ddpgen --" "$(fish_complete 'ddpgen --')" "$gen_all"
 	expect_eq "fish: ddpgen --for" "$(fish_complete 'ddpgen --for')" "--format "
 	expect_eq "fish: --format" "$(fish_complete 'ddpgen --format ')" "sh "
@@ -212,9 +206,8 @@ zsh_tab() {
 	tmux -S "$T/tmux" send-keys -t zt Tab
 	zsh_wait "$2"
 }
-if ! command -v zsh >/dev/null || ! command -v tmux >/dev/null; then
-	fail "zsh or tmux is not installed (Debian packages zsh, tmux)"
-else
+if check "zsh is not installed (Debian package zsh)" command -v zsh >/dev/null &&
+    check "tmux is not installed (Debian package tmux)" command -v tmux >/dev/null; then
 	mkdir -p "$T/zdot"
 	cat >"$T/zdot/.zshrc" <<EOF
 fpath=('$comp' \$fpath)
@@ -225,27 +218,27 @@ EOF
 	tmux -S "$T/tmux" new-session -d -s zt -x 220 -y 60 \
 	    "env -i HOME='$T/zdot' ZDOTDIR='$T/zdot' TERM=xterm PATH='$PATH' \
 	    DDPGEN_PROFILE_PATH='$DDPGEN_PROFILE_PATH' zsh -i"
-	zsh_wait READY || fail "zsh: no prompt: $(cat "$T/pane")"
-	zsh_tab "ddpgen --site " "mysite .*-- Test site" ||
-	    fail "zsh: --site does not list mysite: $(cat "$T/pane")"
+	check "zsh: no prompt" zsh_wait READY || cat "$T/pane"
+	check "zsh: --site does not list mysite" \
+	    zsh_tab "ddpgen --site " "mysite .*-- Test site" || cat "$T/pane"
 	for s in $sites; do
-		checks=$((checks + 1))
-		grep -q "^$s .*--" "$T/pane" || fail "zsh: --site lacks $s"
+		check "zsh: --site lacks $s" grep -q "^$s .*--" "$T/pane"
 	done
-	zsh_tab "ddpgen --site mysite --format " "cmd  *ps  *xml" ||
-	    fail "zsh: --format of an HPC Pack site: $(cat "$T/pane")"
-	zsh_tab "ddpgen --for" "ddpgen --format" ||
-	    fail "zsh: --for<TAB>: $(cat "$T/pane")"
-	zsh_tab "ddpgen --format xml --rd" "ddpgen --format xml --rdzv" ||
-	    fail "zsh: after --format xml: $(cat "$T/pane")"
-	zsh_tab "ddprank " "port .*--" ||
-	    fail "zsh: ddprank subcommands: $(cat "$T/pane")"
+	check "zsh: --format of an HPC Pack site" \
+	    zsh_tab "ddpgen --site mysite --format " "cmd  *ps  *xml" ||
+	    cat "$T/pane"
+	check "zsh: --for<TAB>" zsh_tab "ddpgen --for" "ddpgen --format" ||
+	    cat "$T/pane"
+	check "zsh: after --format xml" \
+	    zsh_tab "ddpgen --format xml --rd" "ddpgen --format xml --rdzv" ||
+	    cat "$T/pane"
+	check "zsh: ddprank subcommands" zsh_tab "ddprank " "port .*--" ||
+	    cat "$T/pane"
 	for c in $rank_cmds; do
-		checks=$((checks + 1))
-		grep -q "^$c .*--" "$T/pane" || fail "zsh: ddprank lacks $c"
+		check "zsh: ddprank lacks $c" grep -q "^$c .*--" "$T/pane"
 	done
-	zsh_tab "ddpgen --" "^--version" ||
-	    fail "zsh: ddpgen options: $(cat "$T/pane")"
+	check "zsh: ddpgen options" zsh_tab "ddpgen --" "^--version" ||
+	    cat "$T/pane"
 	expect_eq "zsh: ddpgen --<TAB>" "$(sed 1d "$T/pane" |
 	    grep -o -- '--[a-z][a-z0-9-]*' | sort -u | tr '\n' ' ')" "$gen_all"
 fi

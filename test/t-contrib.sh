@@ -5,7 +5,7 @@
 # cannot silently go stale (test/recipes.py).
 . "$(dirname "$0")/lib.sh"
 
-command -v python3 >/dev/null || { fail "python3 not installed"; finish; }
+check "python3 installed" command -v python3 >/dev/null || finish
 (cd "$T" && "$srcdir/configure" --help) >"$T/help"
 expect_eq "configure --help" "$?" 0
 python3 "$srcdir/test/recipes.py" "$srcdir" "$T/help"

@@ -12,8 +12,8 @@ run_err() {
 	rc=$?
 	expect_eq "ddpgen $* status" "$rc" "$want_rc"
 	expect_eq "ddpgen $* stdout" "$(cat "$T/out")" ""
-	checks=$((checks + 1))
-	grep -q -- "$pat" "$T/err" || fail "ddpgen $*: stderr [$(cat "$T/err")] lacks [$pat]"
+	check "ddpgen $*: stderr [$(cat "$T/err")] lacks [$pat]" \
+	    grep -q -- "$pat" "$T/err"
 	# One line, unless the usage follows it.
 	grep -q '^usage:' "$T/err" ||
 	    expect_eq "ddpgen $*: lines on stderr" "$(wc -l <"$T/err")" 1
@@ -42,12 +42,10 @@ run_err 3 "^ddpgen: .*\(not readable\|not found\)" --template "$T/none.sh" train
 
 # Errors never leave a file behind, and success writes mode 0755.
 run_err 2 "" --nodes 0 -o "$T/job.sh" train.py
-checks=$((checks + 1))
-[ ! -e "$T/job.sh" ] || fail "error left $T/job.sh"
+check "error left $T/job.sh" test ! -e "$T/job.sh"
 printf '#!/bin/bash\n{{nosuchvar}}\n' >"$T/bad.sh"
 run_err 3 "^ddpgen: $T/bad.sh:2: .*nosuchvar" -T "$T/bad.sh" -o "$T/job.sh" train.py
-checks=$((checks + 1))
-[ -z "$(ls "$T" | grep '^job')" ] || fail "template error left $(ls "$T")"
+check "template error left $(ls "$T")" test -z "$(ls "$T" | grep '^job')"
 run_err 1 "^ddpgen: $T/nodir/job.sh" -o "$T/nodir/job.sh" train.py
 
 (umask 022; "$DDPGEN" --ddprank /opt/ddpgen/bin/ddprank -o "$T/job.sh" train.py)
@@ -72,8 +70,8 @@ expect_eq "default site" "$(sed -n 2p "$T/job.sh")" \
 # --list-sites names every shipped profile with where it was found.
 "$DDPGEN" --list-sites >"$T/sites"
 for s in cori plmt slurm hpcpack; do
-	checks=$((checks + 1))
-	grep -q "^$s .*profiles/$s.conf" "$T/sites" || fail "--list-sites lacks $s: $(cat "$T/sites")"
+	check "--list-sites lacks $s: $(cat "$T/sites")" \
+	    grep -q "^$s .*profiles/$s.conf" "$T/sites"
 done
 
 # A user's site file extending a shipped one, by path and by search path.
@@ -98,11 +96,9 @@ for want in '#SBATCH --account=acct' '#SBATCH --partition=debug' \
     '#SBATCH --job-name=myjob' '#SBATCH --gpus-per-node=4'; do
 	expect_eq "override $want" "$(grep -cx -- "$want" "$T/job.sh")" 1
 done
-checks=$((checks + 1))
-grep -q -- "exec --iface '\^ib0\$' --port 4242 --port-range 20000-29999 --rdzv c10d --" "$T/job.sh" ||
-    fail "override runtime options: $(grep exec "$T/job.sh")"
-checks=$((checks + 1))
-grep -q -- "torchrun --nproc_per_node=3 " "$T/job.sh" || fail "override nproc"
+check "override runtime options: $(grep exec "$T/job.sh")" \
+    grep -q -- "exec --iface '\^ib0\$' --port 4242 --port-range 20000-29999 --rdzv c10d --" "$T/job.sh"
+check "override nproc" grep -q -- "torchrun --nproc_per_node=3 " "$T/job.sh"
 # Secrets: --env NAME passes the submitting shell's value at run time and
 # writes none; NAME=VALUE is written once, in the env section, never in
 # the "Regenerate with" comment (of an HPC Pack job either), whatever
@@ -130,8 +126,7 @@ expect_eq "NAME=VALUE after --env NAME" "$(grep -c -e '^export SECRET_KEY=a$' -e
 # Setup lines bash refuses: an error naming the line, no file written;
 # lines that are valid only together pass; no bash, no check.
 run_err 2 "^ddpgen: --setup: 'if true' is not valid shell: syntax error: unexpected end of file$" -S 'if true' -o "$T/setup.sh" train.py
-checks=$((checks + 1))
-[ ! -e "$T/setup.sh" ] || fail "a setup line bash refuses left $T/setup.sh"
+check "a setup line bash refuses left $T/setup.sh" test ! -e "$T/setup.sh"
 run_err 2 "^ddpgen: --setup: 'fi' is not valid shell: syntax error near unexpected token" -S 'module load x' -S fi train.py
 run_err 2 "^ddpgen: --setup: 'cat <<EOF' is not valid shell: warning: here-document" -S 'cat <<EOF' train.py
 run_err 2 "^ddpgen: --setup: 'if true' is not valid shell" -s hpcpack -S 'if true' train.py

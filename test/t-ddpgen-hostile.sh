@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # deps.sh installs shellcheck: without it the scripts go unchecked.
-command -v shellcheck >/dev/null || { fail "shellcheck not installed"; finish; }
+check "shellcheck installed" command -v shellcheck >/dev/null || finish
 mkdir -p "$T/bin"
 # The job's node count, which srun's options take from Slurm.
 SLURM_NNODES=2
@@ -73,9 +73,8 @@ for site in cori plmt slurm; do
 	    "/scratch/my dir/train.py" "$@"; do
 		printf '%s\0' "$a"
 	done >"$T/want"
-	checks=$((checks + 1))
-	cmp -s "$T/want" "$T/rec" ||
-	    fail "$site: torchrun argv differs: $(od -c "$T/rec" | head -20)"
+	check "$site: torchrun argv as given; got: $(od -c "$T/rec" | head -20)" \
+	    cmp -s "$T/want" "$T/rec"
 	# ddprank exec got the site's options and, after "--", torchrun
 	# with the same arguments.
 	{
@@ -88,19 +87,16 @@ for site in cori plmt slurm; do
 		    --rdzv static -- torchrun
 		cat "$T/want"
 	} >"$T/want.ddprank"
-	checks=$((checks + 1))
-	cmp -s "$T/want.ddprank" "$T/rec.ddprank" ||
-	    fail "$site: ddprank argv differs: $(od -c "$T/rec.ddprank" | head -20)"
+	check "$site: ddprank argv as given; got: $(od -c "$T/rec.ddprank" | head -20)" \
+	    cmp -s "$T/want.ddprank" "$T/rec.ddprank"
 	# The master address is what "ddprank ip" printed, or, for
 	# hostname discovery (slurm), unset for ddprank to find.
 	master=192.0.2.1
 	[ "$site" != slurm ] || master='(unset)'
 	printf '%s\0' "$env_value" "$master" >"$T/want.env"
-	checks=$((checks + 1))
-	cmp -s "$T/want.env" "$T/rec.env" ||
-	    fail "$site: HOSTILE_ENV or MASTER_ADDR differs: $(od -c "$T/rec.env")"
-	checks=$((checks + 1))
-	[ ! -e "$T/pwned" ] || fail "$site: an argument ran as code"
+	check "$site: HOSTILE_ENV and MASTER_ADDR as given; got: $(od -c "$T/rec.env")" \
+	    cmp -s "$T/want.env" "$T/rec.env"
+	check "$site: no argument ran as code" test ! -e "$T/pwned"
 	out=$(shellcheck -s bash "$T/job.sh" 2>&1)
 	expect_eq "$site: shellcheck" "$out" ""
 	bash -n "$T/job.sh"

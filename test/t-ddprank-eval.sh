@@ -38,18 +38,18 @@ for v; do
 	bash -c '. ./env.$1 && printf %s "$MASTER_ADDR" >got.$1 &&
 		printf "%s %s %s" "$NODE_RANK" "$NNODES" "$MASTER_PORT" \
 		>rest.$1' _ "$n"
-	cmp -s want.$n got.$n || fail "env $n: MASTER_ADDR changed: $(od -c got.$n)"
+	check "env $n: MASTER_ADDR changed: $(od -c got.$n)" cmp -s want.$n got.$n
 	expect_eq "env $n: rank, count, port" "$(cat rest.$n)" "3 4 29500"
 	# The output is POSIX: dash, which has no $'...', reads it the same.
 	rm -f got.$n
 	dash -c '. ./env.$1 && printf %s "$MASTER_ADDR" >got.$1' _ "$n"
-	checks=$((checks + 1))
-	cmp -s want.$n got.$n || fail "env $n: MASTER_ADDR through dash: $(od -c got.$n)"
+	check "env $n: MASTER_ADDR through dash: $(od -c got.$n)" \
+	    cmp -s want.$n got.$n
 	# zsh too, where a word beginning with = is expanded.
 	rm -f got.$n
 	zsh -f -c '. ./env.$1 && printf %s "$MASTER_ADDR" >got.$1' _ "$n"
-	checks=$((checks + 1))
-	cmp -s want.$n got.$n || fail "env $n: MASTER_ADDR through zsh: $(od -c got.$n)"
+	check "env $n: MASTER_ADDR through zsh: $(od -c got.$n)" \
+	    cmp -s want.$n got.$n
 	expect_eq "env $n: four exports" "$(grep -c '^export ' env.$n)" 4
 done
 
@@ -81,7 +81,7 @@ sys.stdout.buffer.write(d["MASTER_ADDR"].encode("utf-8", "surrogateescape"))
 assert d["NODE_RANK"] == 3 and d["NNODES"] == 4 and d["MASTER_PORT"] == 29500
 ' json.$n >jgot.$n
 		expect_eq "json $n: parses" "$?" 0
-		cmp -s want.$n jgot.$n || fail "json $n: MASTER_ADDR changed"
+		check "json $n: MASTER_ADDR changed" cmp -s want.$n jgot.$n
 	done
 fi
 
@@ -89,8 +89,7 @@ fi
 "$DDPRANK" hosts --hostfile hosts >hosts.out
 printf '%s\n' "x'\$(touch\${IFS}pwned4)" "\`touch\${IFS}pwned5\`" '"q"' "$me" \
 	>hosts.want
-cmp -s hosts.want hosts.out || fail "hosts: $(cat hosts.out)"
-ok
+check "hosts: $(cat hosts.out)" cmp -s hosts.want hosts.out
 
 # HPC Pack's CCP_NODES carries hostile names too; NetBIOS upper case.
 upper=$(printf '%s' "$me" | tr '[:lower:]' '[:upper:]')
@@ -115,12 +114,11 @@ printf '%s\0' "$@" 3 3 4 "m'\$(x)${nl}y" "m'\$(x)${nl}y" 29500 >exec.want
 MASTER_ADDR="m'\$(x)${nl}y" "$DDPRANK" exec --hostfile hosts --port 29500 \
 	-- ./argv.sh "$@" >exec.got
 expect_eq "exec: status" "$?" 0
-cmp -s exec.want exec.got || fail "exec: arguments changed: $(od -c exec.got | head)"
+check "exec: arguments changed: $(od -c exec.got | head)" cmp -s exec.want exec.got
 # Without "--", options stop at the command too.
 MASTER_ADDR="m'\$(x)${nl}y" "$DDPRANK" exec --hostfile hosts --port 29500 \
 	./argv.sh "$@" >exec2.got
-cmp -s exec.want exec2.got || fail "exec without --: arguments changed"
-ok
+check "exec without --: arguments changed" cmp -s exec.want exec2.got
 
 # Exit statuses of exec failures.
 MASTER_ADDR=m "$DDPRANK" exec --hostfile hosts --port 1 -- ./no-such-cmd \

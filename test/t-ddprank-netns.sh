@@ -5,10 +5,9 @@
 # in the list and its own hosts file, so nothing on this machine changes.
 . "$(dirname "$0")/lib.sh"
 
-[ "$(id -u)" = 0 ] || skip "needs root and ip netns: not root"
-command -v ip >/dev/null || skip "needs root and ip netns: no ip(8)"
-command -v unshare >/dev/null || skip "needs root and ip netns: no unshare(1)"
-[ -x "$DDPRANK" ] || skip "ddprank not built"
+need_root "ip netns"
+need_progs ip unshare
+need_built ddprank
 
 NS=ddprank-t$$
 H=dr$$			# prefix of the host ends of the veth pairs
@@ -33,15 +32,18 @@ veth() {
 	ip -n "$NS" link set "$H${2}n" name "$1" &&
 	ip link set "$H$2" up
 }
-veth eth3 a && veth nmn0 b && veth eth9 c &&
-ip -n "$NS" link set lo up &&
-ip -n "$NS" addr add 10.93.0.2/24 dev eth3 &&
-ip -n "$NS" link set eth3 up &&
-ip -n "$NS" addr add 10.94.0.2/24 dev nmn0 &&
-ip -n "$NS" addr add fd94::2/64 dev nmn0 nodad &&
-ip -n "$NS" link set nmn0 up &&
-ip -n "$NS" addr add 10.95.0.2/24 dev eth9 ||
-	{ fail "cannot set up the namespace"; finish; }
+# setup_ns: the namespace's interfaces and addresses.
+setup_ns() {
+	veth eth3 a && veth nmn0 b && veth eth9 c &&
+	ip -n "$NS" link set lo up &&
+	ip -n "$NS" addr add 10.93.0.2/24 dev eth3 &&
+	ip -n "$NS" link set eth3 up &&
+	ip -n "$NS" addr add 10.94.0.2/24 dev nmn0 &&
+	ip -n "$NS" addr add fd94::2/64 dev nmn0 nodad &&
+	ip -n "$NS" link set nmn0 up &&
+	ip -n "$NS" addr add 10.95.0.2/24 dev eth9
+}
+check "cannot set up the namespace" setup_ns || finish
 
 # The names of the nodes: nid01 has an address on each network, the
 # management one (nmn0's subnet) first.
@@ -86,22 +88,31 @@ expect_eq "ip: partial match" "$rc:$out" "0:10.93.0.2"
 
 run ip netns exec "$NS" "$DDPRANK" ip --iface '^hsn[0-3]$' -4
 expect_eq "ip: no match status" "$rc:$out" "5:"
-case $err in
-"ddprank: no interface matches '^hsn[0-3]\$'; interfaces: lo 127.0.0.1 ::1, eth3 10.93.0.2"*", nmn0 10.94.0.2 fd94::2"*", eth9 10.95.0.2 (down)") ok ;;
-*) fail "ip: no match message: $err" ;;
-esac
+no_match_msg() {
+	case $err in
+	"ddprank: no interface matches '^hsn[0-3]\$'; interfaces: lo 127.0.0.1 ::1, eth3 10.93.0.2"*", nmn0 10.94.0.2 fd94::2"*", eth9 10.95.0.2 (down)") ;;
+	*) return 1 ;;
+	esac
+}
+check "ip: no match message: $err" no_match_msg
 run ip netns exec "$NS" "$DDPRANK" ip --iface '^eth9$'
 expect_eq "ip: down status" "$rc" 5
-case $err in
-"ddprank: no interface matching '^eth9\$' is up with an IP address; interfaces: "*) ok ;;
-*) fail "ip: down message: $err" ;;
-esac
+down_msg() {
+	case $err in
+	"ddprank: no interface matching '^eth9\$' is up with an IP address; interfaces: "*) ;;
+	*) return 1 ;;
+	esac
+}
+check "ip: down message: $err" down_msg
 run ip netns exec "$NS" "$DDPRANK" ip --iface '^eth3$' -6
-case $rc:$out in
-0:fe80::*%eth3) ok ;;	# only a link-local address, scoped
-5:) ok ;;		# autoconfiguration has not run yet
-*) fail "ip eth3 -6: $rc:$out:$err" ;;
-esac
+eth3_v6() {
+	case $rc:$out in
+	0:fe80::*%eth3) ;;	# only a link-local address, scoped
+	5:) ;;			# autoconfiguration has not run yet
+	*) return 1 ;;
+	esac
+}
+check "ip eth3 -6: $rc:$out:$err" eth3_v6
 run ip netns exec "$NS" "$DDPRANK" ip --iface '^eth3(' -4
 expect_eq "ip: bad pattern" "$rc:$err" \
 	"2:ddprank: --iface: bad pattern '^eth3(': missing closing parenthesis at offset 6"

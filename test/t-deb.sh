@@ -12,25 +12,26 @@ command -v dpkg-buildpackage >/dev/null ||
 	skip "dpkg-buildpackage not installed (Debian package dpkg-dev)"
 version=$(cat "$srcdir/VERSION")
 name=ddpgen-$version
-make -s -C "$BUILDDIR" dist DISTDIR="$T" >"$T/dist.log" 2>&1 ||
-	{ fail "make dist: $(cat "$T/dist.log")"; finish; }
+check "make dist" make -s -C "$BUILDDIR" dist DISTDIR="$T" >"$T/dist.log" 2>&1 ||
+	{ cat "$T/dist.log"; finish; }
 mkdir "$T/build"
 tar -C "$T/build" -xzf "$T/$name.tar.gz"
 (cd "$T/build/$name" && DEB_BUILD_OPTIONS=nocheck \
     dpkg-buildpackage -us -uc -b) >"$T/build.log" 2>&1
 expect_eq "dpkg-buildpackage -us -uc -b" "$?" 0
 deb=$(ls "$T/build/ddpgen_${version}_"*.deb 2>/dev/null)
-[ -f "$deb" ] || { tail -n 30 "$T/build.log"; fail "no .deb built"; finish; }
-checks=$((checks + 1))
-[ ! -e "$srcdir/debian/ddpgen" ] && [ ! -e "$srcdir/debian/files" ] ||
-    fail "the build wrote into the source tree's debian/"
+check "a .deb built" test -f "$deb" || { tail -n 30 "$T/build.log"; finish; }
+check "the build wrote no debian/ddpgen into the source tree" \
+    test ! -e "$srcdir/debian/ddpgen"
+check "the build wrote no debian/files into the source tree" \
+    test ! -e "$srcdir/debian/files"
 
 if command -v lintian >/dev/null; then
 	lintian --fail-on error "$deb" >"$T/lintian.log" 2>&1
 	expect_eq "lintian --fail-on error" "$?" 0
 	expect_eq "lintian errors" "$(grep '^E:' "$T/lintian.log")" ""
 else
-	fail "lintian not installed (Debian package lintian)"
+	check "lintian installed (Debian package lintian)" false
 fi
 
 dpkg-deb -c "$deb" | awk '{ print $6 }' | sed 's|^\./||' >"$T/contents"
@@ -46,8 +47,7 @@ for f in usr/bin/ddpgen usr/bin/ddprank usr/share/man/man1/ddpgen.1.gz \
     usr/share/fish/vendor_completions.d/ddpgen.fish \
     usr/share/fish/vendor_completions.d/ddprank.fish \
     usr/share/doc/ddpgen/copyright; do
-	checks=$((checks + 1))
-	grep -qx "$f" "$T/contents" || fail "the package lacks $f"
+	check "the package holds $f" grep -qx "$f" "$T/contents"
 done
 
 # Installed: the package's usr over this machine's, in a private mount
@@ -78,9 +78,10 @@ cat "$T/installed.log"
 section() { sed -n "/^== $1\$/,/^== /p" "$T/installed.log" | sed '1d;/^== /d'; }
 expect_eq "installed programs" "$(section which)" "/usr/bin/ddpgen
 /usr/bin/ddprank"
-checks=$((checks + 1))
-section list-sites | grep -q '^cori .*(/usr/share/ddpgen/profiles/cori\.conf)$' ||
-    fail "ddpgen --list-sites does not find the installed profiles"
+lists_cori() {
+	section list-sites | grep -q '^cori .*(/usr/share/ddpgen/profiles/cori\.conf)$'
+}
+check "ddpgen --list-sites finds the installed profiles" lists_cori
 expect_eq "man -w ddpgen" "$(section man)" /usr/share/man/man1/ddpgen.1.gz
 expect_eq "ddprank hosts 'n[1-3]'" "$(section hosts)" "n1
 n2

@@ -11,11 +11,11 @@ name=ddpgen-$version
 make -s -C "$BUILDDIR" dist DISTDIR="$T" >"$T/dist.log" 2>&1
 expect_eq "make dist" "$?" 0
 tarball=$T/$name.tar.gz
-[ -f "$tarball" ] || { fail "no $name.tar.gz: $(cat "$T/dist.log")"; finish; }
+check "$name.tar.gz made: $(cat "$T/dist.log")" test -f "$tarball" || finish
 tar -tzf "$tarball" | sed "s|^$name/||; /\/\$/d; /^\$/d" | sort >"$T/files"
-checks=$((checks + 1))
-! grep -E '(\.o|^ddpgen|^ddprank|^Makefile|config\.(h|log)|^test/tmp/.*|^test/check_[a-z]*)$' \
-    "$T/files" || fail "the tarball holds build products"
+check "the tarball holds no build products" ! grep -E \
+    '(\.o|^ddpgen|^ddprank|^Makefile|config\.(h|log)|^test/tmp/.*|^test/check_[a-z]*)$' \
+    "$T/files"
 if [ -e "$srcdir/.git" ]; then
 	(cd "$srcdir" && git ls-files) | sort >"$T/tracked"
 	expect_eq "files git tracks missing from the tarball" \
@@ -23,22 +23,19 @@ if [ -e "$srcdir/.git" ]; then
 fi
 for f in MANIFEST configure Makefile.in VERSION debian/rules \
     contrib/modulefile.lua.in completion/_ddpgen test/golden/cori.out; do
-	checks=$((checks + 1))
-	grep -qx "$f" "$T/files" || fail "the tarball lacks $f"
+	check "the tarball holds $f" grep -qx "$f" "$T/files"
 done
 
 # Outside any git tree: not under this one's test/tmp.
 out=$(mktemp -d "${TMPDIR:-/tmp}/ddpgen-dist.XXXXXX") || exit 1
 on_exit 'rm -rf "$out"'
 tar -C "$out" -xzf "$tarball"
-checks=$((checks + 1))
-! git -C "$out/$name" rev-parse --git-dir >/dev/null 2>&1 ||
-    fail "$out is inside a git tree"
+check "$out is outside any git tree" \
+    ! git -C "$out/$name" rev-parse --git-dir >/dev/null 2>&1
 cd "$out/$name" || exit 1
 (./configure && make -j2) >"$T/build.log" 2>&1
 expect_eq "configure && make in the unpacked tarball" "$?" 0
-checks=$((checks + 1))
-! grep -i 'warning:' "$T/build.log" || fail "the build warns"
+check "the build does not warn" ! grep -i 'warning:' "$T/build.log"
 make -s unit-check >"$T/unit.log" 2>&1
 expect_eq "unit suites in the unpacked tarball" "$?" 0
 sh test/run-tests.sh test/t-golden.sh test/t-docs.sh >"$T/shell.log" 2>&1

@@ -18,9 +18,8 @@ documented() {
 	shift 2
 	rendered "$page" >"$T/page"
 	for n; do
-		checks=$((checks + 1))
-		grep -qE -- "(^|[^A-Za-z0-9_-])$n([^A-Za-z0-9_-]|\$)" "$T/page" ||
-		    fail "$page does not document the $what $n"
+		check "$page documents the $what $n" \
+		    grep -qE -- "(^|[^A-Za-z0-9_-])$n([^A-Za-z0-9_-]|\$)" "$T/page"
 	done
 }
 
@@ -29,20 +28,17 @@ longopts() {
 	    sed -n 's/^[[:space:]]*{ "\([a-z0-9-]*\)".*/--\1/p'
 }
 gen_opts=$(longopts ddpgen.c)
-checks=$((checks + 1))
-[ "$(echo "$gen_opts" | wc -w)" -gt 20 ] || fail "cannot read ddpgen's long options"
+check "can read ddpgen's long options" test "$(echo "$gen_opts" | wc -w)" -gt 20
 # shellcheck disable=SC2086
 documented ddpgen.1 option $gen_opts
 rank_opts=$(longopts ddprank.c)
-checks=$((checks + 1))
-[ "$(echo "$rank_opts" | wc -w)" -gt 10 ] || fail "cannot read ddprank's long options"
+check "can read ddprank's long options" test "$(echo "$rank_opts" | wc -w)" -gt 10
 # shellcheck disable=SC2086
 documented ddprank.1 option $rank_opts
 
 keys=$(sed -n '/keys\[\] = {/,/^};/p' "$src/profile.c" |
     sed -n 's/.*\.name = "\([a-z_]*\)".*/\1/p')
-checks=$((checks + 1))
-[ "$(echo "$keys" | wc -w)" -gt 20 ] || fail "cannot read the profile keys"
+check "can read the profile keys" test "$(echo "$keys" | wc -w)" -gt 20
 # shellcheck disable=SC2086
 documented ddpgen-profile.5 "profile key" $keys
 
@@ -50,8 +46,7 @@ vars=$(grep -ho 'tmpl_set[a-z_]*(\(v\|rec\), "[a-z_]*"' "$src/script.c" |
     sed 's/.*"\(.*\)"/\1/' | sort -u)
 vars="$vars $(grep -ho 'script_set_[a-z]*(\(v\|rec\), "[a-z_]*"' "$src/script.c" |
     sed 's/.*"\(.*\)"/\1/' | sort -u)"
-checks=$((checks + 1))
-[ "$(echo "$vars" | wc -w)" -gt 20 ] || fail "cannot read the template variables"
+check "can read the template variables" test "$(echo "$vars" | wc -w)" -gt 20
 # shellcheck disable=SC2086
 documented ddpgen.1 "template variable" $vars
 
@@ -59,16 +54,16 @@ documented ddpgen.1 "template variable" $vars
 status_section() {
 	rendered "$1" | sed -n '/^EXIT STATUS/,/^[A-Z]/p'
 }
+# status_listed PAGE STATUS: the EXIT STATUS section of PAGE lists STATUS.
+status_listed() {
+	status_section "$1" | grep -qE "^ +$2( |\$)"
+}
 for s in 0 1 2 3; do
-	checks=$((checks + 1))
-	status_section ddpgen.1 | grep -qE "^ +$s( |\$)" ||
-	    fail "ddpgen.1 EXIT STATUS lacks $s"
+	check "ddpgen.1 EXIT STATUS lists $s" status_listed ddpgen.1 "$s"
 done
 for s in $(sed -n 's/.*= \([0-9]*\),.*/\1/p; s/.*= \([0-9]*\)[[:space:]]*\/\*.*/\1/p' \
     "$src/exitcode.h" | sort -un); do
 	[ "$s" = 3 ] && continue
-	checks=$((checks + 1))
-	status_section ddprank.1 | grep -qE "^ +$s( |\$)" ||
-	    fail "ddprank.1 EXIT STATUS lacks $s"
+	check "ddprank.1 EXIT STATUS lists $s" status_listed ddprank.1 "$s"
 done
 finish

@@ -15,15 +15,8 @@ mkdir -p "${BUILDDIR:-$(dirname "$0")/..}/test/tmp"
 cluster=$srcdir/test/cluster/cluster.sh
 
 # --- what the test needs -------------------------------------------------------
-[ "$(id -u)" = 0 ] || skip "needs root (network namespaces, daemons)"
-for t in ip nsenter unshare setsid setpriv flock ss munged munge slurmctld \
-    slurmd sbatch sinfo scontrol scancel torchrun python3 nft mknod timeout \
-    xmllint; do
-	command -v "$t" >/dev/null 2>&1 || skip "$t not found"
-done
-getent passwd munge >/dev/null || skip "no user munge"
-unshare --net true 2>/dev/null || skip "cannot create network namespaces"
-[ -x "$DDPGEN" ] && [ -x "$DDPRANK" ] || skip "ddpgen and ddprank not built"
+need_cluster sbatch scancel torchrun nft mknod timeout xmllint
+need_built ddpgen ddprank
 [ -n "$T" ] && [ -d "$T" ] || { echo "FAIL: no temporary directory"; exit 1; }
 T=$(cd "$T" && pwd)
 
@@ -45,11 +38,7 @@ on_exit cleanup
 trap 'exit 130' INT TERM HUP
 
 t_start=$(date +%s)
-if ! "$cluster" up "$NODES" eth3,nmn0; then
-	fail "cluster.sh up"
-	finish
-fi
-ok
+check "cluster.sh up" "$cluster" up "$NODES" eth3,nmn0 || finish
 eval "$("$cluster" env)"
 . "$CLUSTER_DIR/cluster.vars"
 echo "TIME: cluster up $(($(date +%s) - t_start)) s"
@@ -62,7 +51,7 @@ slurmd_pid() { awk -v n="slurmd-node$1" '$1 == "pid" && $4 == n { print $2 }' \
 in_node_mnt() { n=$1; shift; nsenter -t "$(slurmd_pid "$n")" -m "$@"; }
 
 # --- the faults, each in one node ----------------------------------------------------
-fault() { "$@" || fail "injecting the fault: $*"; }
+fault() { check "injecting the fault: $*" "$@"; }
 
 # iface-missing, node2: no nmn0 (renamed), still connected.
 fault ip -n "ddp$ID-node2" link set nmn0 down
@@ -124,8 +113,9 @@ gen() {
 	name=$1
 	shift
 	mkdir -p "$T/$name/ranks"
-	"$DDPGEN" "$@" >"$T/$name/job.sh" 2>"$T/$name/ddpgen.err" ||
-	    fail "$name: ddpgen: $(cat "$T/$name/ddpgen.err")"
+	check "$name: ddpgen" \
+	    "$DDPGEN" "$@" >"$T/$name/job.sh" 2>"$T/$name/ddpgen.err" ||
+	    cat "$T/$name/ddpgen.err"
 }
 # submit NAME NODELIST [ENV...]: start sbatch --wait in the background.
 pids=
@@ -166,17 +156,15 @@ fault in_node_mnt 14 sh -c 'mount --bind "$1" "$1" &&
     mount -o remount,bind,ro "$1"' sh "$share"
 printf '%s\n' 'extends = "hpcpack"' "shared_dir = \"$share\"" \
     'iface = "^eth3$"' 'launcher = {"torchrun"}' >"$T/hp.conf"
-"$DDPGEN" -s "$T/hp.conf" -N 2 --ddprank "$DDPRANK" -o "$T/hpcpack/job.xml" \
-    "$script" || fail "hpcpack: ddpgen"
+check "hpcpack: ddpgen" \
+    "$DDPGEN" -s "$T/hp.conf" -N 2 --ddprank "$DDPRANK" -o "$T/hpcpack/job.xml" \
+    "$script"
 # The task's code is in the job variable DDPGEN_TASK.
 hp_code=$(xmllint --xpath "string(//*[local-name()='Variable']
     [*[local-name()='Name']='DDPGEN_TASK']/*[local-name()='Value'])" \
     "$T/hpcpack/job.xml")
-checks=$((checks + 1))
-case $hp_code in
-*" doctor "*) ;;
-*) fail "hpcpack: no doctor in the task's code: $hp_code" ;;
-esac
+check "hpcpack: no doctor in the task's code: $hp_code" \
+    contains "$hp_code" " doctor "
 hp_task() {
 	i=$1 node=$2
 	xmllint --xpath "string(//*[local-name()='Task'][$i]/@CommandLine)" \
@@ -215,10 +203,8 @@ job() {
 	RC=$(cat "$T/$name/rc")
 	OUT=$T/$name/ddp-$JOBID.out
 	LEN=
-	if [ -z "$JOBID" ]; then
-		fail "$name: no job id: $(cat "$T/$name/sbatch.err")"
-		return 1
-	fi
+	check "$name: no job id: $(cat "$T/$name/sbatch.err")" \
+	    test -n "$JOBID" || return 1
 	"$cluster" state "$JOBID" >/dev/null
 	line=$(grep "^JobId=$JOBID " "$CLUSTER_DIR/log/jobcomp.txt")
 	s=$(echo "$line" | sed -n 's/.* StartTime=\([^ ]*\).*/\1/p')
@@ -226,6 +212,9 @@ job() {
 	[ -n "$s" ] && [ -n "$e" ] && LEN=$(($(epoch "$e") - $(epoch "$s")))
 	echo "TIME: job $name $LEN s (exit $RC)"
 }
+
+# within SECS LEN: LEN is a number of seconds, at most SECS.
+within() { [ -n "$2" ] && [ "$2" -le "$1" ]; }
 
 # failed NAME PATTERN...: the job failed with the doctor's status within
 # 15 s, its output holds every pattern (fixed strings), and no training
@@ -235,17 +224,14 @@ failed() {
 	shift
 	job "$name" || return
 	expect_eq "$name: exit status" "$RC" 8
-	if [ -z "$LEN" ] || [ "$LEN" -gt 15 ]; then
-		fail "$name: the job took [$LEN] s, not at most 15"
-	fi
+	check "$name: the job took [$LEN] s, not at most 15" within 15 "$LEN"
 	for p in "$@"; do
-		checks=$((checks + 1))
-		grep -qF -e "$p" "$OUT" || fail "$name: no '$p' in the output"
+		check "$name: no '$p' in the output" grep -qF -e "$p" "$OUT"
 	done
-	checks=$((checks + 1))
-	if [ -n "$(ls "$T/$name/ranks")" ] || grep -q DDPTEST "$OUT"; then
-		fail "$name: a training process started"
-	fi
+	check "$name: a training process started (a rank's file)" \
+	    test -z "$(ls "$T/$name/ranks")"
+	check "$name: a training process started (a line)" \
+	    ! grep -q DDPTEST "$OUT"
 	grep -q 'FAIL' "$OUT" || sed 's/^/    /' "$OUT"
 }
 
@@ -269,14 +255,13 @@ failed gpus "FAIL gpus node16: 1 GPU device node (/dev/nvidiaN) for 2 GPUs reque
 # The healthy job: the doctor passes on the port the training then uses.
 if job healthy; then
 	expect_eq "healthy: exit status" "$RC" 0
-	checks=$((checks + 1))
-	grep -q "^ddprank doctor: no check failed$" "$OUT" ||
-	    fail "healthy: the doctor did not pass: $(cat "$OUT")"
+	check "healthy: the doctor did not pass: $(cat "$OUT")" \
+	    grep -q "^ddprank doctor: no check failed$" "$OUT"
 	port=$(sed -n 's/^ddprank doctor: 3 nodes, master .* port \([0-9]*\)$/\1/p' "$OUT")
-	checks=$((checks + 1))
 	n=$(cat "$T/healthy/ranks"/* 2>/dev/null | grep -c "\"MASTER_PORT\": \"$port\"")
-	[ -n "$port" ] && [ "$n" = 6 ] ||
-	    fail "healthy: 6 ranks should use the doctor's port [$port], $n do"
+	check "healthy: no port in the doctor's report" test -n "$port"
+	check "healthy: 6 ranks should use the doctor's port [$port], $n do" \
+	    test "$n" = 6
 fi
 
 # HPC Pack: both tasks fail with the doctor's status within 15 s; task
@@ -286,22 +271,20 @@ for i in 1 2; do
 	read -r rc secs <"$T/hpcpack/rc$i"
 	echo "TIME: hpcpack task $i $secs s (exit $rc)"
 	expect_eq "hpcpack: task $i exit status" "$rc" 8
-	checks=$((checks + 1))
-	[ "$secs" -le 15 ] || fail "hpcpack: task $i took $secs s, not at most 15"
+	check "hpcpack: task $i took $secs s, not at most 15" test "$secs" -le 15
 done
 hp_expect() {
-	checks=$((checks + 1))
-	grep -qF -e "$2" "$T/hpcpack/out$1" ||
-	    fail "hpcpack: no '$2' in task $1's output: $(cat "$T/hpcpack/out$1")"
+	check "hpcpack: no '$2' in task $1's output: $(cat "$T/hpcpack/out$1")" \
+	    grep -qF -e "$2" "$T/hpcpack/out$1"
 }
 hp_expect 1 "FAIL connect task2: no findings reached node 0 through the shared directory"
 # The exchange directory, or its parent when task 1 has not made it yet.
 hp_expect 2 "FAIL shared node14: $share"
 hp_expect 2 ": cannot create a file: Read-only file system"
-checks=$((checks + 1))
-if [ -n "$(ls "$T/hpcpack/ranks")" ] || grep -q DDPTEST "$T"/hpcpack/out*; then
-	fail "hpcpack: a training process started"
-fi
+check "hpcpack: a training process started (a rank's file)" \
+    test -z "$(ls "$T/hpcpack/ranks")"
+check "hpcpack: a training process started (a line)" \
+    ! grep -q DDPTEST "$T"/hpcpack/out*
 
 kill "$listener" 2>/dev/null
 wait "$listener" 2>/dev/null

@@ -18,15 +18,8 @@ mkdir -p "${BUILDDIR:-$(dirname "$0")/..}/test/tmp"
 cluster=$srcdir/test/cluster/cluster.sh
 
 # --- what the test needs -------------------------------------------------------
-[ "$(id -u)" = 0 ] || skip "needs root (network namespaces, daemons)"
-for t in ip nsenter unshare setsid setpriv flock ss munged munge slurmctld \
-    slurmd sbatch srun sinfo scontrol scancel torchrun python3 bash timeout; do
-	command -v "$t" >/dev/null 2>&1 || skip "$t not found"
-done
-getent passwd munge >/dev/null || skip "no user munge"
-ip netns list >/dev/null 2>&1 || skip "ip netns does not work"
-unshare --net true 2>/dev/null || skip "cannot create network namespaces"
-[ -x "$DDPGEN" ] && [ -x "$DDPRANK" ] || skip "ddpgen and ddprank not built"
+need_cluster sbatch srun scancel torchrun timeout
+need_built ddpgen ddprank
 [ -f /etc/bash.bashrc ] || skip "no /etc/bash.bashrc to source in a setup line"
 [ -n "$T" ] && [ -d "$T" ] || { echo "FAIL: no temporary directory"; exit 1; }
 T=$(cd "$T" && pwd)
@@ -41,11 +34,7 @@ CLUSTER_DIR=$T/cluster
 export CLUSTER_DIR
 on_exit '"$cluster" down'
 trap 'exit 130' INT TERM HUP
-if ! "$cluster" up 2; then
-	fail "cluster.sh up"
-	finish
-fi
-ok
+check "cluster.sh up" "$cluster" up 2 || finish
 eval "$("$cluster" env)"
 
 # --- the job -------------------------------------------------------------------
@@ -66,14 +55,14 @@ gen() {
 	name=$1
 	shift
 	mkdir -p "$T/$name/rec"
-	if ! "$DDPGEN" -s "$T/envtest.conf" -N 2 -n 1 -t 2 "$@" "$envdump" \
+	if ! check "$name: ddpgen" \
+	    "$DDPGEN" -s "$T/envtest.conf" -N 2 -n 1 -t 2 "$@" "$envdump" \
 	    "$T/$name/rec" >"$T/$name/job.sh" 2>"$T/$name/ddpgen.err"; then
-		fail "$name: ddpgen: $(cat "$T/$name/ddpgen.err")"
+		cat "$T/$name/ddpgen.err"
 		return 1
 	fi
-	checks=$((checks + 1))
-	! grep -n s3cr3t "$T/$name/job.sh" ||
-		fail "$name: the secret is in job.sh"
+	check "$name: the secret is in job.sh" \
+	    ! grep -n s3cr3t "$T/$name/job.sh"
 }
 
 # submit NAME [SBATCH-ARGS...]: sbatch --wait from $T/NAME with the
@@ -86,7 +75,7 @@ submit() {
 	RC=$?
 	JOBID=$(sed -n '1{s/;.*//;p;}' "$T/$name/sbatch.out")
 	OUT=$T/$name/ddp-$JOBID.out
-	[ -n "$JOBID" ] || fail "$name: no job id: $(cat "$T/$name/sbatch.err")"
+	check "$name: no job id: $(cat "$T/$name/sbatch.err")" test -n "$JOBID"
 }
 
 # value FILE VAR: VAR in a node's record, "<unset>" when missing.
@@ -127,8 +116,7 @@ if gen vars -e 'PATH=/opt/venv/bin:$PATH' \
 		expect_eq "$n: PROFILE_SETUP" "$(value "$f" PROFILE_SETUP)" "/scratch/$JOBID"
 	done
 	[ "$RC" = 0 ] || show vars
-	checks=$((checks + 1))
-	[ -z "$(find "$T" -name pwned)" ] || fail "vars: a value ran as code"
+	check "vars: a value ran as code" test -z "$(find "$T" -name pwned)"
 fi
 
 # --- under SBATCH_EXPORT=NONE, as documented: sbatch --export=API_KEY -------------
@@ -150,12 +138,11 @@ fi
 # --- the variable does not reach the job: it stops, naming it -----------------------
 if gen missing --env API_KEY; then
 	submit missing
-	checks=$((checks + 1))
-	[ "$RC" != 0 ] || fail "missing: sbatch --wait exit status 0"
+	check "missing: sbatch --wait exit status 0" test "$RC" != 0
 	expect_eq "missing: records" "$(ls "$T/missing/rec" | wc -l)" 0
-	checks=$((checks + 1))
-	grep -q "^ddpgen job: API_KEY is not in the job's environment" "$OUT" ||
-		{ fail "missing: the output does not name API_KEY"; show missing; }
+	check "missing: the output does not name API_KEY" \
+	    grep -q "^ddpgen job: API_KEY is not in the job's environment" "$OUT" ||
+		show missing
 fi
 unset SBATCH_EXPORT
 

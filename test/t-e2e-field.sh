@@ -33,12 +33,12 @@ script=$srcdir/test/train.py
 # what is under test.
 name=field
 mkdir -p "$T/$name"
-if "$DDPGEN" -s e2e-plmt -N 2 -t 3 -e 'DDPTEST_VAR=two words' \
+if check "$name: ddpgen failed" \
+    "$DDPGEN" -s e2e-plmt -N 2 -t 3 -e 'DDPTEST_VAR=two words' \
     -e "PYTHONPATH=$PYTHONPATH" -e "TMPDIR=$TMPDIR" \
     -e "DDPTEST_DIR=$T/$name/ranks" \
     -e GLOO_SOCKET_IFNAME=eth3 -e NCCL_SOCKET_IFNAME==eth3 \
     "$script" >"$T/$name/job.sh" 2>"$T/$name/ddpgen.err"; then
-	ok
 	SBATCH_EXPORT=NONE
 	export SBATCH_EXPORT
 	submit "$name" 180 --ntasks-per-node=2 -c 8
@@ -55,7 +55,7 @@ if "$DDPGEN" -s e2e-plmt -N 2 -t 3 -e 'DDPTEST_VAR=two words' \
 	expect_eq "$name: every DDPTEST line labelled with its task" \
 	    "$(grep -a -c -E '^[01]: DDPTEST \{' "$OUT")" 4
 else
-	fail "$name: ddpgen failed: $(cat "$T/$name/ddpgen.err")"
+	cat "$T/$name/ddpgen.err"
 fi
 
 # --- het: a heterogeneous job -------------------------------------------------------

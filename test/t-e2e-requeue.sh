@@ -27,18 +27,9 @@ cluster=$srcdir/test/cluster/cluster.sh
 example=$srcdir/examples/train_resumable.py
 
 # --- what the test needs -------------------------------------------------------
-[ "$(id -u)" = 0 ] || skip "needs root (network namespaces, daemons)"
-for t in ip nsenter unshare setsid setpriv flock ss munged munge slurmctld \
-    slurmd sbatch srun sinfo squeue scontrol scancel torchrun python3 bash; do
-	command -v "$t" >/dev/null 2>&1 || skip "$t not found"
-done
-getent passwd munge >/dev/null || skip "no user munge"
-ip netns list >/dev/null 2>&1 || skip "ip netns does not work"
-unshare --net true 2>/dev/null || skip "cannot create network namespaces"
-tpy=$(sed -n '1s/^#![[:space:]]*//p' "$(command -v torchrun)")
-$tpy -c 'import torch.distributed' 2>/dev/null ||
-    skip "torchrun's python ($tpy) cannot import torch.distributed"
-[ -x "$DDPGEN" ] && [ -x "$DDPRANK" ] || skip "ddpgen and ddprank not built"
+need_cluster sbatch srun squeue scancel
+need_torchrun
+need_built ddpgen ddprank
 [ -n "$T" ] && [ -d "$T" ] || { echo "FAIL: no temporary directory"; exit 1; }
 
 DDPGEN_PROFILE_PATH=$srcdir/profiles
@@ -67,11 +58,7 @@ export CLUSTER_DIR CLUSTER_PARTITIONS CLUSTER_CONF_EXTRA CLUSTER_MIN_JOB_AGE
 on_exit '"$cluster" down'
 trap 'exit 130' INT TERM HUP
 
-if ! "$cluster" up 11; then
-	fail "cluster.sh up"
-	finish
-fi
-ok
+check "cluster.sh up" "$cluster" up 11 || finish
 eval "$("$cluster" env)"
 . "$CLUSTER_DIR/cluster.vars"
 
@@ -85,12 +72,12 @@ gen() {
 	# of the output file, as the checks below read them.
 	printf 'description = "%s"\nextends = "slurm"\njob_output = "%s"\nlabel_output = false\n%s\n' \
 	    "$name" "$T/$name/out" "$lines" >"$T/$name/site.conf"
-	if ! "$DDPGEN" -s "$T/$name/site.conf" -J "$name" "$@" \
+	if ! check "$name: ddpgen failed" \
+	    "$DDPGEN" -s "$T/$name/site.conf" -J "$name" "$@" \
 	    >"$T/$name/job.sh" 2>"$T/$name/ddpgen.err"; then
-		fail "$name: ddpgen failed: $(cat "$T/$name/ddpgen.err")"
+		cat "$T/$name/ddpgen.err"
 		return 1
 	fi
-	ok
 }
 # train NAME: the example's arguments for case NAME
 train() {
@@ -111,13 +98,17 @@ gen cont '' -N 1 -p cont -t 2 --signal-lead 60 $(train cont) --steps 60 \
     --step-seconds 1
 }
 
+# sub_in NAME SBATCH-OPTIONS...: sbatch in the case's directory.
+sub_in() {
+	(cd "$T/$1" && shift && sbatch --parsable "$@" job.sh) \
+	    >"$T/$1/jobid" 2>"$T/$1/sbatch.err"
+}
 # sub NAME SBATCH-OPTIONS...: submit, from the case's directory
 sub() {
 	name=$1
 	shift
-	if ! (cd "$T/$name" && sbatch --parsable "$@" job.sh) \
-	    >"$T/$name/jobid" 2>"$T/$name/sbatch.err"; then
-		fail "$name: sbatch: $(cat "$T/$name/sbatch.err")"
+	if ! check "$name: sbatch" sub_in "$name" "$@"; then
+		cat "$T/$name/sbatch.err"
 		echo 0 >"$T/$name/jobid"
 	fi
 }
@@ -139,7 +130,7 @@ now() { python3 -c 'import time; print(f"{time.time():.6f}")'; }
 # requeued and when they run again), start the high-priority job once
 # pre trains, take a node of nf down once nf has a checkpoint, and send
 # lim's batch shell the signal by hand once (for the delivery figure).
-high_sent='' nf_down='' lim_sent=''
+high_sent='' nf_down='' lim_sent='' late=''
 deadline=$((t0 + 330))
 while :; do
 	busy=
@@ -202,13 +193,14 @@ while :; do
 	fi
 	[ -n "$busy" ] || break
 	if [ "$(date +%s)" -gt "$deadline" ]; then
-		fail "the jobs did not end within $((deadline - t0)) s"
+		late=1
 		squeue
 		break
 	fi
 	sleep 1
 done
 echo "TIME: all cases $(($(date +%s) - t0)) s"
+check "the jobs did not end within $((deadline - t0)) s" test -z "$late"
 
 # --- the verdicts ----------------------------------------------------------------
 state() { "$cluster" state "$(id "$1")"; }
@@ -216,68 +208,60 @@ show() { echo "--- $1/out"; cat "$T/$1/out"; }
 for c in ref ref1; do
 	expect_eq "$c: state" "$(state "$c")" COMPLETED || show "$c"
 done
+# same_result NAME REF: NAME's result is REF's, which is not empty.
+same_result() {
+	[ -s "$T/$2/result" ] && cmp -s "$T/$1/result" "$T/$2/result"
+}
+# resumed NAME N STOP: N runs at least, the second after STOP.
+resumed() {
+	[ "$2" -ge 2 ] && grep -q '^train_resumable: restart 1, last stop '"$3"', resuming at step [1-9]' "$T/$1/out"
+}
 # finished NAME REF: completed, resumed at least once, bit-identical
 finished() {
 	expect_eq "$1: state" "$(state "$1")" COMPLETED || show "$1"
-	if [ -s "$T/$2/result" ] && cmp -s "$T/$1/result" "$T/$2/result"; then
-		ok
-	else
-		fail "$1: final parameters differ from $2's:" \
-		    "$(cat "$T/$1/result" 2>&1) vs $(cat "$T/$2/result" 2>&1)"
-	fi
+	check "$1: final parameters differ from $2's: $(cat "$T/$1/result" 2>&1) vs $(cat "$T/$2/result" 2>&1)" \
+	    same_result "$1" "$2"
 	n=$(grep -c '^train_resumable: restart' "$T/$1/out")
-	if [ "$n" -ge 2 ] && grep -q '^train_resumable: restart 1, last stop '"$3"', resuming at step [1-9]' "$T/$1/out"; then
-		ok
-	else
-		fail "$1: not $n runs with a resume after '$3' in the output"
-		show "$1"
-	fi
+	check "$1: not $n runs with a resume after '$3' in the output" \
+	    resumed "$1" "$n" "$3" || show "$1"
 }
 finished tl ref time-limit
-if grep -q '^ddpgen job: time limit in [0-9]* s: checkpoint signal sent to 4 processes on 2 nodes; requeued (restart 1 of at most 3)$' "$T/tl/out"; then
-	ok
-else
-	fail "tl: no requeue message"
-	show tl
-fi
+check "tl: no requeue message" \
+    grep -q '^ddpgen job: time limit in [0-9]* s: checkpoint signal sent to 4 processes on 2 nodes; requeued (restart 1 of at most 3)$' "$T/tl/out" ||
+    show tl
 
 finished pre ref preemption
-if [ -n "$high_sent" ] && grep -q '^ddpgen job: preemption: checkpoint signal sent to 4 processes on 2 nodes; requeued' "$T/pre/out"; then
-	ok
-else
-	fail "pre: not preempted (high job '$high_sent')"
-	show pre
-fi
+preempted() {
+	[ -n "$high_sent" ] && grep -q '^ddpgen job: preemption: checkpoint signal sent to 4 processes on 2 nodes; requeued' "$T/pre/out"
+}
+check "pre: not preempted (high job '$high_sent')" preempted || show pre
 
 finished nf ref requeued
 nf_last=$(sed -n 's/^nf [0-9.]* running //p' "$T/times" | tail -n 1)
-if [ -n "$nf_down" ] && [ -n "$nf_last" ] &&
-    ! echo ",$nf_last" | grep -q ",$nf_down,"; then
-	ok
-else
-	fail "nf: node '$nf_down' did not go, or the job ran there again ($nf_last)"
-fi
+moved_off() {
+	[ -n "$nf_down" ] && [ -n "$nf_last" ] &&
+	    ! echo ",$nf_last" | grep -q ",$nf_down,"
+}
+check "nf: node '$nf_down' did not go, or the job ran there again ($nf_last)" \
+    moved_off
 
 expect_eq "lim: state" "$(state lim)" FAILED
-if grep -q '^ddpgen job: time limit in [0-9]* s: checkpoint signal sent to 1 process on 1 node; not requeued: 1 time-limit requeues already (max_requeues = 1)$' "$T/lim/out" &&
-    [ "$(grep -c '^train_resumable: restart' "$T/lim/out")" -eq 2 ]; then
-	ok
-else
-	fail "lim: not two runs and a final message"
-	show lim
-fi
+limited() {
+	grep -q '^ddpgen job: time limit in [0-9]* s: checkpoint signal sent to 1 process on 1 node; not requeued: 1 time-limit requeues already (max_requeues = 1)$' "$T/lim/out" &&
+	    [ "$(grep -c '^train_resumable: restart' "$T/lim/out")" -eq 2 ]
+}
+check "lim: not two runs and a final message" limited || show lim
 
 # cont: two jobs, one output file, the second resumes and finishes.
 expect_eq "cont: state" "$(state cont)" COMPLETED
-if [ -n "$cj" ] && [ "$("$cluster" state "$cj")" = COMPLETED ] &&
-    cmp -s "$T/cont/result" "$T/ref1/result" &&
-    grep -q 'requeue refused: continuation job [0-9]* submitted (restart 1 of at most 3)' "$T/cont/out" &&
-    grep -q '^train_resumable: restart 1, last stop time-limit, resuming at step [1-9]' "$T/cont/out"; then
-	ok
-else
-	fail "cont: no continuation that resumed and finished (job '$cj')"
-	show cont
-fi
+continued() {
+	[ -n "$cj" ] && [ "$("$cluster" state "$cj")" = COMPLETED ] &&
+	    cmp -s "$T/cont/result" "$T/ref1/result" &&
+	    grep -q 'requeue refused: continuation job [0-9]* submitted (restart 1 of at most 3)' "$T/cont/out" &&
+	    grep -q '^train_resumable: restart 1, last stop time-limit, resuming at step [1-9]' "$T/cont/out"
+}
+check "cont: no continuation that resumed and finished (job '$cj')" \
+    continued || show cont
 
 # --- the figures -----------------------------------------------------------------
 # Delivery: lim's batch shell got USR2 at lim_sent; its worker's handler

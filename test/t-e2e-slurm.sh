@@ -131,15 +131,16 @@ s.bind(("0.0.0.0", int(sys.argv[1])))
 s.listen()
 time.sleep(300)' "$port" &
 listener=$!
+# listening: the listener is up in node1.
+listening() {
+	[ -n "$(nsenter --net="/run/netns/ddp$ID-node1" ss -Hltn "sport = :$port")" ]
+}
 i=0
-until [ -n "$(nsenter --net="/run/netns/ddp$ID-node1" ss -Hltn "sport = :$port")" ]; do
+until listening || [ $i -ge 50 ]; do
 	i=$((i + 1))
-	if [ $i -ge 50 ]; then
-		fail "port-taken: no listener on port $port in node1"
-		break
-	fi
 	sleep 0.2
 done
+check "port-taken: no listener on port $port in node1" listening
 if gen port-taken -s e2e-cori -N 3 -t 3 --port "$port" "$script" &&
     submit port-taken 120; then
 	expect_eq "port-taken: first node" "$FIRST" node1

@@ -47,22 +47,24 @@ mpi -np 2 "$rank" env --exchange mpi --port "$port" --format json \
     >"$T/out" 2>"$T/err"
 expect_eq "env: exit" "$?" 0
 expect_eq "env: lines" "$(sort -u "$T/out" | wc -l)" 1
-case $(head -n 1 "$T/out") in
-'{"NODE_RANK":0,"NNODES":1,"MASTER_ADDR":"'*'","MASTER_PORT":'"$port"'}') ok ;;
-*) fail "env: $(cat "$T/out" "$T/err")" ;;
-esac
+check "env: $(cat "$T/out" "$T/err")" matches "$(head -n 1 "$T/out")" \
+    '{"NODE_RANK":0,"NNODES":1,"MASTER_ADDR":"*","MASTER_PORT":'"$port"'}'
 
 # --- three nodes in one namespace ------------------------------------------------
 if [ "$(id -u)" != 0 ] || ! ip netns add "$NS" 2>/dev/null; then
 	echo "not root or no ip netns: the multi-node numbering was not run"
 	finish
 fi
-ip -n "$NS" link set lo up || fail "lo up"
+check "lo up" ip -n "$NS" link set lo up
+# setup_eth I: the interface ethI, up, with 10.77.I.1.
+setup_eth() {
+	ip -n "$NS" link add "eth$1" type veth peer name "peer$1" &&
+	ip -n "$NS" addr add "10.77.$1.1/24" dev "eth$1" &&
+	ip -n "$NS" link set "eth$1" up &&
+	ip -n "$NS" link set "peer$1" up
+}
 for i in 1 2 3; do
-	ip -n "$NS" link add "eth$i" type veth peer name "peer$i" &&
-	ip -n "$NS" addr add "10.77.$i.1/24" dev "eth$i" &&
-	ip -n "$NS" link set "eth$i" up &&
-	ip -n "$NS" link set "peer$i" up || fail "cannot set up eth$i"
+	check "cannot set up eth$i" setup_eth "$i"
 done
 
 # Rank r uses interface eth$((map[r])): ranks 0 and 2 share a node.
@@ -96,6 +98,7 @@ NNODES_OPT="--nnodes 2" in_ns mpirun --allow-run-as-root --oversubscribe \
     -np 4 "$T/rank.sh" >"$T/out" 2>"$T/err"
 expect_eq "--nnodes 2: exit" "$?" 7
 expect_eq "--nnodes 2: output" "$(cat "$T/out")" ""
-grep -q '^ddprank: exchange: the 4 MPI processes are on 3 nodes (distinct addresses), not --nnodes 2$' \
-    "$T/err" || fail "--nnodes 2: message: $(cat "$T/err")"
+check "--nnodes 2: message: $(cat "$T/err")" \
+    grep -q '^ddprank: exchange: the 4 MPI processes are on 3 nodes (distinct addresses), not --nnodes 2$' \
+    "$T/err"
 finish

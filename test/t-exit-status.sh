@@ -30,15 +30,14 @@ t() {
 	esac
 	MASTER_ADDR=m "$bin" "$@" >"$stdout" 2>err
 	rc=$?
+	head -n 1 err >err_first
 	seen="$seen $prog:$rc"
 	expect_eq "$prog $*: status" "$rc" "$want"
 	[ "$want" -ne 0 ] || return
-	checks=$((checks + 1))
-	head -n 1 err | grep -Eq -- "^$prog: $pat" ||
-	    fail "$prog $*: stderr [$(cat err)] lacks [^$prog: $pat]"
-	checks=$((checks + 1))
-	[ "$(sed 1d err | grep -vc -e '^usage:' -e '^ ')" -eq 0 ] ||
-	    fail "$prog $*: more than one error line: $(cat err)"
+	check "$prog $*: stderr [$(cat err)] starts with [^$prog: $pat]" \
+	    grep -Eq -- "^$prog: $pat" err_first
+	check "$prog $*: one error line: $(cat err)" \
+	    test "$(sed 1d err | grep -vc -e '^usage:' -e '^ ')" -eq 0
 }
 
 t 0 '' gen --nodes 2 train.py
@@ -95,19 +94,15 @@ NCCL_SOCKET_IFNAM=eth3 "$DDPRANK" doctor --hostfile onehost --port 29977 \
 rc=$?
 seen="$seen ddprank:$rc"
 expect_eq "ddprank doctor with NCCL_SOCKET_IFNAM: status" "$rc" 8
-checks=$((checks + 1))
-grep -q '^FAIL env .*NCCL_SOCKET_IFNAM.*did you mean NCCL_SOCKET_IFNAME' \
-    report || fail "ddprank doctor: report lacks the env FAIL: $(cat report)"
+check "ddprank doctor: report lacks the env FAIL: $(cat report)" \
+    grep -q '^FAIL env .*NCCL_SOCKET_IFNAM.*did you mean NCCL_SOCKET_IFNAME' report
 
 # Every status the man pages document was reached above.
 for prog in ddpgen ddprank; do
 	for st in $(sed -n '/^\.Sh EXIT STATUS/,/^\.Sh /s/^\.It \([0-9][0-9]*\)$/\1/p' \
 	    "$srcdir/man/$prog.1"); do
-		checks=$((checks + 1))
-		case " $seen " in
-		*" $prog:$st "*) ;;
-		*) fail "$prog: documented exit status $st not tested" ;;
-		esac
+		check "$prog: documented exit status $st tested" \
+		    matches " $seen " "* $prog:$st *"
 	done
 done
 finish

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # deps.sh installs shellcheck: without it the scripts go unchecked.
-command -v shellcheck >/dev/null || { fail "shellcheck not installed"; finish; }
+check "shellcheck installed" command -v shellcheck >/dev/null || finish
 g=$srcdir/test/golden
 for args in "$g"/*.args; do
 	name=$(basename "$args" .args)
@@ -22,7 +22,7 @@ for args in "$g"/*.args; do
 		cp "$T/out" "$g/$name.out"
 		[ ! -s "$T/err" ] || cp "$T/err" "$g/$name.err"
 		[ "$(cat "$T/rc")" = 0 ] || cp "$T/rc" "$g/$name.rc"
-		ok
+		check "$name: copied" test -f "$g/$name.out"
 		continue
 	fi
 	[ -f "$g/$name.err" ] || : >"$T/want.err"
@@ -30,15 +30,13 @@ for args in "$g"/*.args; do
 	for part in out err rc; do
 		want=$g/$name.$part
 		[ -f "$want" ] || want=$T/want.$part
-		checks=$((checks + 1))
-		diff -u "$want" "$T/$part" || fail "$name.$part differs"
+		check "$name.$part as expected" diff -u "$want" "$T/$part"
 	done
 	# Every script the shipped Slurm profiles produce is clean shell.
 	case $name in
 	*.sh|slurm*|cori*|plmt*)
 		[ "$(cat "$T/rc")" = 0 ] || continue
-		bash -n "$T/out"
-		expect_eq "$name: bash -n" "$?" 0
+		check "$name: bash -n" bash -n "$T/out"
 		expect_eq "$name: shellcheck" \
 		    "$(shellcheck -s bash "$T/out" 2>&1)" "" ;;
 	esac

@@ -32,19 +32,9 @@ check_job=$srcdir/test/cluster/check_job.py
 TASK_PATH=/usr/sbin:/usr/bin:/sbin:/bin
 
 # --- what the test needs -------------------------------------------------------
-[ "$(id -u)" = 0 ] || skip "needs root (network namespaces)"
-for t in ip nsenter unshare xmllint timeout python3; do
-	command -v "$t" >/dev/null 2>&1 || skip "$t not found"
-done
-[ -x "$cluster" ] || skip "test/cluster/cluster.sh not there yet"
 # cluster.sh also starts Slurm, which this test leaves idle.
-for t in setsid setpriv flock ss munged munge slurmctld slurmd sinfo scontrol; do
-	command -v "$t" >/dev/null 2>&1 ||
-	    skip "test/cluster/cluster.sh needs $t (it starts Slurm too)"
-done
-getent passwd munge >/dev/null || skip "test/cluster/cluster.sh needs user munge"
-unshare --net true 2>/dev/null || skip "cannot create network namespaces"
-[ -x "$DDPGEN" ] && [ -x "$DDPRANK" ] || skip "ddpgen and ddprank not built"
+need_cluster xmllint timeout
+need_built ddpgen ddprank
 # The tasks' login shell must find a python with torch, as a site's
 # /etc/profile would; HOME is an empty directory, as for a new user.
 mkdir -p "$T/home"
@@ -64,9 +54,8 @@ export CLUSTER_DIR
 on_exit '"$cluster" down >/dev/null 2>&1'
 trap 'exit 130' INT TERM
 t0=$(date +%s)
-if ! "$cluster" up 3 eth0 >"$T/up.log" 2>&1; then
+if ! check "cluster.sh up 3 eth0" "$cluster" up 3 eth0 >"$T/up.log" 2>&1; then
 	cat "$T/up.log"
-	fail "cluster.sh up 3 eth0"
 	finish
 fi
 . "$CLUSTER_DIR/cluster.vars"
@@ -191,16 +180,16 @@ show() {
 check_run() {
 	expect_eq "$1: task exit statuses" "$rcs" \
 	    "$(seq -s ' ' "$2" | sed 's/[0-9]*/0/g')"
-	checks=$((checks + 1))
 	port=$(env -i DDPRANK_SECRET="$(cat "$T/home/.ddprank/key")" \
 	    CCP_JOBID="$4" "$DDPRANK" port)
-	python3 "$check_job" --nodes "$2" --procs-per-node "$3" \
+	check "$1: check_job.py" \
+	    python3 "$check_job" --nodes "$2" --procs-per-node "$3" \
 	    --argv-file "$T/argv" --expect-env GLOO_SOCKET_IFNAME=eth0 \
 	    --expect-env PET_NNODES="$2" \
 	    --expect-env PET_MASTER_ADDR="$addr1" \
 	    --expect-env PET_MASTER_PORT="$port" \
 	    "$share"/ddp.[0-9]*.out ||
-	    { fail "$1: check_job.py"; show "$share"/ddp.*; }
+	    show "$share"/ddp.*
 	expect_eq "$1: exchange directory removed" \
 	    "$(ls "$share/.ddprank")" ""
 	rm -f "$share"/ddp.*
@@ -223,8 +212,7 @@ run_task full 2 "$jobid" "2 NODE1 4 NODE2 4"
 wait_tasks 2
 t2=$(date +%s)
 check_run "2 nodes" 2 2 "$jobid"
-checks=$((checks + 1))
-[ ! -e "$share/pwned" ] || fail "an argument was run as a command"
+check "an argument was run as a command" test ! -e "$share/pwned"
 
 # --- a node that never starts ------------------------------------------------------
 # 3 nodes, a short timeout; the third never starts: the other two stop
@@ -240,10 +228,8 @@ addr2=$("$cluster" addr node2 eth0)
 # The run directory's name: the job id, the run, and 32 hex digits of
 # the key's HMAC, which no one else can know in advance.
 run=$(ls "$share/.ddprank")
-case $run in
-"$jobid-r0-"????????????????????????????????) ok ;;
-*) fail "missing node: run directory name '$run'" ;;
-esac
+check "missing node: run directory name '$run'" \
+    matches "$run" "$jobid-r0-????????????????????????????????"
 for i in 1 2; do
 	expect_eq "missing node: message on node $i" \
 	    "$(cat "$share/ddp.$i.err")" \
@@ -251,8 +237,7 @@ for i in 1 2; do
 	expect_eq "missing node: node $i did not start torchrun" \
 	    "$(cat "$share/ddp.$i.out")" ""
 done
-checks=$((checks + 1))
-[ $((t3 - t2)) -le 10 ] || fail "missing node: took $((t3 - t2)) s"
+check "missing node: took $((t3 - t2)) s" test $((t3 - t2)) -le 10
 expect_eq "missing node: the directory stays" \
     "$(ls "$share/.ddprank/$run" | tr '\n' ' ')" "entry.t1 entry.t2 "
 rm -f "$share"/ddp.*

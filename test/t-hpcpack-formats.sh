@@ -79,11 +79,8 @@ check_attrs() {
 	n=$(xp "count($3/@*)" "$2") k=1
 	while [ "$k" -le "$n" ]; do
 		a=$(xp "name($3/@*[$k])" "$2")
-		checks=$((checks + 1))
-		case " $(echo $4) " in
-		*" $a "*) ;;
-		*) fail "$1: attribute $a is not a documented name" ;;
-		esac
+		check "$1: attribute $a is not a documented name" \
+		    matches " $(echo $4) " "* $a *"
 		k=$((k + 1))
 	done
 }
@@ -151,11 +148,9 @@ compare() {
 		python3 "$DECODE" "$fmt" "$T/$name.$fmt" >"$T/$name.$fmt.dump"
 		expect_eq "$name: decode $fmt" "$?" 0
 		same_format "$T/$name.$fmt.dump" >"$T/$name.$fmt.got"
-		checks=$((checks + 1))
-		cmp -s "$T/$name.want" "$T/$name.$fmt.got" || {
-			fail "$name: $fmt differs from the XML"
+		check "$name: $fmt differs from the XML" \
+		    cmp -s "$T/$name.want" "$T/$name.$fmt.got" ||
 			diff "$T/$name.want" "$T/$name.$fmt.got" | head -20
-		}
 	done
 }
 
@@ -197,9 +192,9 @@ refused() {
 		expect_eq "$name: --format $fmt exit" "$rc" 0
 		return
 	fi
-	checks=$((checks + 1))
-	[ "$rc" -ne 0 ] && grep -q "$want" "$T/r.err" ||
-	    fail "$name: --format $fmt exit $rc, stderr [$(cat "$T/r.err")]"
+	check "$name: --format $fmt exit $rc" test "$rc" -ne 0
+	check "$name: --format $fmt stderr [$(cat "$T/r.err")]" \
+	    grep -q "$want" "$T/r.err"
 }
 refused newline xml "" -e "NL=a${nl}b" /x.py
 refused newline cmd "control byte 0x0a at offset 1 \

@@ -40,8 +40,7 @@ env_len() {
     --output-dir=/app/runs/resnet50 >modest.xml
 expect_eq "modest job: ddpgen" "$?" 0
 n=$(task_attr modest.xml CommandLine | wc -m)
-checks=$((checks + 1))
-[ "$n" -le 481 ] || fail "modest job: CommandLine of $((n - 1)) characters"
+check "modest job: CommandLine of $((n - 1)) characters" test "$n" -le 481
 
 # Every task shell's CommandLine fits, whatever the job.
 for sh in login-interactive login interactive plain; do
@@ -51,8 +50,7 @@ for sh in login-interactive login interactive plain; do
 	    "$(printf 'a%.0s' $(seq 500))" >"$sh.xml" 2>"$sh.err"
 	expect_eq "task_shell $sh: ddpgen" "$?" 0
 	n=$(task_attr "$sh.xml" CommandLine | wc -m)
-	checks=$((checks + 1))
-	[ "$n" -le 481 ] || fail "task_shell $sh: CommandLine of $((n - 1))"
+	check "task_shell $sh: CommandLine of $((n - 1))" test "$n" -le 481
 done
 
 # The job's variables: up to 2,048 characters pass in every format, one
@@ -80,13 +78,11 @@ for fmt in xml cmd ps; do
 	"$DDPGEN" --ddprank /x --site "$T/fit.conf" --format "$fmt" \
 	    -o big.out /x.py "$arg" y 2>big.err
 	expect_eq "over 2,048: --format $fmt exit" "$?" 2
-	checks=$((checks + 1))
-	grep -q "^ddpgen: job variables: [0-9]* characters (DDPGEN_TASK, \
+	check "over 2,048: --format $fmt: [$(cat big.err)]" \
+	    grep -q "^ddpgen: job variables: [0-9]* characters (DDPGEN_TASK, \
 the task's command, [0-9]*; DDPGEN_COMMAND [0-9]*; path and env [0-9]*); \
-HPC Pack takes at most 2048: " big.err ||
-	    fail "over 2,048: --format $fmt: [$(cat big.err)]"
-	checks=$((checks + 1))
-	[ ! -e big.out ] || fail "over 2,048: --format $fmt wrote a file"
+HPC Pack takes at most 2048: " big.err
+	check "over 2,048: --format $fmt wrote a file" test ! -e big.out
 done
 
 # cmd.exe's line: a job name long enough for job add's line (it holds the
@@ -100,13 +96,11 @@ rm -f long.cmd
 "$DDPGEN" --ddprank /x --site "$T/long.conf" --format cmd -o long.cmd /x.py \
     2>long.err
 expect_eq "2,700-character job name: --format cmd exit" "$?" 2
-checks=$((checks + 1))
-grep -q "^ddpgen: cmd.exe: line [0-9]* of the batch file has [0-9]* \
+check "2,700-character job name: --format cmd: [$(cat long.err)]" \
+    grep -q "^ddpgen: cmd.exe: line [0-9]* of the batch file has [0-9]* \
 characters; \
 cmd.exe reads at most 8191, less 260 kept for the file name %DDPGEN_OUT% \
-expands to (use --format xml or ps)$" long.err ||
-    fail "2,700-character job name: --format cmd: [$(cat long.err)]"
-checks=$((checks + 1))
-[ ! -e long.cmd ] || fail "cmd line limit: a file was written"
+expands to (use --format xml or ps)$" long.err
+check "cmd line limit: a file was written" test ! -e long.cmd
 
 finish

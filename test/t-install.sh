@@ -33,15 +33,13 @@ for f in bin/ddpgen bin/ddprank share/man/man1/ddpgen.1 \
     share/fish/vendor_completions.d/ddprank.fish \
     share/modulefiles/lmod/ddpgen/$(cat "$srcdir/VERSION").lua \
     share/modulefiles/tcl/ddpgen/$(cat "$srcdir/VERSION"); do
-	checks=$((checks + 1))
-	[ -f "$T/stage$prefix/$f" ] || fail "DESTDIR install lacks $f"
+	check "DESTDIR install has $f" test -f "$T/stage$prefix/$f"
 done
 expect_eq "bash completion for ddprank" \
     "$(readlink "$T/stage$prefix/share/bash-completion/completions/ddprank")" ddpgen
 expect_eq "programs mode" "$(stat -c %a "$T/stage$prefix/bin/ddpgen")" 755
 expect_eq "page mode" "$(stat -c %a "$T/stage$prefix/share/man/man1/ddpgen.1")" 644
-checks=$((checks + 1))
-[ ! -e "$prefix" ] || fail "DESTDIR install wrote to the prefix"
+check "DESTDIR install wrote nothing to the prefix" test ! -e "$prefix"
 
 # Real install, then run from elsewhere with a clean environment.
 (cd "$tree" && make -s install >/dev/null)
@@ -53,9 +51,10 @@ expect_eq "installed ddpgen status" "$?" 0
 expect_eq "installed ddpgen uses the installed ddprank" \
     "$(printf '%s\n' "$out" | grep -c "^DDPRANK=$prefix/bin/ddprank\$")" 1
 sites=$(env -i PATH=/usr/bin:/bin HOME="$T/home" "$prefix/bin/ddpgen" --list-sites)
-checks=$((checks + 1))
-printf '%s\n' "$sites" | grep -q "^cori .*($prefix/share/ddpgen/profiles/cori.conf)" ||
-    fail "installed --list-sites: $sites"
+lists_cori() {
+	printf '%s\n' "$sites" | grep -q "^cori .*($prefix/share/ddpgen/profiles/cori.conf)"
+}
+check "installed --list-sites finds cori: $sites" lists_cori
 # A site profile in sysconfdir shadows the shipped one of the same name.
 mkdir -p "$prefix/etc/ddpgen/profiles"
 printf 'extends = "cori"\naccount = "site-wide"\n' \
@@ -64,9 +63,8 @@ expect_eq "sysconfdir profile" "$(env -i PATH=/usr/bin:/bin HOME="$T/home" \
     "$prefix/bin/ddpgen" --site cori train.py | grep -c '^#SBATCH --account=site-wide$')" 1
 rm -r "$prefix/etc/ddpgen"
 if command -v man >/dev/null; then
-	checks=$((checks + 1))
-	MANPATH=$prefix/share/man man -w ddpgen-profile >/dev/null 2>&1 ||
-	    fail "man cannot find ddpgen-profile(5)"
+	check "man finds ddpgen-profile(5)" \
+	    env MANPATH="$prefix/share/man" man -w ddpgen-profile >/dev/null 2>&1
 fi
 
 (cd "$tree" && make -s uninstall >/dev/null)

@@ -35,30 +35,36 @@ lim() {
 	# shellcheck disable=SC2046 # two fields: seconds, KB
 	set -- $(tail -n 1 "$T/time" 2>/dev/null) ? ?
 	printf '%-58s exit %3d %7s s %9s KB\n' "$name" "$rc" "$1" "$2"
-	checks=$((checks + 1))
+	why=$(lim_fault)
+	check "$name: $why" test -z "$why"
+}
+
+# lim_fault: what is wrong with lim's run of $name (exit $rc, wanted
+# $want, within $secs), or nothing.
+lim_fault() {
 	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-		fail "$name: still running after $secs s"
+		echo "still running after $secs s"
 		return
 	fi
 	if [ "$rc" -ge 128 ]; then
-		fail "$name: killed by signal $((rc - 128)): $(head -c 300 "$T/err")"
+		echo "killed by signal $((rc - 128)): $(head -c 300 "$T/err")"
 		return
 	fi
 	case $want,$rc in
 	ok,0|any,0) [ ! -s "$T/err" ] ||
-			fail "$name: succeeded with stderr: $(head -c 300 "$T/err")" ;;
-	err,0)	fail "$name: succeeded; want a clear error" ;;
-	ok,*)	fail "$name: exit $rc: $(head -c 300 "$T/err")" ;;
+			echo "succeeded with stderr: $(head -c 300 "$T/err")" ;;
+	err,0)	echo "succeeded; want a clear error" ;;
+	ok,*)	echo "exit $rc: $(head -c 300 "$T/err")" ;;
 	*)	# One "ddpgen: " or "ddprank: " line per problem.
 		# Each line at most 4,096 bytes of message (ddpgen(1)
 		# DIAGNOSTICS), and a few for the note of what was left out.
 		if [ ! -s "$T/err" ] ||
 		    grep -qv '^ddp\(gen\|rank\): ' "$T/err"; then
-			fail "$name: unclear error: $(head -c 300 "$T/err")"
+			echo "unclear error: $(head -c 300 "$T/err")"
 		elif [ "$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$T/err")" -gt 4200 ]; then
-			fail "$name: an error line of $(wc -c <"$T/err") bytes"
+			echo "an error line of $(wc -c <"$T/err") bytes"
 		else
-			echo "    $(head -n 1 "$T/err" | cut -c 1-150) ($(wc -c <"$T/err") bytes)"
+			echo "    $(head -n 1 "$T/err" | cut -c 1-150) ($(wc -c <"$T/err") bytes)" >&2
 		fi ;;
 	esac
 }
@@ -169,9 +175,8 @@ lim "ddpgen --nodes 1000000 (Slurm)" ok 60 \
     "$DDPGEN" --nodes 1000000 train.py
 # shellcheck disable=SC2046
 set -- $(cat time)
-checks=$((checks + 1))
-[ "${2:-0}" -lt 262144 ] ||
-	fail "ddpgen --nodes 1000000 (Slurm): $2 KB for a $(wc -c <out)-byte script"
+check "ddpgen --nodes 1000000 (Slurm): $2 KB for a $(wc -c <out)-byte script" \
+    test "${2:-0}" -lt 262144
 lim "ddpgen --site hpcpack --nodes 100000" ok 60 \
     "$DDPGEN" --site hpcpack --nodes 100000 train.py
 expect_eq "hpcpack tasks" "$(grep -c '<Task ' out)" 100000

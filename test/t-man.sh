@@ -8,9 +8,8 @@ for page in "$srcdir"/man/*.[1-9]; do
 	out=$(mandoc -Tlint -W warning "$page" 2>&1)
 	expect_eq "mandoc -Tlint $(basename "$page")" "$out" ""
 	if grep -q '^\.Sh EXAMPLES' "$page"; then
-		checks=$((checks + 1))
-		python3 "$srcdir/test/man-examples.py" "$BUILDDIR" "$page" ||
-		    fail "examples of $(basename "$page")"
+		check "examples of $(basename "$page")" \
+		    python3 "$srcdir/test/man-examples.py" "$BUILDDIR" "$page"
 	fi
 done
 finish

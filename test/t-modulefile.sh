@@ -7,8 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 lmod_init=/usr/share/lmod/lmod/init/bash
-[ -f "$lmod_init" ] ||
-	{ fail "Lmod not installed (Debian package lmod)"; finish; }
+check "Lmod installed (Debian package lmod)" test -f "$lmod_init" || finish
 
 # A private copy, installed into its own prefix.
 tree=$T/tree prefix=$T/prefix

@@ -10,10 +10,11 @@ gen() { "$DDPGEN" --ddprank /opt/ddpgen/bin/ddprank "$@"; }
 script() { grep -v '^#   ddpgen '; }
 "$DDPGEN" --ddprank /opt/ddpgen/bin/ddprank train.py | script >"$T/want"
 
-# check_file WHAT PATH: PATH holds the script.
+# holds_script PATH: PATH holds the script.
+holds_script() { script <"$1" | cmp -s "$T/want" -; }
+# check_file WHAT PATH: a check that PATH holds the script.
 check_file() {
-	checks=$((checks + 1))
-	script <"$2" | cmp -s "$T/want" - || fail "$1: $2 does not hold the script"
+	check "$1: $2 does not hold the script" holds_script "$2"
 }
 
 # A path that does not exist, and a regular file: replaced atomically,
@@ -26,9 +27,8 @@ ino=$(stat -c %i "$T/new.sh")
 (umask 077; gen -o "$T/new.sh" train.py)
 expect_eq "umask 077 status" "$?" 0
 expect_eq "umask 077: mode" "$(stat -c %a "$T/new.sh")" 700
-checks=$((checks + 1))
-[ "$(stat -c %i "$T/new.sh")" != "$ino" ] ||
-	fail "a regular file was written in place, not replaced"
+check "a regular file was written in place, not replaced" \
+    test "$(stat -c %i "$T/new.sh")" != "$ino"
 (umask 027; gen -o "$T/u027.sh" train.py)
 expect_eq "umask 027: mode" "$(stat -c %a "$T/u027.sh")" 750
 expect_eq "leftovers" "$(ls "$T" | grep -c '\.sh\.')" 0
@@ -37,8 +37,7 @@ expect_eq "leftovers" "$(ls "$T" | grep -c '\.sh\.')" 0
 (cd "$T" && gen -o - train.py >"$T/dash.out")
 expect_eq "-o - status" "$?" 0
 check_file "-o -" "$T/dash.out"
-checks=$((checks + 1))
-[ ! -e "$T/-" ] || fail "-o - created a file named -"
+check "-o - created a file named -" test ! -e "$T/-"
 (cd "$T" && gen -o ./- train.py)
 check_file "-o ./-" "$T/-"
 
@@ -50,17 +49,15 @@ ln -s link.sh "$T/link2.sh"
 ino=$(stat -c %i "$T/target.sh")
 gen -o "$T/link.sh" train.py
 expect_eq "link status" "$?" 0
-checks=$((checks + 1))
-[ -L "$T/link.sh" ] || fail "-o link.sh replaced the link"
+check "-o link.sh replaced the link" test -L "$T/link.sh"
 check_file "link target" "$T/target.sh"
-checks=$((checks + 1))
-[ "$(stat -c %i "$T/target.sh")" != "$ino" ] ||
-	fail "a link's target was written in place, not replaced"
+check "a link's target was written in place, not replaced" \
+    test "$(stat -c %i "$T/target.sh")" != "$ino"
 rm "$T/target.sh"
 printf 'old\n' >"$T/target.sh"
 gen -o "$T/link2.sh" train.py
-checks=$((checks + 1))
-[ -L "$T/link2.sh" ] && [ -L "$T/link.sh" ] || fail "-o link2.sh replaced a link"
+check "-o link2.sh replaced the link link2.sh" test -L "$T/link2.sh"
+check "-o link2.sh replaced the link link.sh" test -L "$T/link.sh"
 check_file "chain target" "$T/target.sh"
 expect_eq "link leftovers" "$(ls "$T" | grep -c '\.sh\.')" 0
 
@@ -68,8 +65,7 @@ expect_eq "link leftovers" "$(ls "$T" | grep -c '\.sh\.')" 0
 ln -s made.sh "$T/dangling.sh"
 gen -o "$T/dangling.sh" train.py
 expect_eq "dangling status" "$?" 0
-checks=$((checks + 1))
-[ -L "$T/dangling.sh" ] || fail "-o dangling.sh replaced the link"
+check "-o dangling.sh replaced the link" test -L "$T/dangling.sh"
 check_file "dangling target" "$T/made.sh"
 
 # A link to the descriptor, as /dev/stdout is (a copy of it, so that a
@@ -78,8 +74,7 @@ ln -s /proc/self/fd/1 "$T/stdout"
 expect_eq "/dev/stdout to a pipe" "$(gen -o "$T/stdout" train.py | script | cmp -s - "$T/want" && echo same)" same
 gen -o "$T/stdout" train.py >"$T/redir.out"
 check_file "/dev/stdout to a file" "$T/redir.out"
-checks=$((checks + 1))
-[ -L "$T/stdout" ] || fail "-o /dev/stdout replaced the link"
+check "-o /dev/stdout replaced the link" test -L "$T/stdout"
 
 # A FIFO is written through, not replaced.
 mkfifo "$T/fifo"
@@ -90,8 +85,7 @@ gen -o "$T/fifo" train.py
 expect_eq "fifo status" "$?" 0
 wait "$reader"
 check_file "fifo" "$T/fifo.out"
-checks=$((checks + 1))
-[ -p "$T/fifo" ] || fail "-o fifo replaced the FIFO"
+check "-o fifo replaced the FIFO" test -p "$T/fifo"
 
 # Devices: written through, never replaced, a full one an error (1).
 # Copies of /dev/null and /dev/full in the scratch directory, so that a
@@ -99,14 +93,12 @@ checks=$((checks + 1))
 if [ "$(id -u)" = 0 ] && mknod "$T/null" c 1 3 && mknod "$T/full" c 1 7; then
 	gen -o "$T/null" train.py
 	expect_eq "null device status" "$?" 0
-	checks=$((checks + 1))
-	[ -c "$T/null" ] || fail "-o on a null device replaced it"
+	check "-o on a null device replaced it" test -c "$T/null"
 	gen -o "$T/full" train.py 2>"$T/err"
 	expect_eq "full device status" "$?" 1
 	expect_eq "full device message" "$(cat "$T/err")" \
 	    "ddpgen: $T/full: No space left on device"
-	checks=$((checks + 1))
-	[ -c "$T/full" ] || fail "-o on a full device replaced it"
+	check "-o on a full device replaced it" test -c "$T/full"
 	expect_eq "device leftovers" "$(ls "$T" | grep -c '^\(null\|full\)\.')" 0
 else
 	# Not root: /dev/full itself is safe, nobody may replace it.

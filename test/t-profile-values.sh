@@ -54,12 +54,10 @@ EOF2
 SLURM_JOB_ID=111 gen --site "$T/dollar.conf" --ddprank "$T/bin/ddprank" \
     -o "$T/job.sh" train.py
 expect_eq "no expansion: ddpgen status" "$?" 0
-checks=$((checks + 1))
-grep -qxF 'export TMPDIR=/scratch/${SLURM_JOB_ID}' "$T/job.sh" ||
-    fail "setup line rewritten: $(grep TMPDIR "$T/job.sh")"
-checks=$((checks + 1))
-grep -q '^export DATA=.*/d/.*SLURM_JOB_ID' "$T/job.sh" ||
-    fail "env value rewritten: $(grep DATA= "$T/job.sh")"
+check "setup line rewritten: $(grep TMPDIR "$T/job.sh")" \
+    grep -qxF 'export TMPDIR=/scratch/${SLURM_JOB_ID}' "$T/job.sh"
+check "env value rewritten: $(grep DATA= "$T/job.sh")" \
+    grep -q '^export DATA=.*/d/.*SLURM_JOB_ID' "$T/job.sh"
 REC=$T/rec
 export REC
 (cd "$T" && PATH="$T/bin:$PATH" SLURM_JOB_ID=4242 SLURM_NNODES=1 \

@@ -9,9 +9,8 @@ readme=$srcdir/README.md
 # The quick-start lines are the indented lines that start with "sh deps.sh".
 build=$(sed -n 's/^    \(sh deps\.sh build .*\)$/\1/p' "$readme")
 testcmd=$(sed -n 's/^    \(sh deps\.sh test .*\)$/\1/p' "$readme")
-checks=$((checks + 1))
-[ -n "$build" ] && [ -n "$testcmd" ] ||
-    fail "README lacks the two quick-start lines"
+check "README has the quick-start build line" test -n "$build"
+check "README has the quick-start test line" test -n "$testcmd"
 ci=$(grep -v '^#' "$srcdir/.ci/run" | grep -v '^set -e$' |
     grep -v '^cd "\$(dirname "\$0")/\.\."$' | grep -v '^$')
 expect_eq ".ci/run runs the README's test command" "$ci" "$testcmd"
@@ -23,10 +22,8 @@ mkdir -p "$tree"
 rm -f "$tree"/src/*.o "$tree/src/config.h"
 (cd "$tree" && sh -c "$build") >"$T/out" 2>"$T/err"
 expect_eq "README build command status" "$?" 0
-checks=$((checks + 1))
-grep -q '^#SBATCH --constraint=haswell$' "$T/out" ||
-    fail "README build command did not print a cori job: $(tail -5 "$T/err")"
-checks=$((checks + 1))
-grep -q "ip --iface '\^eth3\\$' -4" "$T/out" ||
-    fail "the cori job does not find the master on eth3"
+check "README build command prints a cori job: $(tail -5 "$T/err")" \
+    grep -q '^#SBATCH --constraint=haswell$' "$T/out"
+check "the cori job finds the master on eth3" \
+    grep -q "ip --iface '\^eth3\\$' -4" "$T/out"
 finish

@@ -53,8 +53,7 @@ STUB
 cp "$stub/srun" "$T/ddprank"
 chmod +x "$stub"/* "$T/ddprank"
 
-"$DDPGEN" -N 2 -n 2 --ddprank "$T/ddprank" train.py >"$T/job.sh" ||
-    fail "ddpgen"
+check "ddpgen" "$DDPGEN" -N 2 -n 2 --ddprank "$T/ddprank" train.py >"$T/job.sh"
 
 # run NAME VAR=VALUE...: the job with the warning after its start; sets
 # RC, ERR (its stderr) and LOG (what the stand-ins were asked).
@@ -84,12 +83,10 @@ run() {
 	LOG=$(cat "$STUB_DIR/log")
 }
 has() { # WHAT STRING TEXT
-	checks=$((checks + 1))
-	case $3 in *"$2"*) ;; *) fail "$1: no [$2] in [$3]" ;; esac
+	check "$1: no [$2] in [$3]" contains "$3" "$2"
 }
 hasnt() {
-	checks=$((checks + 1))
-	case $3 in *"$2"*) fail "$1: [$2] in [$3]" ;; esac
+	check "$1: [$2] in [$3]" ! contains "$3" "$2"
 }
 
 run first
@@ -144,8 +141,7 @@ run hostile SLURM_RESTART_COUNT=1 \
 expect_eq "hostile: status" "$RC" 0
 has "hostile: env" "srun env base=0 last=requeued" "$LOG"
 has "hostile: state" "Comment=ddpgen restart=2 limits=1 base=0 last=time-limit" "$LOG"
-checks=$((checks + 1))
-! ls "$T"/hostile/pwned* 2>/dev/null || fail "hostile: a comment ran code"
+check "hostile: a comment ran code" ! ls "$T"/hostile/pwned* 2>/dev/null
 
 # One process on one node.
 run one SLURM_JOB_NUM_NODES=1 SLURM_NNODES=1

@@ -35,18 +35,18 @@ copy_tree() {
 
 tree=$T/tree
 copy_tree "$tree"
-[ -x "$tree/configure" ] || { fail "copying the tree to $tree"; finish; }
+check "copying the tree to $tree" test -x "$tree/configure" || finish
 cd "$tree" || exit 1
-./configure --enable-sanitizers CC="$cc" >"$T/configure.log" 2>&1 ||
-	{ cat "$T/configure.log"; fail "configure --enable-sanitizers"; finish; }
+check "configure --enable-sanitizers" \
+    ./configure --enable-sanitizers CC="$cc" >"$T/configure.log" 2>&1 ||
+	{ cat "$T/configure.log"; finish; }
 suites=$(make -s --no-print-directory --eval 'print-checks: ; @echo $(CHECKS)' \
     print-checks)
 echo "suites: $suites"
 start=$(date +%s)
 # shellcheck disable=SC2086
-if ! make -j2 all $suites >"$T/build.log" 2>&1; then
+if ! check "the sanitizer build" make -j2 all $suites >"$T/build.log" 2>&1; then
 	tail -n 40 "$T/build.log"
-	fail "the sanitizer build failed"
 	finish
 fi
 echo "build: $(( $(date +%s) - start )) s"
@@ -92,9 +92,9 @@ done
 # One line per distinct problem: its kind and the first frame that is
 # not the allocator's, with the number of reports; the first report in
 # full; all of them kept in test/tmp for a closer look.
-checks=$((checks + 1))
-if [ -n "$(ls "$T/reports")" ]; then
-	keep=$BUILDDIR/test/tmp/t-sanitizers.reports
+keep=$BUILDDIR/test/tmp/t-sanitizers.reports
+if ! check "$(ls "$T/reports" | wc -l) sanitizer reports, all in $keep" \
+    test -z "$(ls "$T/reports")"; then
 	rm -rf "$keep"
 	cp -R "$T/reports" "$keep"
 	awk '/ERROR: |runtime error|leak of/ { kind = $0; sub(/^.*(ERROR: |==[0-9]+==)/, "", kind); want = 1; next }
@@ -104,6 +104,5 @@ if [ -n "$(ls "$T/reports")" ]; then
 	    sort | uniq -c | sort -rn | head -n 30
 	echo "--- first report:"
 	head -n 30 "$(ls "$T"/reports/* | head -n 1)"
-	fail "$(ls "$T/reports" | wc -l) sanitizer reports, all in $keep"
 fi
 finish

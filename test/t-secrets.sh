@@ -6,11 +6,9 @@
 # NAME in it, nor a -e value in the "Regenerate with" comment.
 . "$(dirname "$0")/lib.sh"
 
-[ "$(id -u)" = 0 ] || skip "needs root (it adds two users)"
-for t in useradd userdel runuser; do
-	command -v "$t" >/dev/null 2>&1 || skip "$t not found"
-done
-[ -x "$DDPGEN" ] || skip "ddpgen not built"
+need_root "it adds two users"
+need_progs useradd userdel runuser
+need_built ddpgen
 
 # A copy of ddpgen every user can run, with the profiles and templates
 # beside it, as in the build tree.
@@ -25,10 +23,9 @@ victim=ddpsv$$
 attacker=ddpsa$$
 # shellcheck disable=SC2016 # expanded at exit
 on_exit 'userdel -f "$victim" >/dev/null 2>&1; userdel -f "$attacker" >/dev/null 2>&1'
-useradd -M -d "$T/share" -s /bin/sh "$victim" ||
-	{ fail "useradd $victim"; finish; }
-useradd -M -d "$T/share" -s /bin/sh "$attacker" ||
-	{ fail "useradd $attacker"; finish; }
+check "useradd $victim" useradd -M -d "$T/share" -s /bin/sh "$victim" || finish
+check "useradd $attacker" useradd -M -d "$T/share" -s /bin/sh "$attacker" ||
+	finish
 
 # as USER CMD...: CMD as USER, with nothing of root's environment.
 as() {
@@ -46,8 +43,7 @@ expect_eq "umask 077: ddpgen status" "$?" 0
 expect_eq "umask 077: mode" "$(stat -c %a "$T/share/job.sh")" 700
 expect_eq "umask 077: owner" "$(stat -c %U "$T/share/job.sh")" "$victim"
 as "$attacker" cat "$T/share/job.sh" >"$T/stolen" 2>/dev/null
-checks=$((checks + 1))
-[ ! -s "$T/stolen" ] || fail "the attacker read a 0077-umask job script"
+check "the attacker read a 0077-umask job script" test ! -s "$T/stolen"
 expect_eq "--env NAME: no value in the file" \
     "$(grep -c "$secret" "$T/share/job.sh")" 0
 expect_eq "-e NAME=VALUE: its one line" \

@@ -1,6 +1,7 @@
 /* testlib.c: helpers shared by the Check suites: a runner, scratch
- * directories and files, a command's output, a TCP listener and a fake
- * environment. */
+ * directories and files, a command's output, a TCP listener, a fake
+ * environment and a fixed-seed random generator.  The fake network is
+ * in testnet.c, for the suites that link src/netif.o. */
 #include "config.h"
 
 #include <sys/types.h>
@@ -11,6 +12,7 @@
 #include <netinet/in.h>
 
 #include <errno.h>
+#include <stdint.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,4 +155,36 @@ t_env_get(void *arg, const char *name)
 			return *v + n + 1;
 	}
 	return NULL;
+}
+
+struct nodes_env
+t_env(const char *const *vars)
+{
+	struct nodes_env	e = { t_env_get, (void *)(uintptr_t)vars };
+
+	return e;
+}
+
+static uint64_t	rng_state;
+
+void
+t_rng_seed(uint64_t seed)
+{
+	rng_state = seed;
+}
+
+uint64_t
+t_rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+/* The high bits: xorshift's low ones are its weakest. */
+uint32_t
+t_rng_below(uint32_t n)
+{
+	return (uint32_t)(t_rng() >> 11) % n;
 }

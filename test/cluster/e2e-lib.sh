@@ -4,18 +4,9 @@
 # (cleaned up at exit), gen and submit run jobs, expect_* check them and
 # e2e_down checks that nothing is left.
 
-[ "$(id -u)" = 0 ] || skip "needs root (network namespaces, daemons)"
-for t in ip nsenter unshare setsid setpriv flock ss munged munge slurmctld \
-    slurmd sbatch srun sinfo scontrol scancel torchrun python3 bash timeout; do
-	command -v "$t" >/dev/null 2>&1 || skip "$t not found"
-done
-getent passwd munge >/dev/null || skip "no user munge"
-ip netns list >/dev/null 2>&1 || skip "ip netns does not work"
-unshare --net true 2>/dev/null || skip "cannot create network namespaces"
-tpy=$(sed -n '1s/^#![[:space:]]*//p' "$(command -v torchrun)")
-$tpy -c 'import torch.distributed' 2>/dev/null ||
-    skip "torchrun's python ($tpy) cannot import torch.distributed"
-[ -x "$DDPGEN" ] && [ -x "$DDPRANK" ] || skip "ddpgen and ddprank not built"
+need_cluster sbatch srun scancel timeout
+need_torchrun
+need_built ddpgen ddprank
 # An empty T would make every path below absolute.
 [ -n "$T" ] && [ -d "$T" ] || { echo "FAIL: no temporary directory"; exit 1; }
 T=$(cd "$T" && pwd)
@@ -51,11 +42,7 @@ timing() { timings="$timings$1 $2 s; "; echo "TIME: $1 $2 s"; }
 # e2e_up N: an N-node cluster, its environment in this shell.
 e2e_up() {
 	t_start=$(date +%s)
-	if ! "$cluster" up "$1"; then
-		fail "cluster.sh up"
-		finish
-	fi
-	ok
+	check "cluster.sh up" "$cluster" up "$1" || finish
 	eval "$("$cluster" env)"
 	. "$CLUSTER_DIR/cluster.vars"
 	timing "cluster up" $(($(date +%s) - t_start))
@@ -68,15 +55,14 @@ gen() {
 	name=$1
 	shift
 	mkdir -p "$T/$name"
-	if ! "$DDPGEN" "$@" >"$T/$name/job.sh" 2>"$T/$name/ddpgen.err"; then
-		fail "$name: ddpgen failed: $(cat "$T/$name/ddpgen.err")"
+	if ! check "$name: ddpgen failed" \
+	    "$DDPGEN" "$@" >"$T/$name/job.sh" 2>"$T/$name/ddpgen.err"; then
+		cat "$T/$name/ddpgen.err"
 		return 1
 	fi
-	checks=$((checks + 1))
-	if grep -n -i -e sitecustomize -e redirects -e --tee \
-	    -e PYTHONPATH "$T/$name/job.sh"; then
-		fail "$name: the generated script mentions the test's torchrun workaround"
-	fi
+	check "$name: the generated script mentions the test's torchrun workaround" \
+	    ! grep -n -i -e sitecustomize -e redirects -e --tee \
+	    -e PYTHONPATH "$T/$name/job.sh"
 }
 
 # submit NAME LIMIT [SBATCH-OPTION...]: sbatch --wait the job in $T/NAME,
@@ -101,14 +87,10 @@ submit() {
 	SECS=$(($(date +%s) - t0))
 	timing "job $name" "$SECS"
 	JOBID=$(sed -n '1{s/;.*//;p;}' "$T/$name/sbatch.out")
-	if [ -z "$JOBID" ]; then
-		fail "$name: no job id from sbatch: $(cat "$T/$name/sbatch.err")"
-		return 1
-	fi
-	if [ "$RC" = 124 ]; then
-		fail "$name: job $JOBID still running after $limit s"
-		scancel "$JOBID"
-	fi
+	check "$name: no job id from sbatch: $(cat "$T/$name/sbatch.err")" \
+	    test -n "$JOBID" || return 1
+	check "$name: job $JOBID still running after $limit s" \
+	    test "$RC" != 124 || scancel "$JOBID"
 	STATE=$("$cluster" state "$JOBID")
 	OUT=$T/$name/ddp-$JOBID.out
 	NODES_OF=$(grep "^JobId=$JOBID " "$CLUSTER_DIR/log/jobcomp.txt" |
@@ -180,10 +162,8 @@ expect_job() {
 		    --expect-env "NCCL_SOCKET_IFNAME==$sockif"
 	fi
 	port=$(auto_port "$name")
-	case $port in
-	2[0-9][0-9][0-9][0-9]) ok ;;
-	*) fail "$name: port '$port' not in 20000-29999" ;;
-	esac
+	check "$name: port '$port' not in 20000-29999" \
+	    matches "$port" "2[0-9][0-9][0-9][0-9]"
 	if [ "$rdzv" = c10d ]; then
 		# torchrun hands its workers the host name of the agent
 		# with group rank 0 and a port of its own; the endpoint
@@ -201,56 +181,47 @@ expect_job() {
 	# Every rank's line reached the job's output, if maybe torn.
 	expect_eq "$name: DDPTEST lines in the job's output" \
 	    "$(grep -a -o 'DDPTEST {' "$OUT" | wc -l)" $((nodes * ppn))
-	checks=$((checks + 1))
-	if ! python3 "$check_job" --nodes "$nodes" --procs-per-node "$ppn" \
+	if ! check "$name: check_job.py" \
+	    python3 "$check_job" --nodes "$nodes" --procs-per-node "$ppn" \
 	    --node-order "$NODES_OF" --argv-file "$argv" \
 	    --expect-env "PET_MASTER_ADDR=$addr" \
 	    --expect-env "PET_MASTER_PORT=$port" \
 	    --expect-env "PET_NNODES=$nodes" \
 	    --expect-unset DDPRANK_SECRET \
 	    --expect-env "SLURM_JOB_NAME=$jname" "$@" "$T/$name"/ranks/*; then
-		fail "$name: check_job.py"
 		show_logs "$name"
 	fi
-	checks=$((checks + 1))
-	if [ -e "$T/$name/pwned" ] || [ -e "$T/pwned" ]; then
-		fail "$name: an argument was run as a command"
-	fi
+	check "$name: an argument was run as a command (in the job's directory)" \
+	    test ! -e "$T/$name/pwned"
+	check "$name: an argument was run as a command (in the test's)" \
+	    test ! -e "$T/pwned"
 }
 
 # expect_failed NAME PATTERN WHAT: the job failed, within 60 s, and its
 # output has a line matching the extended regex PATTERN.
 expect_failed() {
 	expect_eq "$1: job $JOBID state" "$STATE" FAILED
-	checks=$((checks + 1))
-	[ "$RC" != 0 ] || fail "$1: sbatch --wait exit status 0"
-	checks=$((checks + 1))
-	[ "$SECS" -le 60 ] || fail "$1: the job took $SECS s to fail"
+	check "$1: sbatch --wait exit status 0" test "$RC" != 0
+	check "$1: the job took $SECS s to fail" test "$SECS" -le 60
 	expect_output "$@"
 }
 
 # expect_output NAME PATTERN WHAT: the job's output has a line matching
 # the extended regex PATTERN, which shows WHAT.
 expect_output() {
-	checks=$((checks + 1))
-	if ! grep -a -q -E -e "$2" "$OUT"; then
-		fail "$1: the output does not say $3 (no line matching $2)"
-		show_logs "$1"
-	fi
+	check "$1: the output does not say $3 (no line matching $2)" \
+	    grep -a -q -E -e "$2" "$OUT" || show_logs "$1"
 }
 
 # expect_report_names NAME HOST: torchrun's failure report in the job's
 # output names HOST, with the exit status 3 of train.py's failure.
 expect_report_names() {
-	checks=$((checks + 1))
 	# Each line may start with srun --label's "TASK: ".
-	if ! awk -v h="$2" '{ sub(/^[0-9]+: /, "") }
+	check "$1: torchrun's report does not name $2 with exit status 3" \
+	    awk -v h="$2" '{ sub(/^[0-9]+: /, "") }
 	    $1 == "host" && $3 == h { at = NR }
 	    $1 == "exitcode" && $3 == 3 && NR == at + 2 { f = 1 }
-	    END { exit !f }' "$OUT"; then
-		fail "$1: torchrun's report does not name $2 with exit status 3"
-		show_logs "$1"
-	fi
+	    END { exit !f }' "$OUT" || show_logs "$1"
 }
 
 # e2e_down: the cluster goes, leaving nothing; then the timings.
