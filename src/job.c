@@ -43,13 +43,15 @@ job_set_str(char **dst, const char *src)
 	*dst = xstrdup(src);
 }
 
-/* One grammar (vocab_port); the wording t-ddpgen-cli.sh asserts. */
+/* One grammar and one message (vocab_port_parse), as ddprank's. */
 static int
 job_port(struct profile *p, const char *port, char **cause)
 {
-	if (port != NULL && vocab_port(port, &p->port) != 0) {
-		util_fail(cause, "--port: '%s' is not a number from 1 to 65535",
-		    port);
+	char	*why = NULL;
+
+	if (port != NULL && vocab_port_parse(port, &p->port, &why) == -1) {
+		util_fail(cause, "--port: %s", why);
+		free(why);
 		return XC_USAGE;
 	}
 	return XC_OK;

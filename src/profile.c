@@ -432,18 +432,13 @@ parse_enum(const char *const *names, const char *s, int *out,
 	return -1;
 }
 
-/* The port key: vocab_port, worded as every key of a profile is. */
+/* The port key: vocab_port, with the options' message (control bytes
+ * shown escaped, as in every profile message). */
 static int
 profile_parse_port(const char *s, int *out, char **cause)
 {
-	switch (vocab_port(s, out)) {
-	case VOCAB_NAN:
-		return fail_vis(cause, "bad value '", s,
-		    "' (auto or 1 to 65535)");
-	case VOCAB_RANGE:
-		return util_fail(cause, "value out of range: %s "
-		    "(auto or 1 to 65535)", s);
-	}
+	if (vocab_port(s, out) != 0)
+		return fail_vis(cause, "'", s, "' " VOCAB_PORT_WANT);
 	return 0;
 }
 

@@ -42,8 +42,7 @@ int
 vocab_port_parse(const char *s, int *port, char **cause)
 {
 	if (vocab_port(s, port) != 0)
-		return util_fail(cause, "bad port '%s': expected auto or "
-		    "1-65535", s);
+		return util_fail(cause, "'%s' " VOCAB_PORT_WANT, s);
 	return 0;
 }
 

@@ -34,8 +34,11 @@ int	vocab_word(const char *const *names, const char *s);
 #define VOCAB_RANGE	(-2)
 int	vocab_port(const char *s, int *port);
 
-/* The same for --port, in both programs: -1 and *cause ("bad port 'x':
- * expected auto or 1-65535") on anything else. */
+/* What every message about a bad port says after the value. */
+#define VOCAB_PORT_WANT	"is not auto or a number from 1 to 65535"
+
+/* The same for --port, in both programs: -1 and *cause ("'x' is not
+ * auto or a number from 1 to 65535") on anything else. */
 int	vocab_port_parse(const char *s, int *port, char **cause);
 /* --port-range "LO-HI" with 1 <= LO <= HI <= 65535. */
 int	vocab_port_range(const char *s, int *lo, int *hi, char **cause);

@@ -55,13 +55,13 @@ START_TEST(test_parse)
 	ck_assert_int_eq(port, 1);
 	ck_assert_int_eq(vocab_port_parse("65535", &port, NULL), 0);
 	ck_assert_int_eq(port, 65535);
-	expect_parse_error("0", "bad port '0': expected auto or 1-65535");
-	expect_parse_error("65536", "bad port '65536': expected auto or "
-	    "1-65535");
-	expect_parse_error("", "bad port '': expected auto or 1-65535");
-	expect_parse_error("AUTO", "bad port 'AUTO': expected auto or 1-65535");
-	expect_parse_error("80x", "bad port '80x': expected auto or 1-65535");
-	expect_parse_error(" 80", "bad port ' 80': expected auto or 1-65535");
+	expect_parse_error("0", "'0' is not auto or a number from 1 to 65535");
+	expect_parse_error("65536", "'65536' is not auto or a number "
+	    "from 1 to 65535");
+	expect_parse_error("", "'' is not auto or a number from 1 to 65535");
+	expect_parse_error("AUTO", "'AUTO' is not auto or a number from 1 to 65535");
+	expect_parse_error("80x", "'80x' is not auto or a number from 1 to 65535");
+	expect_parse_error(" 80", "' 80' is not auto or a number from 1 to 65535");
 }
 END_TEST
 

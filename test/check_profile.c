@@ -408,11 +408,11 @@ static const struct {
 	{ "\niface = \"(a\"\n", "t.conf:4: iface: bad pattern '(a': "
 	    "missing closing parenthesis at offset 2" },
 	{ "port = 0\n",
-	    "t.conf:3: port: value out of range: 0 (auto or 1 to 65535)" },
+	    "t.conf:3: port: '0' is not auto or a number from 1 to 65535" },
 	{ "port = 70000\n",
-	    "t.conf:3: port: value out of range: 70000 (auto or 1 to 65535)" },
+	    "t.conf:3: port: '70000' is not auto or a number from 1 to 65535" },
 	{ "port = any\n",
-	    "t.conf:3: port: bad value 'any' (auto or 1 to 65535)" },
+	    "t.conf:3: port: 'any' is not auto or a number from 1 to 65535" },
 	{ "port_range = {80, 90}\n",
 	    "t.conf:3: port_range: value out of range: 80 (1024 to 65535)\n"
 	    "t.conf:3: port_range: value out of range: 90 (1024 to 65535)" },
@@ -1497,7 +1497,7 @@ START_TEST(test_validate)
 	set(&p->iface, "^eth3$");
 	ck_assert_int_eq(profile_validate(p, NULL), 0);
 	p->port = 70000;
-	invalid(p, "port: value out of range: 70000 (auto or 1 to 65535)");
+	invalid(p, "port: '70000' is not auto or a number from 1 to 65535");
 	p->port = 29500;
 	ck_assert_int_eq(profile_validate(p, NULL), 0);
 	p->port_min = 30000;

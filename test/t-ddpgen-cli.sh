@@ -24,7 +24,7 @@ run_err 2 "^ddpgen: --nodes: 'x' is not a number" --nodes x train.py
 run_err 2 "^ddpgen: --time: '1:2:3:4' is not a Slurm time" --time 1:2:3:4 train.py
 run_err 2 "^ddpgen: --time: 'soon' is not a Slurm time" -t soon train.py
 run_err 2 "^ddpgen: --rdzv: 'etcd' is not static or c10d" --rdzv etcd train.py
-run_err 2 "^ddpgen: --port: '70000' is not a number" --port 70000 train.py
+run_err 2 "^ddpgen: --port: '70000' is not auto or a number from 1 to 65535$" --port 70000 train.py
 run_err 2 "^ddpgen: --env: 'A B=1' is not NAME=VALUE or NAME" --env 'A B=1' train.py
 run_err 2 "^ddpgen: --env: 'NO VALUE' is not NAME=VALUE or NAME" --env 'NO VALUE' train.py
 run_err 2 "^ddpgen: --env: '' is not NAME=VALUE or NAME" --env '' train.py
