@@ -48,6 +48,9 @@ enum tmpl_kind {
 	TMPL_UNLESS	/* {{^name}} */
 };
 
+/* The most filters one substitution may chain (raw is not one). */
+#define TMPL_MAX_FILTERS	4
+
 enum tmpl_filter {
 	TMPL_F_SH,
 	TMPL_F_SHVARS,
@@ -550,6 +553,11 @@ tmpl_add_filter(struct tmpl_parser *ps, struct tmpl_node *n,
 	else
 		return tmpl_perror(ps, n->line, "unknown filter '%.*s'",
 		    tmpl_show(len), s);
+	/* Each escape can triple the length of what it escapes: a chain
+	 * of them grows a value exponentially. */
+	if (n->nfilters == TMPL_MAX_FILTERS)
+		return tmpl_perror(ps, n->line, "'%s': more than %d filters",
+		    n->text, TMPL_MAX_FILTERS);
 	n->filters = xreallocarray(n->filters, n->nfilters + 1,
 	    sizeof *n->filters);
 	n->filters[n->nfilters++] = f;

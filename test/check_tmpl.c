@@ -640,6 +640,17 @@ START_TEST(test_load)
 	path = write_file(dir, "bad.sh", "a\n{{#x}}\n", 9);
 	expect_load_error(path, ":2: {{#x}} is never closed");
 	free(path);
+
+	/* Four filters, not five: each escape may triple the length, and
+	 * a long chain made a fuzz input take minutes. */
+	path = write_file(dir, "four.sh", "{{words|sh|sh|sh|shvars|raw}}\n",
+	    30);
+	ck_assert_ptr_nonnull(t = tmpl_load(path, &cause));
+	tmpl_free(t);
+	free(path);
+	path = write_file(dir, "five.sh", "\n{{words|sh|sh|sh|sh|sh}}\n", 26);
+	expect_load_error(path, ":2: 'words': more than 4 filters");
+	free(path);
 	t_rmtree(dir);
 }
 END_TEST
