@@ -3,6 +3,7 @@
 
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 
 #include <errno.h>
 #include <signal.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "auth.h"
@@ -26,6 +28,7 @@
 #include "restart.h"
 #include "rx.h"
 #include "util.h"
+#include "watch.h"
 #include "xmalloc.h"
 
 /* How long, at most, an error line may wait in the stderr pipe at exit. */
@@ -508,6 +511,81 @@ restart_setenv(void)
 	return XC_OK;
 }
 
+static double
+now_seconds(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Waits up to ms for the launcher to end: the watcher's parent changes. */
+static int
+launcher_gone(pid_t launcher, int ms)
+{
+	struct timespec	tick = { 0, WATCH_TICK_MS * 1000000L };
+
+	for (; ms > 0; ms -= WATCH_TICK_MS) {
+		if (getppid() != launcher)
+			return 1;
+		nanosleep(&tick, NULL);
+	}
+	return getppid() != launcher;
+}
+
+/* The watcher's life (watch.h): it ends with the launcher, or ends it
+ * after saying why; it never returns. */
+static void __attribute__((noreturn))
+watch_child(pid_t launcher, char **argv)
+{
+	static struct watch	 w;
+	char			 node[256], *msg;
+
+	(void)freopen("/dev/null", "r", stdin);
+	(void)freopen("/dev/null", "w", stdout);
+	if (gethostname(node, sizeof node) == -1)
+		snprintf(node, sizeof node, "this node");
+	node[sizeof node - 1] = '\0';
+	watch_init(&w, "/proc", launcher, getpid(),
+	    (const char *const *)argv);
+	while (!launcher_gone(launcher, WATCH_TICK_MS)) {
+		if (watch_tick(&w, now_seconds()) != WATCH_END)
+			continue;
+		msg = watch_message(&w, node);
+		util_warn("%s", msg);
+		free(msg);
+		(void)util_drain(STDERR_FILENO, DRAIN_MS);
+		(void)kill(launcher, SIGTERM);
+		if (!launcher_gone(launcher, WATCH_KILL_WAIT * 1000))
+			(void)kill(launcher, SIGKILL);
+		break;
+	}
+	_exit(0);
+}
+
+/* Forks the watcher, which stays a child of this process, torchrun
+ * once exec'd: the launcher keeps this process's id, signals, exit
+ * status and argv as if there were no watcher. */
+static void
+watch_start(char **argv)
+{
+	pid_t	launcher = getpid();
+
+	if (!watch_is_torchrun((const char *const *)argv))
+		return;
+	switch (fork()) {
+	case -1:
+		report(XC_OK, "warning: fork: %s: a worker that fails may "
+		    "hold torchrun for its exit barrier", strerror(errno));
+		return;
+	case 0:
+		watch_child(launcher, argv);
+	default:
+		return;
+	}
+}
+
 static int
 cmd_exec(struct options *o)
 {
@@ -533,6 +611,7 @@ cmd_exec(struct options *o)
 		return xc;
 	/* The command has no use for the secret: one copy fewer to leak. */
 	(void)unsetenv(AUTH_ENV);
+	watch_start(o->argv);
 	execvp(o->argv[0], o->argv);
 	saved = errno;
 	xc = saved == ENOENT || saved == ENOTDIR ? XC_NOTFOUND : XC_NOEXEC;
