@@ -49,8 +49,8 @@ static const struct cmdinfo {
 	const char	*opts;
 } cmds[] = {
 	{ "doctor", "sfipPNxT46FGLWD" },
-	{ "env", "sfipPrFxTN" },
-	{ "exec", "sfipPrxTN" },
+	{ "env", "sfiCpPrFxTN" },
+	{ "exec", "sfiCpPrxTN" },
 	{ "hosts", "sf" },
 	{ "ip", "i46" },
 	{ "port", "pP" }
@@ -60,6 +60,7 @@ struct options {
 	enum cmd		 cmd;
 	struct rank_opts	 ro;
 	struct rx		 rx;
+	struct rx		 comm_rx;
 	struct exchange_opts	 xo;
 	struct auth		 auth;
 	struct doctor_opts	 doc;
@@ -71,8 +72,9 @@ struct options {
 	char			**argv;
 };
 
-static const char optstr[] = "+:46Df:F:G:hi:L:N:p:P:r:s:T:VW:x:";
+static const char optstr[] = "+:46C:Df:F:G:hi:L:N:p:P:r:s:T:VW:x:";
 static const struct option longopts[] = {
+	{ "comm-iface",	required_argument,	NULL, 'C' },
 	{ "deep",	no_argument,		NULL, 'D' },
 	{ "hostfile",	required_argument,	NULL, 'f' },
 	{ "format",	required_argument,	NULL, 'F' },
@@ -97,7 +99,8 @@ usage(FILE *f)
 {
 	fprintf(f,
 "usage: ddprank [env] [--scheduler auto|slurm|hpcpack|pbs|lsf|hostfile]\n"
-"               [--hostfile FILE] [--iface REGEX] [--port N|auto]\n"
+"               [--hostfile FILE] [--iface REGEX] [--comm-iface REGEX]\n"
+"               [--port N|auto]\n"
 "               [--port-range LO-HI] [--rdzv static|c10d] [--nnodes N]\n"
 "               [--exchange dir:PATH|mpi] [--exchange-timeout SECONDS]\n"
 "               [--format sh|json]\n"
@@ -107,6 +110,7 @@ usage(FILE *f)
 "               [--launcher NAME] [--deep] [--gpus N] [--wait SECONDS]\n"
 "               [--format text|json]\n"
 "       ddprank exec [--scheduler S] [--hostfile FILE] [--iface REGEX]\n"
+"               [--comm-iface REGEX]\n"
 "               [--port N|auto] [--port-range LO-HI] [--rdzv static|c10d]\n"
 "               [--nnodes N] [--exchange dir:PATH|mpi]\n"
 "               [--exchange-timeout SECONDS] -- COMMAND [ARGS...]\n"
@@ -300,6 +304,9 @@ parse_option(struct options *o, int c, const char *arg)
 	case 'i':
 		o->ro.iface = arg;
 		break;
+	case 'C':
+		o->ro.comm_iface = arg;
+		break;
 	case 'L':
 		o->doc.launcher = arg;
 		break;
@@ -363,6 +370,13 @@ parse_iface(struct options *o)
 {
 	char	*cause;
 
+	if (o->ro.comm_iface != NULL) {
+		if (rx_compile(&o->comm_rx, o->ro.comm_iface, &cause) == -1) {
+			report(XC_USAGE, "--comm-iface: %s", cause);
+			exit(XC_USAGE);
+		}
+		o->ro.comm_rx = &o->comm_rx;
+	}
 	if (o->ro.iface == NULL)
 		return;
 	if (rx_compile(&o->rx, o->ro.iface, &cause) == -1) {
@@ -760,6 +774,8 @@ main(int argc, char **argv)
 	}
 	if (o.ro.rx != NULL)
 		rx_free(&o.rx);
+	if (o.ro.comm_rx != NULL)
+		rx_free(&o.comm_rx);
 	exchange_opts_free(&o.xo);
 	explicit_bzero(&o.auth, sizeof o.auth);
 	return xc;

@@ -62,6 +62,8 @@ static const struct key keys[] = {
 	  .names = profile_disc_names },
 	{ .name = "iface", .type = K_STR, .off = OFF(iface),
 	  .flags = KF_LINE, .check = check_iface },
+	{ .name = "comm_iface", .type = K_STR, .off = OFF(comm_iface),
+	  .flags = KF_LINE, .check = check_iface },
 	{ .name = "gpus_per_node", .type = K_INT, .off = OFF(gpus_per_node),
 	  .min = 0, .max = 1024 },
 	{ .name = "nproc_per_node", .type = K_INT,

@@ -41,6 +41,7 @@ struct profile {
 	enum sched_id	 scheduler;	/* one of sched_gen_names */
 	enum profile_disc discovery;
 	char		*iface;		/* PCRE2 pattern, checked at load */
+	char		*comm_iface;	/* Gloo's and NCCL's; "" = iface's */
 	int		 gpus_per_node;	/* 0: request none (CPU runs) */
 	int		 nproc_per_node; /* 0: one per GPU, 1 without GPUs */
 

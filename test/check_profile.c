@@ -407,6 +407,8 @@ static const struct {
 	    "missing terminating ] for character class at offset 5" },
 	{ "\niface = \"(a\"\n", "t.conf:4: iface: bad pattern '(a': "
 	    "missing closing parenthesis at offset 2" },
+	{ "comm_iface = \"^hsn[\"\n", "t.conf:3: comm_iface: bad pattern "
+	    "'^hsn[': missing terminating ] for character class at offset 5" },
 	{ "port = 0\n",
 	    "t.conf:3: port: '0' is not auto or a number from 1 to 65535" },
 	{ "port = 70000\n",
@@ -1207,6 +1209,7 @@ START_TEST(test_dump_format)
 	    "scheduler = \"slurm\"\n"
 	    "discovery = \"iface\"\n"
 	    "iface = \"^eth3$\"\n"
+	    "comm_iface = \"\"\n"
 	    "gpus_per_node = 0\n"
 	    "nproc_per_node = 0\n"
 	    "job_name = \"ddp\"\n"
