@@ -87,6 +87,8 @@ static const struct key keys[] = {
 	{ .name = "sbatch_extra", .type = K_LIST, .off = OFF(sbatch_extra),
 	  .flags = KF_LINE, .check = check_sbatch },
 	{ .name = "env", .type = K_LIST, .off = OFF(env), .check = profile_check_env },
+	{ .name = "env_default", .type = K_LIST, .off = OFF(env_default),
+	  .check = profile_check_env },
 	{ .name = "setup", .type = K_LIST, .off = OFF(setup) },
 	{ .name = "launcher", .type = K_LIST, .off = OFF(launcher) },
 	{ .name = "launcher_args", .type = K_LIST, .off = OFF(launcher_args) },
@@ -754,7 +756,7 @@ profile_apply(struct profile *p, const struct layer *l, size_t i)
 			else
 				strlist_add(list, cfg_opt_getnstr(opt, j));
 		}
-		if (k->off == OFF(env))
+		if (k->off == OFF(env) || k->off == OFF(env_default))
 			env_dedupe(list);
 		break;
 	case K_RANGE:

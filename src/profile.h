@@ -58,6 +58,7 @@ struct profile {
 	int		 label_output;	/* Slurm: srun --label */
 
 	struct strlist	 env;		/* NAME=VALUE, exported */
+	struct strlist	 env_default;	/* NAME=VALUE, exported when unset */
 	struct strlist	 setup;		/* shell lines, code by design */
 	struct strlist	 launcher;	/* argv prefix, e.g. {"torchrun"} */
 	struct strlist	 launcher_args;	/* after the launcher's own options */

@@ -546,14 +546,18 @@ rank_from_exchange(struct rank_ctx *c, struct rank *r, char **cause)
 
 /* --comm-iface: Gloo's interface is the first that matches, as for
  * --iface; NCCL takes every one that matches (it spreads its sockets
- * over them, as NERSC's NCCL_SOCKET_IFNAME=hsn does over hsn0..hsn3). */
+ * over them, as NERSC's NCCL_SOCKET_IFNAME=hsn does over hsn0..hsn3).
+ * With both variables set already, the pattern has nothing to give and
+ * need not match. */
 static int
 rank_comm_iface(struct rank_ctx *c, struct rank *r, char **cause)
 {
 	const struct netif	*first;
 	struct buf		 b;
 
-	if (c->o->comm_rx == NULL)
+	if (c->o->comm_rx == NULL ||
+	    (nodes_var(c->env, "GLOO_SOCKET_IFNAME") != NULL &&
+	    nodes_var(c->env, "NCCL_SOCKET_IFNAME") != NULL))
 		return XC_OK;
 	if (rank_ifs(c, cause) == -1)
 		return XC_FAIL;

@@ -676,6 +676,13 @@ START_TEST(test_comm_iface)
 	    "export MASTER_PORT=29500\n"
 	    "export GLOO_SOCKET_IFNAME=lo\n");
 	rank_free(&r);
+	/* Both set: the pattern need not match. */
+	rx_free(&comm_rx);
+	use_comm_iface("^hsn0$");
+	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=nid[01-03]",
+	    "NCCL_SOCKET_IFNAME=hsn", "GLOO_SOCKET_IFNAME=hsn0"), &cause),
+	    XC_OK);
+	rank_free(&r);
 	rx_free(&comm_rx);
 	/* Without --iface (hostname discovery), and a pattern that
 	 * matches nothing: exit status 5, naming what exists. */

@@ -16,7 +16,8 @@ cluster=$srcdir/test/cluster/cluster.sh
 check_job=$srcdir/test/cluster/check_job.py
 
 . "$srcdir/test/cluster/e2e-lib.sh"
-e2e_up 3
+# hsn0 and hsn1 for plmt's NCCL and Gloo sockets (comm_iface).
+e2e_up 3 eth3,nmn0,hsn0,hsn1
 
 # --- arguments -----------------------------------------------------------------
 # Arguments that break naive quoting, written once: with_args runs a
@@ -80,8 +81,14 @@ if with_args gen slurm-c10d -s e2e-slurm -N 2 -n 3 -t 3 -r c10d "$script" &&
 fi
 
 # --- plmt: one node, static --------------------------------------------------------
+# The store on nmn0, the sockets on hsn0 and hsn1 (comm_iface).
 if gen plmt-1 -s e2e-plmt -N 1 -t 3 "$script" && submit plmt-1 180; then
-	expect_job plmt-1 1 2 nmn0 static ddp "$T/argv.none"
+	expect_job plmt-1 1 2 nmn0/hsn0,hsn1 static ddp "$T/argv.none"
+fi
+
+# --- plmt: two nodes, Gloo's all-reduce over hsn0 --------------------------------------
+if gen plmt-2 -s e2e-plmt -N 2 -t 3 "$script" && submit plmt-2 180; then
+	expect_job plmt-2 2 2 nmn0/hsn0,hsn1 static ddp "$T/argv.none"
 fi
 
 # --- fault: the training fails on the second node ----------------------------------
