@@ -222,18 +222,22 @@ children(const struct watch *w)
 	return buf_take(&pids);
 }
 
+static int
+env_known(const struct watch_env *e)
+{
+	return e->max_restarts >= 0 && e->restart_count >= 0;
+}
+
 static struct watch_worker *
-worker(struct watch *w, pid_t pid, int *fresh)
+worker(struct watch *w, pid_t pid)
 {
 	size_t	i;
 
-	*fresh = 0;
 	for (i = 0; i < w->nw; i++)
 		if (w->w[i].pid == pid)
 			return &w->w[i];
 	if (w->nw == WATCH_MAX)
 		return NULL;
-	*fresh = 1;
 	memset(&w->w[w->nw], 0, sizeof w->w[w->nw]);
 	w->w[w->nw].pid = pid;
 	w->w[w->nw].env.restart_count = w->w[w->nw].env.max_restarts = -1;
@@ -248,10 +252,10 @@ env_for(const struct watch *w, const struct watch_worker *k)
 {
 	struct watch_env	e = k->env;
 
-	if (e.max_restarts >= 0 && e.restart_count >= 0)
+	if (env_known(&e))
 		return e;
 	e = w->last;
-	if (e.max_restarts >= 0 && e.restart_count >= 0)
+	if (env_known(&e))
 		return e;
 	e.restart_count = 0;
 	e.max_restarts = w->is_torchrun ? w->argv_max : -1;
@@ -279,30 +283,39 @@ failed(struct watch *w, struct watch_worker *k, int code, double now)
 	w->final_env.local_rank = k->env.local_rank;
 }
 
+/* A worker's environment, read until it holds torchrun's variables:
+ * between fork and exec it is still torchrun's own. */
+static void
+read_env(struct watch *w, struct watch_worker *k)
+{
+	char	*env;
+	size_t	 len;
+
+	if ((env = read_proc(w, k->pid, "environ", &len)) == NULL)
+		return;
+	watch_env_parse(env, len, &k->env);
+	free(env);
+	if (!env_known(&k->env))
+		return;
+	w->last = k->env;
+	/* torchrun restarted the group after all. */
+	if (w->final && k->env.restart_count > w->final_env.restart_count)
+		w->final = 0;
+}
+
 /* One child: returns 1 if it is alive. */
 static int
 look(struct watch *w, pid_t pid, double now)
 {
 	struct watch_worker	*k;
 	struct watch_stat	 st;
-	char			*env;
-	size_t			 len;
-	int			 fresh;
 
 	if (pid == w->self || read_stat(w, pid, &st) == -1 ||
-	    st.ppid != w->launcher || (k = worker(w, pid, &fresh)) == NULL)
+	    st.ppid != w->launcher || (k = worker(w, pid)) == NULL)
 		return 0;
-	if (fresh && st.state != 'Z' &&
-	    (env = read_proc(w, pid, "environ", &len)) != NULL) {
-		watch_env_parse(env, len, &k->env);
-		free(env);
-		if (k->env.max_restarts >= 0 && k->env.restart_count >= 0)
-			w->last = k->env;
-		/* torchrun restarted the group after all. */
-		if (w->final && k->env.restart_count >
-		    w->final_env.restart_count)
-			w->final = 0;
-	}
+	k->seen = 1;
+	if (st.state != 'Z' && !env_known(&k->env))
+		read_env(w, k);
 	if (st.state == 'Z' && st.exit_code != 0 && !k->failed)
 		failed(w, k, st.exit_code, now);
 	return st.state != 'Z';
@@ -313,8 +326,11 @@ watch_tick(struct watch *w, double now)
 {
 	char	*pids, *p, *end;
 	long	 pid;
+	size_t	 i, j;
 	int	 alive = 0;
 
+	for (i = 0; i < w->nw; i++)
+		w->w[i].seen = 0;
 	pids = children(w);
 	for (p = pids; p != NULL; p = end) {
 		pid = strtol(p, &end, 10);
@@ -324,6 +340,11 @@ watch_tick(struct watch *w, double now)
 			alive += look(w, (pid_t)pid, now);
 	}
 	free(pids);
+	/* Forget the reaped: their ids may come back as new workers. */
+	for (i = j = 0; i < w->nw; i++)
+		if (w->w[i].seen)
+			w->w[j++] = w->w[i];
+	w->nw = j;
 	if (w->final && alive == 0 && now - w->final_at >= WATCH_GRACE)
 		return WATCH_END;
 	return WATCH_WAIT;

@@ -46,6 +46,7 @@ struct watch_worker {
 	pid_t			pid;
 	struct watch_env	env;
 	int			failed;		/* its failure was counted */
+	int			seen;		/* in this look at /proc */
 };
 
 struct watch {

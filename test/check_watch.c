@@ -136,6 +136,30 @@ START_TEST(test_fail_ends)
 }
 END_TEST
 
+/* Seen first between fork and exec, with torchrun's own environment:
+ * read again until it holds torchrun's variables. */
+START_TEST(test_env_after_exec)
+{
+	struct watch	 w;
+	char		*dir = proc_dir(), *msg;
+
+	proc_worker(dir, 11, 'R', 0, "PATH=/bin\0", 10);
+	put(dir, "10/task/10/children", "11", 2);
+	watch_init(&w, dir, 10, 99, torchrun_argv);
+	ck_assert_int_eq(watch_tick(&w, 1.0), WATCH_WAIT);
+	proc_worker(dir, 11, 'S', 0, ENV0, sizeof ENV0 - 1);
+	ck_assert_int_eq(watch_tick(&w, 2.0), WATCH_WAIT);
+	proc_worker(dir, 11, 'Z', 3 << 8, "", 0);
+	ck_assert_int_eq(watch_tick(&w, 3.0), WATCH_WAIT);
+	put(dir, "10/task/10/children", "", 0);
+	ck_assert_int_eq(watch_tick(&w, 3.0 + WATCH_GRACE), WATCH_END);
+	msg = watch_message(&w, "n");
+	ck_assert_ptr_nonnull(strstr(msg, "local rank 1 (pid 11)"));
+	free(msg);
+	t_rmtree(dir);
+}
+END_TEST
+
 /* Workers that exit 0 are never a reason. */
 START_TEST(test_success_waits)
 {
@@ -209,6 +233,7 @@ watch_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("tick");
 	tcase_add_test(tc, test_fail_ends);
+	tcase_add_test(tc, test_env_after_exec);
 	tcase_add_test(tc, test_success_waits);
 	tcase_add_test(tc, test_restart_left);
 	tcase_add_test(tc, test_unseen);

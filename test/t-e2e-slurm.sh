@@ -117,7 +117,7 @@ if gen fail-start -s e2e-slurm -N 3 -t 3 -e DDPTEST_FAIL_NODE=1 \
     -e DDPTEST_FAIL_AT=start "$script" && submit fail-start 240; then
 	expect_eq "fail-start: job $JOBID state" "$STATE" FAILED
 	expect_output fail-start \
-	    '^([0-9]+: )?ddprank: node2: a training process, local rank [01] \(pid [0-9]+\), exited with status 3 and torchrun has no restarts left \(0 of 0 used\)' \
+	    '^([0-9]+: )?ddprank: node2: a training process, (local rank [01] \()?pid [0-9]+\)?, exited with status 3 and torchrun has no restarts left \(0 of 0 used\)' \
 	    "that a worker on node2 failed"
 	expect_output fail-start '^srun: error: node2: task 1: ' \
 	    "that srun ended the step for node2"
