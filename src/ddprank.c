@@ -534,69 +534,72 @@ now_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Waits up to ms for the launcher to end: the watcher's parent changes. */
+/* Waits up to ms for the launcher to end. */
 static int
-launcher_gone(pid_t launcher, int ms)
+launcher_gone(const struct watch *w, int ms)
 {
 	struct timespec	tick = { 0, WATCH_TICK_MS * 1000000L };
 
 	for (; ms > 0; ms -= WATCH_TICK_MS) {
-		if (getppid() != launcher)
+		if (!watch_alive(w))
 			return 1;
 		nanosleep(&tick, NULL);
 	}
-	return getppid() != launcher;
+	return !watch_alive(w);
 }
 
 /* The watcher's life (watch.h): it ends with the launcher, or ends it
  * after saying why; it never returns. */
 static void __attribute__((noreturn))
-watch_child(pid_t launcher, char **argv)
+watch_child(struct watch *w)
 {
-	static struct watch	 w;
-	char			 node[256], *msg;
+	char	node[256], *msg;
 
 	(void)freopen("/dev/null", "r", stdin);
 	(void)freopen("/dev/null", "w", stdout);
 	if (gethostname(node, sizeof node) == -1)
 		snprintf(node, sizeof node, "this node");
 	node[sizeof node - 1] = '\0';
-	watch_init(&w, "/proc", launcher, getpid(),
-	    (const char *const *)argv);
-	while (!launcher_gone(launcher, WATCH_TICK_MS)) {
-		if (watch_tick(&w, now_seconds()) != WATCH_END)
+	w->self = getpid();
+	while (!launcher_gone(w, WATCH_TICK_MS)) {
+		if (watch_tick(w, now_seconds()) != WATCH_END)
 			continue;
-		msg = watch_message(&w, node);
+		msg = watch_message(w, node);
 		util_warn("%s", msg);
 		free(msg);
 		(void)util_drain(STDERR_FILENO, DRAIN_MS);
-		(void)kill(launcher, SIGTERM);
-		if (!launcher_gone(launcher, WATCH_KILL_WAIT * 1000))
-			(void)kill(launcher, SIGKILL);
+		(void)kill(w->launcher, SIGTERM);
+		if (!launcher_gone(w, WATCH_KILL_WAIT * 1000))
+			(void)kill(w->launcher, SIGKILL);
 		break;
 	}
 	_exit(0);
 }
 
-/* Forks the watcher, which stays a child of this process, torchrun
- * once exec'd: the launcher keeps this process's id, signals, exit
- * status and argv as if there were no watcher. */
+/* Forks the watcher, a grandchild that init (or the step's subreaper)
+ * adopts: not torchrun's child, so that no wait(2) of torchrun's, or
+ * of a wrapper script's "wait", waits for it. The launcher keeps this
+ * process's id, signals, exit status and argv as without a watcher. */
 static void
 watch_start(char **argv)
 {
-	pid_t	launcher = getpid();
+	static struct watch	w;
+	pid_t			pid;
 
 	if (!watch_is_torchrun((const char *const *)argv))
 		return;
-	switch (fork()) {
+	watch_init(&w, "/proc", getpid(), 0, (const char *const *)argv);
+	switch ((pid = fork())) {
 	case -1:
 		report(XC_OK, "warning: fork: %s: a worker that fails may "
 		    "hold torchrun for its exit barrier", strerror(errno));
 		return;
 	case 0:
-		watch_child(launcher, argv);
+		if (fork() == 0)
+			watch_child(&w);
+		_exit(0);
 	default:
-		return;
+		(void)waitpid(pid, NULL, 0);
 	}
 }
 

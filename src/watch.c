@@ -15,6 +15,8 @@
 #include "watch.h"
 #include "xmalloc.h"
 
+static int	read_stat(const struct watch *, pid_t, struct watch_stat *);
+
 /* torchrun's options that take no value (torch/distributed/run.py,
  * 1.13), so that the word after one is the training script. */
 static const char *const torchrun_flags[] = {
@@ -38,12 +40,15 @@ watch_stat_parse(const char *s, struct watch_stat *st)
 	p += 3;
 	st->ppid = -1;
 	st->exit_code = 0;
+	st->starttime = 0;
 	for (field = 4; *p == ' '; field++) {
 		v = strtol(p + 1, &end, 10);
 		if (end == p + 1)
 			return -1;
 		if (field == 4)
 			st->ppid = (pid_t)v;
+		if (field == 22)
+			st->starttime = strtoull(p + 1, NULL, 10);
 		if (field == 52)
 			st->exit_code = (int)v;
 		p = end;
@@ -137,6 +142,8 @@ void
 watch_init(struct watch *w, const char *proc, pid_t launcher, pid_t self,
     const char *const *argv)
 {
+	struct watch_stat	st;
+
 	memset(w, 0, sizeof *w);
 	w->proc = proc;
 	w->launcher = launcher;
@@ -145,6 +152,17 @@ watch_init(struct watch *w, const char *proc, pid_t launcher, pid_t self,
 	w->argv_max = w->is_torchrun ? argv_max_restarts(argv) : -1;
 	w->last.restart_count = w->last.max_restarts = -1;
 	w->last.local_rank = -1;
+	if (read_stat(w, launcher, &st) == 0 && st.state != 'Z')
+		w->launcher_start = st.starttime;
+}
+
+int
+watch_alive(const struct watch *w)
+{
+	struct watch_stat	st;
+
+	return w->launcher_start != 0 && read_stat(w, w->launcher, &st) == 0 &&
+	    st.state != 'Z' && st.starttime == w->launcher_start;
 }
 
 /* Reads PROC/pid/what; NULL if it is gone or unreadable. */

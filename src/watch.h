@@ -33,6 +33,7 @@ struct watch_stat {
 	pid_t	ppid;
 	char	state;		/* 'Z': exited, not yet reaped */
 	int	exit_code;	/* as waitpid(2) gives it, for a zombie */
+	unsigned long long starttime;	/* since boot: with the pid, one process */
 };
 
 /* What torchrun told a worker. -1: not known. */
@@ -52,6 +53,7 @@ struct watch_worker {
 struct watch {
 	const char		*proc;		/* "/proc"; another root in tests */
 	pid_t			 launcher;	/* whose children are watched */
+	unsigned long long	 launcher_start; /* its starttime; 0: gone */
 	pid_t			 self;		/* the watcher: not a worker */
 	int			 is_torchrun;	/* argv[0] is torchrun */
 	long			 argv_max;	/* --max-restarts from argv */
@@ -80,6 +82,9 @@ int	watch_is_torchrun(const char *const *);
 /* Sets up w to watch launcher's children; argv is the command exec'd. */
 void	watch_init(struct watch *, const char *proc, pid_t launcher,
 	    pid_t self, const char *const *argv);
+/* 1 while the launcher lives: not a zombie, and not another process
+ * that took its id. */
+int	watch_alive(const struct watch *);
 /* One look at the launcher's children at time now (seconds). */
 enum watch_verdict watch_tick(struct watch *, double now);
 /* Why the launcher is ended, for a node named node; the caller frees. */

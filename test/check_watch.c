@@ -160,6 +160,46 @@ START_TEST(test_env_after_exec)
 }
 END_TEST
 
+/* The launcher's stat: state and starttime (field 22). */
+static void
+proc_launcher(const char *dir, char state, unsigned long long start)
+{
+	char	line[512];
+	int	i;
+
+	snprintf(line, sizeof line, "10 (torchrun) %c 1 1 1 0 -1", state);
+	for (i = 9; i < 22; i++)
+		strcat(line, " 0");
+	snprintf(line + strlen(line), sizeof line - strlen(line), " %llu",
+	    start);
+	for (i = 23; i <= 52; i++)
+		strcat(line, " 0");
+	strcat(line, "\n");
+	put(dir, "10/stat", line, strlen(line));
+}
+
+/* Alive: there, not a zombie, and the same process (its starttime). */
+START_TEST(test_alive)
+{
+	struct watch	 w;
+	char		*dir = proc_dir(), path[4096];
+
+	watch_init(&w, dir, 10, 99, torchrun_argv);
+	ck_assert_int_eq(watch_alive(&w), 0);
+	proc_launcher(dir, 'S', 555);
+	watch_init(&w, dir, 10, 99, torchrun_argv);
+	ck_assert_int_eq(watch_alive(&w), 1);
+	proc_launcher(dir, 'S', 777);
+	ck_assert_int_eq(watch_alive(&w), 0);
+	proc_launcher(dir, 'Z', 555);
+	ck_assert_int_eq(watch_alive(&w), 0);
+	snprintf(path, sizeof path, "%s/10/stat", dir);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(watch_alive(&w), 0);
+	t_rmtree(dir);
+}
+END_TEST
+
 /* Workers that exit 0 are never a reason. */
 START_TEST(test_success_waits)
 {
@@ -234,6 +274,7 @@ watch_suite(void)
 	tc = tcase_create("tick");
 	tcase_add_test(tc, test_fail_ends);
 	tcase_add_test(tc, test_env_after_exec);
+	tcase_add_test(tc, test_alive);
 	tcase_add_test(tc, test_success_waits);
 	tcase_add_test(tc, test_restart_left);
 	tcase_add_test(tc, test_unseen);

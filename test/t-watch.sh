@@ -15,6 +15,21 @@ printf '%s\n' "$me" >hosts
 mkdir bin
 cp "$srcdir/test/fake-torchrun.py" bin/torchrun
 chmod +x bin/torchrun
+# A site's wrapper named torchrun that waits for every child it has
+# (os.wait until there is none): the watcher must not be one of them.
+mkdir wrap
+cat >wrap/torchrun <<EOF
+#!/usr/bin/python3
+import os, sys
+if os.fork() == 0:
+    os.execv("$T/bin/torchrun", ["torchrun"] + sys.argv[1:])
+while True:
+    try:
+        os.wait()
+    except ChildProcessError:
+        break
+EOF
+chmod +x wrap/torchrun
 
 # run NAME ARGS...: ddprank exec runs the fake torchrun with ARGS, in
 # the background; the status goes to NAME.rc, standard error to NAME.err.
@@ -22,9 +37,11 @@ chmod +x bin/torchrun
 run() {
 	name=$1
 	shift
+	dir=bin
+	[ "$name" != wrapper ] || dir=wrap
 	(
 		timeout -s HUP 200 "$DDPRANK" exec --hostfile hosts --port 1 \
-		    -- "$T/bin/torchrun" "$@" 2>"$name.err"
+		    -- "$T/$dir/torchrun" "$@" 2>"$name.err"
 		echo $? >"$name.rc"
 	) &
 }
@@ -42,6 +59,8 @@ run ok 0,0 35
 run restart --max-restarts=1 3 35
 # As fast3, with a restart left that argv alone tells.
 run fast-restart --max-restarts=1 fast3 35
+# Through the wrapper, whose os.wait loop ends with its last child.
+run wrapper 0 3
 wait
 
 expect_eq "fail: killed (SIGKILL) after SIGTERM was ignored" \
@@ -51,7 +70,7 @@ check "fail: the message names the node, the local rank and the status" \
 expect_eq "fast: killed" "$(cat fast.rc)" 137
 check "fast: the message names the status" \
     grep -q "^ddprank: $me: .* exited with status 3 and torchrun has no restarts left (0 of 0 used)" fast.err
-for c in ok restart fast-restart; do
+for c in ok restart fast-restart wrapper; do
 	expect_eq "$c: torchrun's own exit status" "$(cat $c.rc)" 0
 	check "$c: ddprank says nothing" ! grep -q "^ddprank:" $c.err
 done
