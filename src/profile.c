@@ -17,6 +17,7 @@
 
 #include "profile.h"
 #include "profile-int.h"
+#include "quote.h"
 #include "rx.h"
 #include "util.h"
 #include "xmalloc.h"
@@ -41,12 +42,17 @@ const char *const profile_signal_names[] = {
 	[PROFILE_SIG_USR2] = "USR2", [PROFILE_SIG_USR1] = "USR1", NULL
 };
 
+const char *const profile_lsf_launch_names[] = {
+	[PROFILE_LSF_BLAUNCH] = "blaunch", [PROFILE_LSF_JSRUN] = "jsrun", NULL
+};
+
 /* Enums are stored through int pointers by the generic code below. */
 _Static_assert(sizeof(enum sched_id) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum profile_disc) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum rdzv) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum profile_shell) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum profile_signal) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum profile_lsf_launch) == sizeof(int), "enum size");
 
 #define OFF(f)	offsetof(struct profile, f)
 
@@ -121,6 +127,8 @@ static const struct key keys[] = {
 	  .min = 0, .max = 1000 },
 	{ .name = "max_restarts", .type = K_INT, .off = OFF(max_restarts),
 	  .min = 0, .max = 1000 },
+	{ .name = "lsf_launch", .type = K_ENUM, .off = OFF(lsf_launch),
+	  .names = profile_lsf_launch_names },
 };
 #define NKEYS	(sizeof keys / sizeof keys[0])
 const struct key *const profile_keys = keys;
@@ -432,6 +440,16 @@ parse_enum(const char *const *names, const char *s, int *out,
 	return -1;
 }
 
+/* A scheduler ddpgen names but writes no jobs for yet. */
+static int
+check_sched(enum sched_id id, char **cause)
+{
+	if (sched_get(id)->tmpl != NULL)
+		return 0;
+	return util_fail(cause, "'%s': ddpgen writes no %s jobs",
+	    sched_name(id), sched_get(id)->title);
+}
+
 /* The port key: vocab_port, with the options' message (control bytes
  * shown escaped, as in every profile message). */
 static int
@@ -473,6 +491,8 @@ profile_key_item(const struct key *k, const char *s, int *out, char **cause)
 	case K_ENUM:
 		rc = parse_enum(k->names, s, &n, &why);
 		n += k->base;
+		if (rc == 0 && k->names == sched_gen_names)
+			rc = check_sched((enum sched_id)n, &why);
 		break;
 	case K_PORT:
 		rc = profile_parse_port(s, &n, &why);
@@ -832,6 +852,43 @@ problems_ports(const struct profile *p, problem_fn *fn, void *arg)
 		    "high port %d", p->port_min, p->port_max);
 }
 
+/* LSF: what lands on an #BSUB line must be one bsub can read
+ * (quote_bsub), and Slurm's own requests have no LSF meaning. */
+static void
+problems_lsf(const struct profile *p, problem_fn *fn, void *arg)
+{
+	const char *const bsub[] = { "job_name", "job_output", "partition",
+	    "account", NULL };
+	const char *const slurm[] = { "qos", "constraint", NULL };
+	const char	*v;
+	char		*why;
+	struct buf	 b;
+	size_t		 i;
+
+	for (i = 0; bsub[i] != NULL; i++) {
+		v = *(char **)key_field(p, profile_key_find(bsub[i]));
+		buf_init(&b);
+		if (quote_bsub(&b, v, &why) == -1) {
+			problem(fn, arg, bsub[i], "%s: %s", bsub[i], why);
+			free(why);
+		}
+		buf_free(&b);
+	}
+	for (i = 0; slurm[i] != NULL; i++)
+		if (**(char **)key_field(p, profile_key_find(slurm[i])) != '\0')
+			problem(fn, arg, slurm[i], "%s: a Slurm request, which "
+			    "LSF has no word for", slurm[i]);
+	if (p->sbatch_extra.n > 0)
+		problem(fn, arg, "sbatch_extra", "sbatch_extra: sbatch options "
+		    "do not reach bsub");
+	/* Under CSM the batch shell runs on a launch node. */
+	if (p->lsf_launch == PROFILE_LSF_JSRUN &&
+	    p->discovery == PROFILE_IFACE)
+		problem(fn, arg, "discovery", "discovery: 'iface' reads the "
+		    "batch shell's node, which lsf_launch = jsrun leaves out "
+		    "(a launch node): use hostname");
+}
+
 /* Rules between keys. */
 static void
 problems_cross(const struct profile *p, problem_fn *fn, void *arg)
@@ -857,6 +914,8 @@ problems_cross(const struct profile *p, problem_fn *fn, void *arg)
 		problem(fn, arg, "signal_lead", "signal_lead: %d s is not "
 		    "shorter than the time limit '%s'", p->signal_lead,
 		    p->time);
+	if (p->scheduler == SCHED_LSF)
+		problems_lsf(p, fn, arg);
 	if (p->scheduler != SCHED_HPCPACK)
 		return;
 	if (p->shared_dir[0] != '/') {

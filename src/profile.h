@@ -20,6 +20,11 @@ enum profile_shell {		/* how an HPC Pack task runs its command */
 	PROFILE_SHELL_LOGIN_INTERACTIVE /* bash -lic, the default */
 };
 
+enum profile_lsf_launch {	/* how an LSF job starts a task per node */
+	PROFILE_LSF_BLAUNCH,	/* bsub -n N -R "span[ptile=1]"; blaunch */
+	PROFILE_LSF_JSRUN	/* bsub -nnodes N (IBM CSM); jsrun */
+};
+
 enum profile_signal {		/* the checkpoint signal */
 	PROFILE_SIG_USR2,
 	PROFILE_SIG_USR1	/* NCCL installs its own USR1 handler */
@@ -30,6 +35,7 @@ enum profile_signal {		/* the checkpoint signal */
 extern const char *const profile_disc_names[];
 extern const char *const profile_shell_names[];
 extern const char *const profile_signal_names[];
+extern const char *const profile_lsf_launch_names[];
 
 /* A resolved profile: every string is owned and never NULL ("" = unset). */
 struct profile {
@@ -84,6 +90,9 @@ struct profile {
 	enum profile_signal checkpoint_signal;
 	int		 max_requeues;	/* time-limit requeues */
 	int		 max_restarts;	/* torchrun --max-restarts; 0 unset */
+
+	/* LSF. */
+	enum profile_lsf_launch lsf_launch;
 };
 
 /* One site found along the search path, for --list-sites. */

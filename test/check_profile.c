@@ -393,8 +393,13 @@ static const struct {
 	    "t.conf:3: description: expected one value, got a list of 2" },
 	{ "job_name = {}\n",
 	    "t.conf:3: job_name: expected one value, got an empty list" },
+	{ "scheduler = sge\n",
+	    "t.conf:3: scheduler: bad value 'sge' (slurm, hpcpack, pbs or lsf)" },
+	/* Named in the table's order before its template exists. */
 	{ "scheduler = pbs\n",
-	    "t.conf:3: scheduler: bad value 'pbs' (slurm or hpcpack)" },
+	    "t.conf:3: scheduler: 'pbs': ddpgen writes no PBS jobs" },
+	{ "lsf_launch = srun\n",
+	    "t.conf:3: lsf_launch: bad value 'srun' (blaunch or jsrun)" },
 	{ "discovery = dns\n",
 	    "t.conf:3: discovery: bad value 'dns' (hostname or iface)" },
 	{ "rdzv = etcd\n",
@@ -591,7 +596,7 @@ START_TEST(test_many_errors)
 {
 	parse_fails(
 	    "description = d\n"
-	    "scheduler = pbs\n"
+	    "scheduler = sge\n"
 	    "gpus = 4\n"
 	    "gpus_per_node = many\n"
 	    "iface = \"[\"\n"
@@ -604,7 +609,7 @@ START_TEST(test_many_errors)
 	    "task_shell = \"fish\"\n"
 	    "port = =\n"
 	    "account = never-read\n",
-	    "t.conf:2: scheduler: bad value 'pbs' (slurm or hpcpack)\n"
+	    "t.conf:2: scheduler: bad value 'sge' (slurm, hpcpack, pbs or lsf)\n"
 	    "t.conf:3: unknown key 'gpus'\n"
 	    "t.conf:4: gpus_per_node: 'many' is not an integer\n"
 	    "t.conf:5: iface: bad pattern '[': missing terminating ] for "
@@ -936,15 +941,15 @@ START_TEST(test_extends_missing)
 	put("d/a.conf", BASE "extends = nosuch\n");
 	put("d/b.conf", BASE "extends = \"sub/nosuch.conf\"\n");
 	put("d/c.conf", "extends = \"bad\"\n");
-	put("d/bad.conf", "description = x\nscheduler = lsf\nextends = a\n");
+	put("d/bad.conf", "description = x\nscheduler = sge\nextends = a\n");
 	dirs_of(&dirs, "d", NULL);
 	load_fails("a", &dirs, "@/d/a.conf:3: extends target 'nosuch' "
 	    "not found");
 	load_fails("b", &dirs, "@/d/b.conf:3: extends target "
 	    "'sub/nosuch.conf' not found");
 	/* A parent's errors name the parent, and the chain goes on. */
-	load_fails("c", &dirs, "@/d/bad.conf:2: scheduler: bad value 'lsf' "
-	    "(slurm or hpcpack)\n"
+	load_fails("c", &dirs, "@/d/bad.conf:2: scheduler: bad value 'sge' "
+	    "(slurm, hpcpack, pbs or lsf)\n"
 	    "@/d/a.conf:3: extends target 'nosuch' not found");
 	strlist_free(&dirs);
 }
@@ -1240,7 +1245,8 @@ START_TEST(test_dump_format)
 	    "signal_lead = 120\n"
 	    "checkpoint_signal = \"USR2\"\n"
 	    "max_requeues = 3\n"
-	    "max_restarts = 0\n");
+	    "max_restarts = 0\n"
+	    "lsf_launch = \"blaunch\"\n");
 	free(d);
 	profile_free(p);
 }
@@ -1334,7 +1340,8 @@ dump_again(const struct profile *p)
 	strlist_free(&dirs);
 }
 
-static const char *const shipped[] = { "cori", "hpcpack", "plmt", "slurm" };
+static const char *const shipped[] = { "cori", "hpcpack", "lsf", "lsf-csm",
+    "plmt", "slurm" };
 
 START_TEST(test_shipped_valid)
 {
@@ -1393,8 +1400,19 @@ START_TEST(test_shipped_facts)
 	ck_assert_int_eq(p->max_requeues, 3);
 	ck_assert_int_eq(p->checkpoint_signal, PROFILE_SIG_USR2);
 	profile_free(p);
+	p = load_ok("lsf", &dirs);
+	ck_assert_int_eq(p->scheduler, SCHED_LSF);
+	ck_assert_int_eq(p->lsf_launch, PROFILE_LSF_BLAUNCH);
+	ck_assert_str_eq(p->template, "lsf.sh");
+	ck_assert_str_eq(p->job_output, "ddp-%J.out");
+	ck_assert_int_eq(p->requeue, 1);
+	profile_free(p);
+	p = load_ok("lsf-csm", &dirs);
+	ck_assert_int_eq(p->lsf_launch, PROFILE_LSF_JSRUN);
+	ck_assert_int_eq(p->discovery, PROFILE_HOSTNAME);
+	profile_free(p);
 	n = profile_list(&dirs, &v);
-	ck_assert_uint_eq(n, 4);
+	ck_assert_uint_eq(n, 6);
 	for (i = 0; i < n; i++) {
 		ck_assert_str_eq(v[i].name, shipped[i]);
 		ck_assert_msg(strncmp(v[i].description, "(error", 6) != 0,
