@@ -38,6 +38,12 @@ import xml.etree.ElementTree as ET
 
 SBATCH_OPTS = ["job-name", "partition", "account", "qos", "constraint"]
 SBATCH_KEYS = {o: o.replace("-", "_") for o in SBATCH_OPTS}
+# An LSF job's #BSUB lines: the options that reach them, and the flag
+# each becomes (qos and constraint are Slurm's alone).
+BSUB_OPTS = {"job-name": b"-J", "partition": b"-q", "account": b"-P"}
+# What quote_bsub refuses besides control bytes: IBM documents no
+# quoting on #BSUB lines.
+BSUB_REFUSED = b"\"'\\`$#"
 HOSTILE = [b"$(touch pwned)", b"`touch pwned`", b"';touch pwned;'",
            b"\";touch pwned;\"", b"${IFS}", b"\\", b"\\'", b"'\\''", b"--",
            b"-", b"--help", b"$HOME", b"!!", b"#", b"%PATH%", b"^", b"&",
@@ -167,7 +173,7 @@ class Vector:
         self.args = [rand_bytes(rng) for _ in range(rng.randint(0, 8))]
         self.script = (rand_bytes(rng, 64, 1) if rng.random() < 0.25
                        else b"/scratch/my dir/train.py")
-        self.site = rng.choice(["cori", "plmt", "slurm"])
+        self.site = rng.choice(["cori", "plmt", "slurm", "lsf"])
         self.opts = {}
         for o in SBATCH_OPTS:
             if rng.random() < 0.3:
@@ -204,13 +210,19 @@ class Vector:
                 a += [b"--job-name", self.opts["job-name"]]
         else:
             a += [b"--site", self.site.encode()]
-            for o, v in self.opts.items():
+            for o, v in self.sh_opts().items():
                 a += [b"--" + o.encode(), v]
         if self.env is not None:
             a += [b"--env", b"HOSTILE_ENV=" + self.env]
         if self.iface is not None:
             a += [b"--iface", self.iface]
         return a + [b"--", self.script] + self.args
+
+    def sh_opts(self):
+        """The options given to a Slurm or LSF job."""
+        if self.site != "lsf":
+            return self.opts
+        return {o: v for o, v in self.opts.items() if o in BSUB_OPTS}
 
     def may_be_too_long(self):
         """Whether the HPC Pack job's variables may pass 2,048 characters:
@@ -225,13 +237,20 @@ class Vector:
 
     def refusal(self, xml):
         """The error ddpgen must give, as (status, regex), or None."""
-        line = [SBATCH_KEYS[o] for o, v in self.opts.items()
+        opts = self.opts if xml else self.sh_opts()
+        line = [SBATCH_KEYS[o] for o, v in opts.items()
                 if (not xml or o == "job-name") and has_ctrl(v)]
         if self.iface is not None and has_ctrl(self.iface):
             line.append("iface")
         if line:
             return (2, rb"^ddpgen: (%s): control character in " %
                     "|".join(line).encode())
+        bsub = [SBATCH_KEYS[o] for o, v in opts.items()
+                if not xml and self.site == "lsf" and
+                any(c in BSUB_REFUSED for c in v)]
+        if bsub:
+            return (2, rb"^ddpgen: (%s): '.{1,4}' at offset \d+ cannot be "
+                    rb"written on an #BSUB line" % "|".join(bsub).encode())
         if not xml:
             return None
         values = [self.script] + self.args + [self.iface or b""]
@@ -361,6 +380,11 @@ class Checker:
 d=$1; shift
 SLURM_NNODES=2
 export SLURM_NNODES
+# LSF jobs: the job's one host, blaunch and bstatus in PATH, and the
+# script's poll of its tasks at once rather than each second.
+PATH=${d%/*}/bin:$PATH LSB_JOBID=1 LSB_MCPU_HOSTS='h1 1'
+export PATH LSB_JOBID LSB_MCPU_HOSTS
+sleep() { command sleep 0.01; }
 # srun: drop its options; run "/bin/bash -c CODE NAME ARG..." as bash
 # would, in a subshell, CODE seeing ARG... as "$@".
 srun() {
@@ -384,7 +408,8 @@ done
         self.execute_chunks(jobs, d, driver, "bash")
         # Every 100th for real: a srun script in PATH, bash job.sh.
         bindir = os.path.join(self.work, "bin")
-        env = dict(os.environ, SLURM_NNODES="2")
+        env = dict(os.environ, SLURM_NNODES="2", LSB_JOBID="1",
+                   LSB_MCPU_HOSTS="h1 1")
         env["PATH"] = bindir + ":" + env["PATH"]
 
         def real(v):
@@ -515,6 +540,9 @@ done
             if getattr(v, "failed", False):
                 continue
             text = read(os.path.join(d, "job.%d.sh" % v.i))
+            if v.site == "lsf":
+                self.check_bsub(v, text)
+                continue
             lines = [ln[len(b"#SBATCH"):] for ln in text.split(b"\n")
                      if ln.startswith(b"#SBATCH")]
             found[v.i] = lines
@@ -532,6 +560,43 @@ done
                                (v.site, v.i, o, hits, want))
         if self.a.sbatch:
             self.sbatch_real(jobs, found, d)
+
+    def bsub_model(self, line):
+        """One #BSUB line as LSF's pages write them: an option and a
+        value, bare or between double quotes (quote_bsub), or a flag:
+        (option, value or None), or None when the line is not of that
+        form."""
+        opt, sep, val = line.partition(b" ")
+        if sep == b"":
+            return opt, None        # a flag, as -x
+        if val[:1] == b'"':
+            if len(val) < 2 or val[-1:] != b'"' or b'"' in val[1:-1]:
+                return None
+            return opt, val[1:-1]
+        if val == b"" or re.search(rb"[\s\"']", val):
+            return None
+        return opt, val
+
+    def check_bsub(self, v, text):
+        """The #BSUB lines: each option's value read back is the value
+        given, and nothing else holds a quote or a control byte."""
+        got = {}
+        for ln in text.split(b"\n"):
+            if not ln.startswith(b"#BSUB "):
+                continue
+            m = self.bsub_model(ln[len(b"#BSUB "):])
+            if not self.check(m is not None, "lsf vector %d: #BSUB line "
+                              "%r is not an option and one value" %
+                              (v.i, ln)):
+                continue
+            got.setdefault(m[0], []).append(m[1])
+        opts = v.sh_opts()
+        for o, flag in BSUB_OPTS.items():
+            want = opts.get(o, b"ddp" if o == "job-name" else b"")
+            want = [want] if want != b"" else []
+            self.check(got.get(flag, []) == want, "lsf vector %d: #BSUB %s "
+                       "reads back as %r, want %r" %
+                       (v.i, flag.decode(), got.get(flag, []), want))
 
     def sbatch_real(self, jobs, found, d):
         """All #SBATCH lines in one script, a marker before each job's,
