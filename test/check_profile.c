@@ -592,6 +592,44 @@ END_TEST
 
 /* Every value error of a file is reported, in line order, until a
  * syntax error ends the parse. */
+/* LSF: what bsub cannot be told, and Slurm's own requests, are named
+ * at their line; jsrun's launch node cannot be the master. */
+START_TEST(test_lsf_errors)
+{
+	struct profile	*p;
+	char		*cause = NULL;
+
+	parse_fails("description = d\nscheduler = lsf\n"
+	    "job_name = \"say \\\"hi\\\"\"\n"
+	    "account = \"$HOME\"\n"
+	    "partition = \"a b\"\n"
+	    "qos = \"high\"\n"
+	    "lsf_launch = jsrun\n"
+	    "discovery = iface\n"
+	    "iface = \"^ib0$\"\n",
+	    "t.conf:3: job_name: '\"' at offset 4 cannot be written on an "
+	    "#BSUB line (LSF documents no quoting there)\n"
+	    "t.conf:4: account: '$' at offset 0 cannot be written on an "
+	    "#BSUB line (LSF documents no quoting there)\n"
+	    "t.conf:6: qos: a Slurm request, which LSF has no word for\n"
+	    "t.conf:8: discovery: 'iface' reads the batch shell's node, "
+	    "which lsf_launch = jsrun leaves out (a launch node): use "
+	    "hostname");
+	/* The same values are fine for Slurm. */
+	p = parse_ok(BASE "job_name = \"say \\\"hi\\\"\"\nqos = \"high\"\n");
+	profile_free(p);
+	/* Command-line values are checked again after the merge. */
+	p = parse_ok("description = d\nscheduler = lsf\n");
+	free(p->job_name);
+	p->job_name = xstrdup("it's");
+	ck_assert_int_eq(profile_validate(p, &cause), -1);
+	ck_assert_str_eq(cause, "job_name: ''' at offset 2 cannot be "
+	    "written on an #BSUB line (LSF documents no quoting there)");
+	free(cause);
+	profile_free(p);
+}
+END_TEST
+
 START_TEST(test_many_errors)
 {
 	parse_fails(
@@ -1594,6 +1632,7 @@ profile_suite(void)
 	tcase_add_loop_test(tc, test_error, 0, sizeof errs / sizeof errs[0]);
 	tcase_add_test(tc, test_missing_required);
 	tcase_add_test(tc, test_many_errors);
+	tcase_add_test(tc, test_lsf_errors);
 	tcase_add_test(tc, test_cross_order);
 	suite_add_tcase(s, tc);
 
