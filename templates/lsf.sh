@@ -38,6 +38,11 @@
 #BSUB -wa URG
 #BSUB -wt {{lsf_warn_time}}
 {{/requeue}}
+# bsub runs the script with the shell its first line names.
+if [ -z "${BASH_VERSION:-}" ]; then
+	echo "ddpgen job: this script needs bash; submit it as written (bsub < FILE)" >&2
+	exit 2
+fi
 set -euo pipefail
 
 # ddprank computes each node's rank, the master address and the port at
