@@ -10,6 +10,7 @@
 #include "exitcode.h"
 #include "job.h"
 #include "profile.h"
+#include "runtime.h"
 #include "scheduler.h"
 #include "script.h"
 #include "tmpl.h"
@@ -292,6 +293,24 @@ job_find_ddprank(char **out, const char *given, const char *exedir,
 	return XC_OK;
 }
 
+/* A runtime that starts the tasks inside it mounts ddprank's directory
+ * (nodecmd_srun_container), as one item of a ',' list of SRC:DST. */
+static int
+job_check_inside(const struct profile *p, const char *ddprank, char **cause)
+{
+	const char	*slash = strrchr(ddprank, '/');
+
+	if (!runtime_get(p->container)->inside)
+		return XC_OK;
+	if (slash == ddprank || strpbrk(ddprank, ",:") != NULL) {
+		util_fail(cause, "ddprank path '%s': %s mounts its directory, "
+		    "which must not be / or hold ',' or ':'", ddprank,
+		    runtime_get(p->container)->name);
+		return XC_USAGE;
+	}
+	return XC_OK;
+}
+
 /* The profile's template path is already absolute when it has a slash
  * (see profile.c); -T's is relative to the current directory. A name
  * without a slash is looked up in the template path. */
@@ -418,6 +437,7 @@ job_resolve(struct job_resolved *r, struct profile *p,
 	job->env_pass = &r->pass;
 	if ((xc = job_find_ddprank(&r->ddprank, p->ddprank, exedir,
 	    cause)) != XC_OK ||
+	    (xc = job_check_inside(p, r->ddprank, cause)) != XC_OK ||
 	    (xc = job_find_template(&r->tpath, p, exedir, cause)) != XC_OK)
 		return xc;
 	job->ddprank = r->ddprank;
