@@ -275,6 +275,9 @@ export DDPRANK_SECRET
 # variables before any training process starts. Node 0 prints the
 # report; a failed check ends the job here (set -e), naming the nodes.
 # After the secret: the port it checks derives from it.
+{{?container_srun}}
+# shellcheck disable=SC2016 # a '$' in a mount is a byte of its path
+{{/container_srun}}
 srun --nodes="$SLURM_NNODES" --ntasks="$SLURM_NNODES" --ntasks-per-node=1 --export=ALL{{?container_srun}} \
 	{{container_srun}}{{/container_srun}} \
 	{{preflight_command|raw}}
