@@ -52,8 +52,8 @@ static const char *const apptainer_gpu[] = { "--nv", NULL };
 /*
  * Charliecloud (ch-run(1), Charliecloud 0.31, Debian 12's
  * charliecloud-runtime, read 2026-12): "ch-run [-b SRC:DST] IMAGE -- CMD";
- * the environment passes unchanged but for a few variables ch-run sets
- * (HOME, PATH when unset, TMPDIR...).
+ * the environment passes unchanged but for ch-run's few changes (TMPDIR
+ * unset, /bin added to PATH, CH_RUNNING set).
  */
 static const char *const chrun_argv[] = { "ch-run", NULL };
 
