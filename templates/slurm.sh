@@ -63,15 +63,17 @@ fi
 {{?container_inside}}
 
 # The container ({{container}}) mounts ddprank's directory, which every
-# task then runs from: nothing in it, or in a directory above it, may be
-# writable by another user or owned by one (OpenSSH's StrictModes).
+# task then runs from: neither ddprank nor a directory above it may be
+# owned by another user, or writable by one (OpenSSH's StrictModes),
+# unless sticky as /tmp is, where no one else can replace what is ours.
 ddpgen_trusted() {
 	local p=$1 o m
 	while [ -n "$p" ]; do
 		read -r o m <<<"$(stat -c '%u %a' -- "$p")" || return 1
 		# A link's own mode means nothing: its directory's does.
 		if { [ "$o" != 0 ] && [ "$o" != "$(id -u)" ]; } ||
-		    { [ ! -L "$p" ] && (( 8#$m & 8#022 )); }; then
+		    { [ ! -L "$p" ] && (( 8#$m & 8#022 )) &&
+		    { [ ! -d "$p" ] || (( !(8#$m & 8#1000) )); }; }; then
 			echo "ddpgen job: $p is owned by uid $o with mode $m: another user could replace ddprank" >&2
 			return 1
 		fi
