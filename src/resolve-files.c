@@ -1,6 +1,9 @@
 /* resolve-files.c: resolve.h from /etc/hosts and /etc/passwd alone, for
  * ddprank-static (resolve.h says why; hosts(5) and passwd(5) give the
- * formats). */
+ * formats). Pyxis's enroot binds the node's /etc/hosts into every
+ * container (enroot's conf/mounts/20-config.fstab, read 2026-12), so the
+ * nodes' names resolve there as on the node when /etc/hosts holds them;
+ * names only DNS knows need discovery = iface (ddprank(1), CONTAINERS). */
 #include "config.h"
 
 #include <sys/types.h>
