@@ -73,6 +73,25 @@ job_rdzv(struct profile *p, const char *rdzv, char **cause)
 	return XC_OK;
 }
 
+static int
+job_container(struct profile *p, const char *container, char **cause)
+{
+	char	*names;
+	int	 i;
+
+	if (container == NULL)
+		return XC_OK;
+	if ((i = vocab_word(runtime_names, container)) == -1) {
+		names = runtime_names_text();
+		util_fail(cause, "--container: '%s' is not %s", container,
+		    names);
+		free(names);
+		return XC_USAGE;
+	}
+	p->container = (enum runtime_id)i;
+	return XC_OK;
+}
+
 /* --format picks the template of the same name with the format's
  * extension: hpcpack.xml becomes hpcpack.cmd. */
 static int
@@ -124,6 +143,7 @@ job_apply_opts(struct profile *p, const struct job_opts *o, char **cause)
 	job_set_str(&p->job_name, o->job_name);
 	job_set_str(&p->template, o->template);
 	job_set_str(&p->ddprank, o->ddprank);
+	job_set_str(&p->image, o->image);
 	if (o->preflight != -1)
 		p->preflight = o->preflight;
 	if (o->requeue != -1)
@@ -136,7 +156,8 @@ job_apply_opts(struct profile *p, const struct job_opts *o, char **cause)
 	}
 	if ((xc = job_format(p, o->format, cause)) != XC_OK ||
 	    (xc = job_port(p, o->port, cause)) != XC_OK ||
-	    (xc = job_rdzv(p, o->rdzv, cause)) != XC_OK)
+	    (xc = job_rdzv(p, o->rdzv, cause)) != XC_OK ||
+	    (xc = job_container(p, o->container, cause)) != XC_OK)
 		return xc;
 	strlist_copy(&p->setup, &o->setup);
 	return XC_OK;

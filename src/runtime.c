@@ -92,6 +92,19 @@ runtime_get(enum runtime_id id)
 	return &runtimes[id];
 }
 
+char *
+runtime_names_text(void)
+{
+	struct buf	b;
+	int		i;
+
+	buf_init(&b);
+	for (i = 0; runtime_names[i] != NULL; i++)
+		buf_addf(&b, "%s%s", i == 0 ? "" : runtime_names[i + 1] ==
+		    NULL ? " or " : ", ", runtime_names[i]);
+	return b.s;
+}
+
 /* -1 and *cause: "'ITEM': WHY", the item made visible. */
 static int
 runtime_fail(char **cause, const char *item, const char *why)

@@ -64,6 +64,9 @@ const struct runtime *runtime_get(enum runtime_id);
 /* The profile's words, indexed by enum runtime_id, NULL-ended. */
 extern const char *const runtime_names[];
 
+/* "none, shifter, ... or charliecloud", for messages; the caller frees. */
+char	*runtime_names_text(void);
+
 /* Checks one container_mounts item: "SRC" or "SRC:DST", absolute paths
  * without ',' or ':' (the runtimes' list separators). -1 + *cause. */
 int	runtime_check_mount(const char *, char **cause);
