@@ -59,6 +59,21 @@ with_args() {
 }
 with_args printf '%s\0' >"$T/argv"
 
+# The checkpoint signal: ddprank exec starts the runtime with it
+# ignored, and ch-run's command keeps it so (ddpgen-profile(5)).
+# sigign: the SigIgn mask of a shell in the image, through ddprank exec.
+sigign() {
+	env -i USER="$USER" PATH=/usr/bin:/bin DDPGEN_CHECKPOINT_SIGNAL=USR2 \
+	    SLURM_JOB_NODELIST="$(hostname)" MASTER_ADDR=127.0.0.1 "$DDPRANK" \
+	    exec --port 29555 -- ch-run -b /usr:/usr "$img" -- /bin/sh -c \
+	    'sed -n "s/^SigIgn:[[:space:]]*//p" /proc/self/status'
+}
+mask=$(sigign 2>"$T/sigign.err")
+check "ddprank exec ch-run: $(cat "$T/sigign.err")" test -n "$mask"
+expect_eq "USR2 ignored in the container" \
+    "$(python3 -c 'import sys; print((int(sys.argv[1], 16) >> 11) & 1)' \
+    "${mask:-0}")" 1
+
 e2e_up 2
 
 # --- charliecloud: hostname discovery, static rendezvous ----------------------------
