@@ -36,7 +36,9 @@ enum {
 	OPT_NO_PREFLIGHT,
 	OPT_REQUEUE,
 	OPT_NO_REQUEUE,
-	OPT_SIGNAL_LEAD
+	OPT_SIGNAL_LEAD,
+	OPT_CONTAINER,
+	OPT_IMAGE
 };
 
 static const struct option longopts[] = {
@@ -66,6 +68,8 @@ static const struct option longopts[] = {
 	{ "requeue",		no_argument,		NULL, OPT_REQUEUE },
 	{ "no-requeue",		no_argument,		NULL, OPT_NO_REQUEUE },
 	{ "signal-lead",	required_argument,	NULL, OPT_SIGNAL_LEAD },
+	{ "container",		required_argument,	NULL, OPT_CONTAINER },
+	{ "image",		required_argument,	NULL, OPT_IMAGE },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, 'V' },
 	{ NULL,			0,			NULL, 0 }
@@ -82,6 +86,7 @@ usage(FILE *f)
 "              [-r static|c10d] [-i regex] [-T template] [--ddprank path]\n"
 "              [--preflight | --no-preflight]\n"
 "              [--requeue | --no-requeue] [--signal-lead seconds]\n"
+"              [--container runtime] [--image image]\n"
 "              script [argument ...]\n"
 "       ddpgen --list-sites\n"
 "       ddpgen --show-site site\n"
@@ -218,6 +223,8 @@ parse_opt(struct opts *o, int ch)
 	case OPT_SHOW_SITE: o->show_site = optarg; break;
 	case OPT_REQUEUE: j->requeue = 1; break;
 	case OPT_NO_REQUEUE: j->requeue = 0; break;
+	case OPT_CONTAINER: j->container = optarg; break;
+	case OPT_IMAGE: j->image = optarg; break;
 	case OPT_SIGNAL_LEAD:
 		j->signal_lead = num_arg("signal-lead", optarg, 1, 65535);
 		break;

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <signal.h>
 #include <getopt.h>
-#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +22,7 @@
 #include "nodes.h"
 #include "port.h"
 #include "rank.h"
+#include "resolve.h"
 #include "restart.h"
 #include "rx.h"
 #include "util.h"
@@ -410,20 +410,23 @@ parse_args(struct options *o, int argc, char **argv)
 static int
 load_secret(struct options *o)
 {
-	struct passwd	*pw;
-	const char	*s, *home;
-	char		*cause;
+	const char	*s;
+	char		*cause, *home = NULL;
 
 	if ((s = nodes_var(&nodes_env_real, AUTH_ENV)) != NULL) {
 		if (auth_parse(&o->auth, s, AUTH_ENV, &cause) == -1)
 			return report_cause(XC_USAGE, cause);
 	} else if (o->xo.method == EXCHANGE_DIR) {
-		if ((home = nodes_var(&nodes_env_real, "HOME")) == NULL &&
-		    (pw = getpwuid(geteuid())) != NULL)
-			home = pw->pw_dir;
+		if ((s = nodes_var(&nodes_env_real, "HOME")) != NULL)
+			home = xstrdup(s);
+		else
+			home = resolve_home(geteuid());
 		if (home != NULL && auth_load_file(&o->auth, home, geteuid(),
-		    &cause) == -1)
+		    &cause) == -1) {
+			free(home);
 			return report_cause(XC_EXCHANGE, cause);
+		}
+		free(home);
 	}
 	o->ro.auth = &o->auth;
 	o->xo.auth = &o->auth;

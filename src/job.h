@@ -37,6 +37,8 @@ struct job_opts {
 	int		 preflight;	/* --preflight 1, --no-preflight 0 */
 	int		 requeue;	/* --requeue 1, --no-requeue 0 */
 	int		 signal_lead;	/* --signal-lead */
+	const char	*container;	/* --container */
+	const char	*image;		/* --image */
 	/* The operands, and ddpgen's whole command line for the job's
 	 * "Regenerate with" comment (argv[0] is not used). */
 	const char	*script;

@@ -27,6 +27,8 @@
 static int	check_iface(const char *, char **);
 static int	check_time(const char *, char **);
 static int	check_sbatch(const char *, char **);
+static int	check_image(const char *, char **);
+static int	check_module(const char *, char **);
 
 const char *const profile_disc_names[] = {
 	[PROFILE_HOSTNAME] = "hostname", [PROFILE_IFACE] = "iface", NULL
@@ -47,6 +49,7 @@ _Static_assert(sizeof(enum profile_disc) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum rdzv) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum profile_shell) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum profile_signal) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum runtime_id) == sizeof(int), "enum size");
 
 #define OFF(f)	offsetof(struct profile, f)
 
@@ -98,6 +101,18 @@ static const struct key keys[] = {
 	{ .name = "ddprank", .type = K_STR, .off = OFF(ddprank),
 	  .flags = KF_LINE },
 	{ .name = "preflight", .type = K_BOOL, .off = OFF(preflight) },
+	{ .name = "container", .type = K_ENUM, .off = OFF(container),
+	  .names = runtime_names },
+	{ .name = "image", .type = K_STR, .off = OFF(image),
+	  .flags = KF_LINE, .check = check_image },
+	{ .name = "container_mounts", .type = K_LIST,
+	  .off = OFF(container_mounts), .flags = KF_LINE,
+	  .check = runtime_check_mount },
+	{ .name = "container_args", .type = K_LIST,
+	  .off = OFF(container_args), .flags = KF_LINE },
+	{ .name = "container_modules", .type = K_LIST,
+	  .off = OFF(container_modules), .flags = KF_LINE,
+	  .check = check_module },
 	{ .name = "node_group", .type = K_STR, .off = OFF(node_group),
 	  .flags = KF_LINE },
 	{ .name = "shared_dir", .type = K_STR, .off = OFF(shared_dir),
@@ -361,6 +376,28 @@ check_sbatch(const char *s, char **cause)
 		return 0;
 	return fail_vis(cause, "'", s, "' is not an sbatch option (want "
 	    "--name, --name=value, --name value, -x, -xvalue or -x value)");
+}
+
+/* An image becomes a word of the runtime's command or of an option:
+ * one that begins with '-' would be read as an option. */
+static int
+check_image(const char *s, char **cause)
+{
+	if (*s == '-')
+		return fail_vis(cause, "'", s, "' begins with '-'");
+	return 0;
+}
+
+/* A module becomes an option (podman-hpc --NAME) or an item of a comma
+ * list (Shifter --module=A,B). */
+static int
+check_module(const char *s, char **cause)
+{
+	if (*s == '\0' || *s == '-' || s[strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789_.-")] != '\0')
+		return fail_vis(cause, "'", s, "' is not a module name "
+		    "(letters, digits, '_', '.', '-')");
+	return 0;
 }
 
 /* A checked item as one word; the caller frees it. */
@@ -832,6 +869,25 @@ problems_ports(const struct profile *p, problem_fn *fn, void *arg)
 		    "high port %d", p->port_min, p->port_max);
 }
 
+static void
+problems_container(const struct profile *p, problem_fn *fn, void *arg)
+{
+	const struct runtime	*rt = runtime_get(p->container);
+
+	if (p->container == RT_NONE)
+		return;
+	if (p->image[0] == '\0')
+		problem(fn, arg, "container", "container: '%s' needs an image",
+		    rt->name);
+	if (rt->slurm_only && p->scheduler != SCHED_SLURM)
+		problem(fn, arg, "container", "container: '%s' runs under "
+		    "slurm only, not %s", rt->name,
+		    sched_get(p->scheduler)->name);
+	if (p->container_modules.n > 0 && rt->module_opt == NULL)
+		problem(fn, arg, "container_modules", "container_modules: "
+		    "'%s' has no modules", rt->name);
+}
+
 /* Rules between keys. */
 static void
 problems_cross(const struct profile *p, problem_fn *fn, void *arg)
@@ -857,6 +913,7 @@ problems_cross(const struct profile *p, problem_fn *fn, void *arg)
 		problem(fn, arg, "signal_lead", "signal_lead: %d s is not "
 		    "shorter than the time limit '%s'", p->signal_lead,
 		    p->time);
+	problems_container(p, fn, arg);
 	if (p->scheduler != SCHED_HPCPACK)
 		return;
 	if (p->shared_dir[0] != '/') {

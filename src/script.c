@@ -13,6 +13,7 @@
 #include "nodecmd.h"
 #include "profile.h"
 #include "quote.h"
+#include "runtime.h"
 #include "scheduler.h"
 #include "script.h"
 #include "tmpl.h"
@@ -495,6 +496,58 @@ script_set_node_commands(struct tmpl_vars *v, const struct job *job)
 	buf_free(&b);
 }
 
+/* Shifter's #SBATCH options: the image, and the modules (a GPU job's
+ * first, then the profile's). */
+static void
+script_set_sbatch_container(struct tmpl_vars *v, const struct profile *p)
+{
+	const struct runtime	*rt = runtime_get(p->container);
+	struct strlist		 l, mods;
+	struct buf		 b;
+	size_t			 i;
+
+	strlist_init(&l);
+	strlist_init(&mods);
+	if (rt->image == RT_IMAGE_SBATCH) {
+		buf_init(&b);
+		buf_addf(&b, "--image=%s", p->image);
+		strlist_addown(&l, b.s);
+		for (i = 0; p->gpus_per_node > 0 && rt->gpu_modules != NULL &&
+		    rt->gpu_modules[i] != NULL; i++)
+			strlist_add(&mods, rt->gpu_modules[i]);
+		strlist_copy(&mods, &p->container_modules);
+	}
+	if (mods.n > 0) {
+		buf_init(&b);
+		buf_adds(&b, rt->module_opt);
+		for (i = 0; i < mods.n; i++)
+			buf_addf(&b, "%s%s", i > 0 ? "," : "", mods.v[i]);
+		strlist_addown(&l, b.s);
+	}
+	script_set_list(v, "container_sbatch", &l);
+	strlist_free(&l);
+	strlist_free(&mods);
+}
+
+/* The container runtime (runtime.h): what the template places besides
+ * the node command, which holds the runtime's own command. */
+static void
+script_set_container(struct tmpl_vars *v, const struct job *job)
+{
+	const struct profile	*p = job->prof;
+	struct strlist		 l;
+
+	tmpl_set(v, "container", p->container == RT_NONE ? "" :
+	    runtime_names[p->container]);
+	tmpl_set(v, "image", p->image);
+	tmpl_set(v, "container_inside",
+	    runtime_get(p->container)->inside ? "1" : "");
+	script_set_sbatch_container(v, p);
+	nodecmd_srun_container(&l, job);
+	script_set_list(v, "container_srun", &l);
+	strlist_free(&l);
+}
+
 struct tmpl_vars *
 script_vars(const struct job *job)
 {
@@ -514,6 +567,7 @@ script_vars(const struct job *job)
 	tmpl_set(v, "script", job->script);
 	tmpl_set_list(v, "args", job->args, job->nargs);
 	script_set_node_commands(v, job);
+	script_set_container(v, job);
 	if (job->env_pass != NULL)
 		script_set_list(v, "env_pass", job->env_pass);
 	else

@@ -16,6 +16,7 @@
 #include "netif.h"
 #include "nodes.h"
 #include "rank.h"
+#include "vocab.h"
 #include "rx.h"
 #include "testlib.h"
 #include "util.h"
@@ -472,6 +473,38 @@ START_TEST(test_port_taken)
 }
 END_TEST
 
+/* A container that passes no environment is told every name ddprank exec
+ * may set (vocab_exec_vars, podman-hpc -e): each rdzv, every optional
+ * variable set. */
+START_TEST(test_vars_crossing)
+{
+	struct rank		r = { .node_rank = 1, .nnodes = 2,
+				    .master_port = 29500 };
+	struct rank_vars	vs;
+	size_t			i;
+	int			rdzv;
+
+	r.master_addr = xstrdup("10.3.0.1");
+	r.ifname = xstrdup("eth3");
+	r.jobid = xstrdup("42");
+	r.local_addr = xstrdup("10.3.0.2");
+	for (rdzv = RDZV_STATIC; rdzv <= RDZV_C10D; rdzv++) {
+		rank_vars(&vs, &r, 1, rdzv);
+		for (i = 0; i < vs.n; i++)
+			ck_assert_msg(vocab_word(vocab_exec_vars,
+			    vs.v[i].name) >= 0, "%s is not in vocab_exec_vars",
+			    vs.v[i].name);
+		rank_vars_free(&vs);
+	}
+	ck_assert_int_ge(vocab_word(vocab_exec_vars, "DDPGEN_RESTART_COUNT"), 0);
+	ck_assert_int_ge(vocab_word(vocab_exec_vars, "DDPGEN_LAST_STOP"), 0);
+	free(r.master_addr);
+	free(r.ifname);
+	free(r.jobid);
+	free(r.local_addr);
+}
+END_TEST
+
 START_TEST(test_vars_exec)
 {
 	struct rank	r = { .node_rank = 0, .nnodes = 2, .master_port = 29500 };
@@ -769,6 +802,7 @@ rank_suite(void)
 
 	tc = tcase_create("output");
 	tcase_add_test(tc, test_vars_exec);
+	tcase_add_test(tc, test_vars_crossing);
 	tcase_add_test(tc, test_format_hostile);
 	tcase_add_test(tc, test_format_zsh);
 	suite_add_tcase(s, tc);

@@ -10,7 +10,11 @@
 # the value by design
 # (control bytes in an #SBATCH line or a pattern; what XML cannot hold).
 # The #SBATCH lines are read back as sbatch reads them (a model of its
-# parser, and sbatch -vvv itself when installed). Then 5,000 hostfiles of
+# parser, and sbatch -vvv itself when installed). Then 500 profiles with
+# a container (each runtime of ddpgen-profile(5)) whose image and mounts
+# are hostile bytes: the runtime's words after ddprank's "--", Pyxis's
+# srun options and Shifter's #SBATCH --image carry them byte for byte.
+# Then 5,000 hostfiles of
 # random host names with random MASTER_ADDR values through ddprank env
 # and eval in bash and sh.
 #

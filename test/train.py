@@ -46,6 +46,8 @@ ENV_KEYS = ("MASTER_PORT", "LOCAL_WORLD_SIZE", "GLOO_SOCKET_IFNAME",
             # What the job script sets for the training: threads, and a
             # variable of the test's own (t-e2e-field.sh).
             "OMP_NUM_THREADS", "DDPTEST_VAR",
+            # Set by ch-run in its container (t-e2e-container.sh).
+            "CH_RUNNING",
             # Present only if ddprank exec failed to drop the secret.
             "DDPRANK_SECRET")
 
