@@ -15,6 +15,7 @@
 
 #include <confuse.h>
 
+#include "launcher.h"
 #include "profile.h"
 #include "profile-int.h"
 #include "rx.h"
@@ -832,6 +833,30 @@ problems_ports(const struct profile *p, problem_fn *fn, void *arg)
 		    "high port %d", p->port_min, p->port_max);
 }
 
+/* What the launcher the first word names can do. */
+static void
+problems_launcher(const struct profile *p, problem_fn *fn, void *arg)
+{
+	const struct launcher	*l;
+
+	l = launcher_get(launcher_find(p->launcher.v[0]));
+	if (l->sched != SCHED_AUTO && l->sched != p->scheduler)
+		problem(fn, arg, "launcher", "launcher: %s starts one %s task "
+		    "per process and runs only on %s sites, not %s", l->name,
+		    sched_get(l->sched)->title, sched_get(l->sched)->title,
+		    sched_get(p->scheduler)->title);
+	if (l == launcher_get(LAUNCHER_ACCELERATE) && p->launcher.n > 1 &&
+	    strcmp(p->launcher.v[1], "launch") != 0)
+		problem(fn, arg, "launcher", "launcher: '%s' is not 'launch': "
+		    "accelerate runs as 'accelerate launch'", p->launcher.v[1]);
+	if (!l->rdzv && p->rdzv != RDZV_STATIC)
+		problem(fn, arg, "rdzv", "rdzv: %s is torchrun's rendezvous; "
+		    "launcher %s has none", rdzv_names[p->rdzv], l->name);
+	if (l->restarts_flag == NULL && p->max_restarts > 0)
+		problem(fn, arg, "max_restarts", "max_restarts: launcher %s "
+		    "does not restart workers", l->name);
+}
+
 /* Rules between keys. */
 static void
 problems_cross(const struct profile *p, problem_fn *fn, void *arg)
@@ -848,6 +873,8 @@ problems_cross(const struct profile *p, problem_fn *fn, void *arg)
 		    p->nproc_per_node, p->gpus_per_node);
 	if (p->launcher.n == 0)
 		problem(fn, arg, "launcher", "launcher: empty list");
+	else
+		problems_launcher(p, fn, arg);
 	if (p->template[0] == '\0')
 		problem(fn, arg, "template", "template: empty value");
 	/* The warning would come before the job starts. */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "launcher.h"
 #include "nodecmd.h"
 #include "profile.h"
 #include "quote.h"
@@ -92,6 +93,26 @@ script_set_env(struct tmpl_vars *v, const struct profile *p)
 	}
 }
 
+/* A launcher that runs one task per process (srun) shares the node's
+ * CPUs (cpus_per_task: a node's) between the tasks; else the one task
+ * of a node shares them between its processes. */
+static void
+script_set_launcher(struct tmpl_vars *v, const struct profile *p)
+{
+	const struct launcher	*l;
+	int			 nproc = profile_nproc(p), cpus;
+
+	l = launcher_get(launcher_find(p->launcher.v[0]));
+	cpus = p->cpus_per_task;
+	if (l->per_process && cpus > 0)
+		cpus = cpus / nproc > 0 ? cpus / nproc : 1;
+	script_set_count(v, "cpus_per_task", cpus);
+	tmpl_set(v, "launcher_name", l->name);
+	tmpl_set(v, "per_process", l->per_process ? "1" : "");
+	script_set_int(v, "tasks_per_node", l->per_process ? nproc : 1);
+	script_set_int(v, "procs_per_task", l->per_process ? 1 : nproc);
+}
+
 static void
 script_set_requests(struct tmpl_vars *v, const struct profile *p)
 {
@@ -103,7 +124,7 @@ script_set_requests(struct tmpl_vars *v, const struct profile *p)
 	tmpl_set(v, "constraint", p->constraint);
 	tmpl_set(v, "time", p->time);
 	script_set_count(v, "gpus_per_node", p->gpus_per_node);
-	script_set_count(v, "cpus_per_task", p->cpus_per_task);
+	script_set_launcher(v, p);
 	script_set_int(v, "nproc_per_node", profile_nproc(p));
 	script_set_list(v, "sbatch_extra", &p->sbatch_extra);
 }
