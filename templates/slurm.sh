@@ -266,12 +266,13 @@ srun --nodes="$SLURM_NNODES" --ntasks="$SLURM_NNODES" --ntasks-per-node=1 --expo
 srun --nodes="$SLURM_NNODES" --ntasks="$SLURM_NNODES" --ntasks-per-node=1 \
 {{/per_process}}
 {{?per_process}}
-# One task per process (launcher {{launcher_name}}); each runs ddprank,
-# which execs the training with what torchrun would have given it: RANK,
-# LOCAL_RANK, WORLD_SIZE, LOCAL_WORLD_SIZE, GROUP_RANK, the master
-# address and port. A failing task ends the whole step. The counts on
-# the command line beat what sbatch was given; --export=ALL passes what
-# this script exported even when the job was submitted with --export=NONE.
+# One task per process (launcher {{launcher_name}}), no agent: each runs
+# ddprank, which execs the training with what torchrun would have given
+# it (RANK, LOCAL_RANK, WORLD_SIZE, LOCAL_WORLD_SIZE, GROUP_RANK, the
+# master address and port). A failing task ends the whole step. The
+# counts on the command line beat what sbatch was given; --export=ALL
+# passes what this script exported even when the job was submitted with
+# --export=NONE.
 # shellcheck disable=SC2016
 srun --nodes="$SLURM_NNODES" --ntasks="$((SLURM_NNODES * {{tasks_per_node}}))" --ntasks-per-node={{tasks_per_node}} \
 {{/per_process}}
