@@ -141,6 +141,19 @@ script_set_life(struct tmpl_vars *v, const struct profile *p)
 	script_set_count(v, "max_restarts", p->max_restarts);
 }
 
+/* The program's first word, which the preflight looks for (srun's is
+ * the python that runs the script). */
+static void
+script_set_program(struct tmpl_vars *v, const struct profile *p)
+{
+	struct strlist	prog;
+
+	strlist_init(&prog);
+	launcher_program(&prog, &p->launcher);
+	tmpl_set(v, "launcher_program", prog.v[0]);
+	strlist_free(&prog);
+}
+
 static void
 script_set_runtime(struct tmpl_vars *v, const struct profile *p)
 {
@@ -160,7 +173,7 @@ script_set_runtime(struct tmpl_vars *v, const struct profile *p)
 	tmpl_set(v, "rdzv_c10d", p->rdzv == RDZV_C10D ? "1" : "");
 	tmpl_set(v, "label_output", p->label_output ? "1" : "");
 	script_set_list(v, "launcher", &p->launcher);
-	tmpl_set(v, "launcher_program", p->launcher.v[0]);
+	script_set_program(v, p);
 	script_set_list(v, "launcher_args", &p->launcher_args);
 	tmpl_set(v, "preflight", p->preflight ? "1" : "");
 	script_set_list(v, "setup", &p->setup);
