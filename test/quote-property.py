@@ -459,8 +459,14 @@ done
         if xml and v.launcher_of(xml) is None:
             # hpcpack.conf's, torchrun-compatible.
             prog = [b"python3", b"-m", b"torch.distributed.run"]
-        self.check(argv[:len(prog)] == prog, "%s: launcher %s: argv %r" %
-                   (what, v.launcher_of(xml), argv[:len(prog)]))
+        # The record starts after the first "--", which an --iface value
+        # "--" makes come early: then "--" and the words follow later.
+        end = len(argv) - 1 - len(v.args)
+        starts = [0] + [k + 1 for k in range(end) if argv[k] == b"--"]
+        self.check(any(argv[k:k + len(prog)] == prog and k + len(prog) <= end
+                       for k in starts),
+                   "%s: launcher %s: argv %r" %
+                   (what, v.launcher_of(xml), argv[:end]))
         # HPC Pack sets the job's variables, not its command line: the
         # XML check (xml_values) reads those. A value the job-time rule
         # expands is exported by DDPGEN_TASK instead, so the run sees it.
