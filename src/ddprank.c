@@ -648,21 +648,25 @@ cmd_exec(struct options *o)
 		    "node (same address) runs the command; this process "
 		    "exits") : xc;
 	}
-	for (i = 0; i < vs.n; i++) {
+	for (i = 0; i < vs.n && xc == XC_OK; i++) {
 		if (setenv(vs.v[i].name, vs.v[i].value, 1) == -1)
-			return report(XC_FAIL, "setenv %s: %s", vs.v[i].name,
+			xc = report(XC_FAIL, "setenv %s: %s", vs.v[i].name,
 			    strerror(errno));
 	}
 	rank_vars_free(&vs);
-	if ((xc = restart_setenv()) != XC_OK)
-		return xc;
-	/* The command has no use for the secret: one copy fewer to leak. */
-	(void)unsetenv(AUTH_ENV);
-	execvp(argv.v[0], argv.v);
-	saved = errno;
-	xc = saved == ENOENT || saved == ENOTDIR ? XC_NOTFOUND : XC_NOEXEC;
-	return report(xc, "cannot execute '%s': %s", argv.v[0],
-	    strerror(saved));
+	if (xc == XC_OK && (xc = restart_setenv()) == XC_OK) {
+		/* The command has no use for the secret: one copy fewer to
+		 * leak. */
+		(void)unsetenv(AUTH_ENV);
+		execvp(argv.v[0], argv.v);
+		saved = errno;
+		xc = saved == ENOENT || saved == ENOTDIR ? XC_NOTFOUND :
+		    XC_NOEXEC;
+		report(xc, "cannot execute '%s': %s", argv.v[0],
+		    strerror(saved));
+	}
+	strlist_free(&argv);
+	return xc;
 }
 
 /* Node 0 prints the report; another node only when its findings did
