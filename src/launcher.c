@@ -106,24 +106,20 @@ launcher_add_words(struct strlist *out, const char *const *w)
 void
 launcher_program(struct strlist *out, const struct strlist *l)
 {
-	size_t	i;
+	const struct launcher	*row = launcher_get(launcher_find(l->v[0]));
+	size_t			 i;
 
-	switch (launcher_find(l->v[0])) {
-	case LAUNCHER_SRUN:
+	/* A name that is no program (srun): the words after it are. */
+	if (strcmp(row->name, row->program[0]) != 0) {
 		if (l->n == 1)
-			launcher_add_words(out, srun_prog);
+			launcher_add_words(out, row->program);
 		for (i = 1; i < l->n; i++)
 			strlist_add(out, l->v[i]);
 		return;
-	case LAUNCHER_ACCELERATE:
-		strlist_copy(out, l);
-		if (l->n == 1)
-			strlist_add(out, "launch");
-		return;
-	default:
-		strlist_copy(out, l);
-		return;
 	}
+	strlist_copy(out, l);
+	for (i = l->n; i < row->words; i++)
+		strlist_add(out, row->program[i]);
 }
 
 const char *

@@ -80,9 +80,10 @@ const struct launcher *launcher_get(enum launcher_id);
  * torchrun-compatible, as it always was. */
 enum launcher_id launcher_find(const char *word);
 
-/* The program of profile launcher words l (l->n > 0): for srun the
- * words after "srun", else python3; for accelerate given alone,
- * "accelerate launch"; else l itself. Appends to out. */
+/* The program of profile launcher words l (l->n > 0), appended to out:
+ * where the row's name is no program (srun) the words after it, else
+ * the row's program (python3); else l, completed to the row's first
+ * words ("accelerate" alone: "accelerate launch"). */
 void	 launcher_program(struct strlist *out, const struct strlist *l);
 
 /* The program ddprank doctor checks for word: a row's own name gives

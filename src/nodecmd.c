@@ -91,7 +91,8 @@ nodecmd_ddprank(struct strlist *argv, const struct job *job)
 	if (l->rdzv) {
 		strlist_add(argv, "--rdzv");
 		strlist_add(argv, rdzv_names[p->rdzv]);
-	} else
+	}
+	if (l != launcher_get(LAUNCHER_TORCHRUN))
 		nodecmd_launcher(argv, job, l);
 	strlist_add(argv, "--");
 }

@@ -845,10 +845,12 @@ problems_launcher(const struct profile *p, problem_fn *fn, void *arg)
 		    "per process and runs only on %s sites, not %s", l->name,
 		    sched_get(l->sched)->title, sched_get(l->sched)->title,
 		    sched_get(p->scheduler)->title);
-	if (l == launcher_get(LAUNCHER_ACCELERATE) && p->launcher.n > 1 &&
-	    strcmp(p->launcher.v[1], "launch") != 0)
-		problem(fn, arg, "launcher", "launcher: '%s' is not 'launch': "
-		    "accelerate runs as 'accelerate launch'", p->launcher.v[1]);
+	/* ddprank exec puts its flags after the program's first words. */
+	if (l->words > 1 && p->launcher.n > 1 &&
+	    strcmp(p->launcher.v[1], l->program[1]) != 0)
+		problem(fn, arg, "launcher", "launcher: '%s' is not '%s': %s "
+		    "runs as '%s %s'", p->launcher.v[1], l->program[1], l->name,
+		    l->program[0], l->program[1]);
 	if (!l->rdzv && p->rdzv != RDZV_STATIC)
 		problem(fn, arg, "rdzv", "rdzv: %s is torchrun's rendezvous; "
 		    "launcher %s has none", rdzv_names[p->rdzv], l->name);
