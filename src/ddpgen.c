@@ -58,6 +58,7 @@ static const struct option longopts[] = {
 	{ "setup",		required_argument,	NULL, 'S' },
 	{ "port",		required_argument,	NULL, 'P' },
 	{ "rdzv",		required_argument,	NULL, 'r' },
+	{ "launcher",		required_argument,	NULL, 'L' },
 	{ "iface",		required_argument,	NULL, 'i' },
 	{ "template",		required_argument,	NULL, 'T' },
 	{ "ddprank",		required_argument,	NULL, OPT_DDPRANK },
@@ -83,7 +84,8 @@ usage(FILE *f)
 "              [-t time] [-p partition] [-A account] [-q qos]\n"
 "              [-C constraint] [-J job-name] [-o file] [-f format]\n"
 "              [-e name[=value]] [-S command] [-P port|auto]\n"
-"              [-r static|c10d] [-i regex] [-T template] [--ddprank path]\n"
+"              [-r static|c10d] [-L torchrun|srun|deepspeed|accelerate]\n"
+"              [-i regex] [-T template] [--ddprank path]\n"
 "              [--preflight | --no-preflight]\n"
 "              [--requeue | --no-requeue] [--signal-lead seconds]\n"
 "              [--container runtime] [--image image]\n"
@@ -214,6 +216,7 @@ parse_opt(struct opts *o, int ch)
 	case 'S': strlist_add(&j->setup, optarg); break;
 	case 'P': j->port = optarg; break;
 	case 'r': j->rdzv = optarg; break;
+	case 'L': j->launcher = optarg; break;
 	case 'i': j->iface = optarg; break;
 	case 'T': j->template = optarg; break;
 	case OPT_DDPRANK: j->ddprank = optarg; break;
@@ -258,7 +261,7 @@ parse_opts(struct opts *o, int argc, char **argv)
 	strlist_init(&o->j.setup);
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv,
-	    "+:s:N:G:n:t:p:A:q:C:J:o:f:e:S:P:r:i:T:hV", longopts,
+	    "+:s:N:G:n:t:p:A:q:C:J:o:f:e:S:P:r:L:i:T:hV", longopts,
 	    NULL)) != -1) {
 		if (ch == '?' || ch == ':')
 			bad_opt(ch, argv);

@@ -9,6 +9,7 @@
 
 #include "exitcode.h"
 #include "job.h"
+#include "launcher.h"
 #include "profile.h"
 #include "runtime.h"
 #include "scheduler.h"
@@ -92,6 +93,31 @@ job_container(struct profile *p, const char *container, char **cause)
 	return XC_OK;
 }
 
+/* --launcher NAME names a row; a profile whose launcher names the same
+ * row keeps its words (a torchrun at a path stays). */
+static int
+job_launcher(struct profile *p, const char *name, char **cause)
+{
+	char	*names;
+	int	 i;
+
+	if (name == NULL)
+		return XC_OK;
+	if ((i = vocab_word(launcher_names, name)) == -1) {
+		util_fail(cause, "--launcher: '%s' is not %s", name,
+		    (names = launcher_names_text()));
+		free(names);
+		return XC_USAGE;
+	}
+	if (p->launcher.n > 0 &&
+	    launcher_find(p->launcher.v[0]) == (enum launcher_id)i)
+		return XC_OK;
+	strlist_free(&p->launcher);
+	strlist_init(&p->launcher);
+	strlist_add(&p->launcher, name);
+	return XC_OK;
+}
+
 /* --format picks the template of the same name with the format's
  * extension: hpcpack.xml becomes hpcpack.cmd. */
 static int
@@ -157,7 +183,8 @@ job_apply_opts(struct profile *p, const struct job_opts *o, char **cause)
 	if ((xc = job_format(p, o->format, cause)) != XC_OK ||
 	    (xc = job_port(p, o->port, cause)) != XC_OK ||
 	    (xc = job_rdzv(p, o->rdzv, cause)) != XC_OK ||
-	    (xc = job_container(p, o->container, cause)) != XC_OK)
+	    (xc = job_container(p, o->container, cause)) != XC_OK ||
+	    (xc = job_launcher(p, o->launcher, cause)) != XC_OK)
 		return xc;
 	strlist_copy(&p->setup, &o->setup);
 	return XC_OK;

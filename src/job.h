@@ -30,6 +30,7 @@ struct job_opts {
 	struct strlist	 setup;
 	const char	*port;
 	const char	*rdzv;
+	const char	*launcher;
 	const char	*iface;
 	const char	*template;
 	const char	*ddprank;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "launcher.h"
 #include "nodecmd.h"
 #include "profile.h"
 #include "quote.h"
@@ -42,11 +43,37 @@ nodecmd_exchange(struct strlist *argv, const struct job *job)
 	nodecmd_addf_int(argv, job->nodes);
 }
 
-/* ddprank exec and its options, up to and with "--". */
+/* A launcher other than torchrun: its name, and the processes per node
+ * when its flags count every node's. */
 static void
-nodecmd_ddprank(struct strlist *argv, const struct job *job)
+nodecmd_launcher(struct strlist *argv, const struct job *job,
+    const struct launcher *l)
+{
+	const struct launcher_flag	*f;
+
+	strlist_add(argv, "--launcher");
+	strlist_add(argv, l->name);
+	for (f = l->flags; f->flag != NULL; f++) {
+		if (f->val == LAUNCHER_VAL_PROCS) {
+			strlist_add(argv, "--nproc-per-node");
+			nodecmd_addf_int(argv, profile_nproc(job->prof));
+		}
+	}
+}
+
+static const struct launcher *
+nodecmd_row(const struct job *job)
+{
+	return launcher_get(launcher_find(job->prof->launcher.v[0]));
+}
+
+/* ddprank exec and its options, up to and with "--"; rt words of a
+ * container runtime's command come before the launcher. */
+static void
+nodecmd_ddprank(struct strlist *argv, const struct job *job, size_t rt)
 {
 	const struct profile	*p = job->prof;
+	const struct launcher	*l = nodecmd_row(job);
 	char			*s;
 
 	strlist_add(argv, job->ddprank);
@@ -65,8 +92,18 @@ nodecmd_ddprank(struct strlist *argv, const struct job *job)
 	strlist_add(argv, "--port-range");
 	xasprintf(&s, "%d-%d", p->port_min, p->port_max);
 	strlist_addown(argv, s);
-	strlist_add(argv, "--rdzv");
-	strlist_add(argv, rdzv_names[p->rdzv]);
+	if (l->rdzv) {
+		strlist_add(argv, "--rdzv");
+		strlist_add(argv, rdzv_names[p->rdzv]);
+	}
+	if (l != launcher_get(LAUNCHER_TORCHRUN))
+		nodecmd_launcher(argv, job, l);
+	/* The launcher's run-time flags go after its first words. */
+	if (rt > 0 && l->flags[0].flag != NULL) {
+		strlist_add(argv, "--launcher-at");
+		xasprintf(&s, "%zu", rt);
+		strlist_addown(argv, s);
+	}
 	strlist_add(argv, "--");
 }
 
@@ -156,28 +193,61 @@ nodecmd_runtime(struct strlist *argv, const struct job *job)
 		strlist_add(argv, rt->command_sep);
 }
 
+/* 1 if l holds one of the words of alt. */
+static int
+nodecmd_has(const struct strlist *l, const char *const *alt)
+{
+	size_t	i, k;
+
+	for (i = 0; i < l->n; i++)
+		for (k = 0; alt[k] != NULL; k++)
+			if (strcmp(l->v[i], alt[k]) == 0)
+				return 1;
+	return 0;
+}
+
+/* The row's fixed flags, unless the profile chose another of alt. */
+static void
+nodecmd_fixed(struct strlist *argv, const struct profile *p,
+    const struct launcher *l)
+{
+	size_t	i;
+
+	if (l->fixed == NULL || nodecmd_has(&p->launcher, l->alt) ||
+	    nodecmd_has(&p->launcher_args, l->alt))
+		return;
+	for (i = 0; l->fixed[i] != NULL; i++)
+		strlist_add(argv, l->fixed[i]);
+}
+
 void
 nodecmd_build(struct nodecmd *c, const struct job *job)
 {
 	const struct profile	*p = job->prof;
+	const struct launcher	*l = nodecmd_row(job);
+	struct strlist		 rt;
 	char			*s;
 	size_t			 i;
 
 	strlist_init(&c->argv);
-	nodecmd_ddprank(&c->argv, job);
-	c->runtime = SIZE_MAX;
-	if (runtime_get(p->container)->argv != NULL) {
-		c->runtime = c->argv.n;
-		nodecmd_runtime(&c->argv, job);
-	}
+	strlist_init(&rt);
+	if (runtime_get(p->container)->argv != NULL)
+		nodecmd_runtime(&rt, job);
+	nodecmd_ddprank(&c->argv, job, rt.n);
+	c->runtime = rt.n > 0 ? c->argv.n : SIZE_MAX;
+	strlist_copy(&c->argv, &rt);
+	strlist_free(&rt);
 	c->launcher = c->argv.n;
-	strlist_copy(&c->argv, &p->launcher);
-	xasprintf(&s, "--nproc_per_node=%d", profile_nproc(p));
-	strlist_addown(&c->argv, s);
-	if (p->max_restarts > 0) {
-		xasprintf(&s, "--max-restarts=%d", p->max_restarts);
+	launcher_program(&c->argv, &p->launcher);
+	if (l->nproc_flag != NULL) {
+		xasprintf(&s, "%s=%d", l->nproc_flag, profile_nproc(p));
 		strlist_addown(&c->argv, s);
 	}
+	if (p->max_restarts > 0 && l->restarts_flag != NULL) {
+		xasprintf(&s, "%s=%d", l->restarts_flag, p->max_restarts);
+		strlist_addown(&c->argv, s);
+	}
+	nodecmd_fixed(&c->argv, p, l);
 	strlist_copy(&c->argv, &p->launcher_args);
 	c->script = c->argv.n;
 	strlist_add(&c->argv, job->script);
@@ -191,9 +261,11 @@ nodecmd_doctor(struct nodecmd *c, const struct job *job)
 	const struct profile	*p = job->prof;
 	const struct runtime	*rt = runtime_get(p->container);
 	int			 partial = sched_get(p->scheduler)->partial_list;
+	struct strlist		 prog;
 	char			*s;
 
 	strlist_init(&c->argv);
+	strlist_init(&prog);
 	c->runtime = c->launcher = c->script = SIZE_MAX;
 	strlist_add(&c->argv, job->ddprank);
 	strlist_add(&c->argv, "doctor");
@@ -224,11 +296,11 @@ nodecmd_doctor(struct nodecmd *c, const struct job *job)
 		xasprintf(&s, "%d-%d", p->port_min, p->port_max);
 		strlist_addown(&c->argv, s);
 	}
+	/* The program the node runs: srun's is python. */
+	launcher_program(&prog, &p->launcher);
 	strlist_add(&c->argv, "--launcher");
-	if (rt->argv != NULL)
-		strlist_add(&c->argv, rt->argv[0]);
-	else
-		strlist_add(&c->argv, p->launcher.v[0]);
+	strlist_add(&c->argv, rt->argv != NULL ? rt->argv[0] : prog.v[0]);
+	strlist_free(&prog);
 	if (!partial && p->gpus_per_node > 0) {
 		strlist_add(&c->argv, "--gpus");
 		nodecmd_addf_int(&c->argv, p->gpus_per_node);

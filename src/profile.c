@@ -15,6 +15,7 @@
 
 #include <confuse.h>
 
+#include "launcher.h"
 #include "profile.h"
 #include "profile-int.h"
 #include "rx.h"
@@ -886,6 +887,39 @@ problems_container(const struct profile *p, problem_fn *fn, void *arg)
 	if (p->container_modules.n > 0 && rt->module_opt == NULL)
 		problem(fn, arg, "container_modules", "container_modules: "
 		    "'%s' has no modules", rt->name);
+	/* DeepSpeed's hostfile is a file descriptor ddprank leaves open,
+	 * which podman does not pass into its container. */
+	if (rt->env_opt != NULL && p->launcher.n > 0 &&
+	    launcher_find(p->launcher.v[0]) == LAUNCHER_DEEPSPEED)
+		problem(fn, arg, "container", "container: launcher deepspeed "
+		    "reads its hostfile from a descriptor '%s' does not pass",
+		    rt->name);
+}
+
+/* What the launcher the first word names can do. */
+static void
+problems_launcher(const struct profile *p, problem_fn *fn, void *arg)
+{
+	const struct launcher	*l;
+
+	l = launcher_get(launcher_find(p->launcher.v[0]));
+	if (l->sched != SCHED_AUTO && l->sched != p->scheduler)
+		problem(fn, arg, "launcher", "launcher: %s starts one %s task "
+		    "per process and runs only on %s sites, not %s", l->name,
+		    sched_get(l->sched)->title, sched_get(l->sched)->title,
+		    sched_get(p->scheduler)->title);
+	/* ddprank exec puts its flags after the program's first words. */
+	if (l->words > 1 && p->launcher.n > 1 &&
+	    strcmp(p->launcher.v[1], l->program[1]) != 0)
+		problem(fn, arg, "launcher", "launcher: '%s' is not '%s': %s "
+		    "runs as '%s %s'", p->launcher.v[1], l->program[1], l->name,
+		    l->program[0], l->program[1]);
+	if (!l->rdzv && p->rdzv != RDZV_STATIC)
+		problem(fn, arg, "rdzv", "rdzv: %s is torchrun's rendezvous; "
+		    "launcher %s has none", rdzv_names[p->rdzv], l->name);
+	if (l->restarts_flag == NULL && p->max_restarts > 0)
+		problem(fn, arg, "max_restarts", "max_restarts: launcher %s "
+		    "does not restart workers", l->name);
 }
 
 /* Rules between keys. */
@@ -904,6 +938,8 @@ problems_cross(const struct profile *p, problem_fn *fn, void *arg)
 		    p->nproc_per_node, p->gpus_per_node);
 	if (p->launcher.n == 0)
 		problem(fn, arg, "launcher", "launcher: empty list");
+	else
+		problems_launcher(p, fn, arg);
 	if (p->template[0] == '\0')
 		problem(fn, arg, "template", "template: empty value");
 	/* The warning would come before the job starts. */

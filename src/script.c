@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "launcher.h"
 #include "nodecmd.h"
 #include "profile.h"
 #include "quote.h"
@@ -93,6 +94,26 @@ script_set_env(struct tmpl_vars *v, const struct profile *p)
 	}
 }
 
+/* A launcher that runs one task per process (srun) shares the node's
+ * CPUs (cpus_per_task: a node's) between the tasks; else the one task
+ * of a node shares them between its processes. */
+static void
+script_set_launcher(struct tmpl_vars *v, const struct profile *p)
+{
+	const struct launcher	*l;
+	int			 nproc = profile_nproc(p), cpus;
+
+	l = launcher_get(launcher_find(p->launcher.v[0]));
+	cpus = p->cpus_per_task;
+	if (l->per_process && cpus > 0)
+		cpus = cpus / nproc > 0 ? cpus / nproc : 1;
+	script_set_count(v, "cpus_per_task", cpus);
+	tmpl_set(v, "launcher_name", l->name);
+	tmpl_set(v, "per_process", l->per_process ? "1" : "");
+	script_set_int(v, "tasks_per_node", l->per_process ? nproc : 1);
+	script_set_int(v, "procs_per_task", l->per_process ? 1 : nproc);
+}
+
 static void
 script_set_requests(struct tmpl_vars *v, const struct profile *p)
 {
@@ -104,7 +125,7 @@ script_set_requests(struct tmpl_vars *v, const struct profile *p)
 	tmpl_set(v, "constraint", p->constraint);
 	tmpl_set(v, "time", p->time);
 	script_set_count(v, "gpus_per_node", p->gpus_per_node);
-	script_set_count(v, "cpus_per_task", p->cpus_per_task);
+	script_set_launcher(v, p);
 	script_set_int(v, "nproc_per_node", profile_nproc(p));
 	script_set_list(v, "sbatch_extra", &p->sbatch_extra);
 }
@@ -119,6 +140,19 @@ script_set_life(struct tmpl_vars *v, const struct profile *p)
 	    profile_signal_names[p->checkpoint_signal]);
 	script_set_int(v, "max_requeues", p->max_requeues);
 	script_set_count(v, "max_restarts", p->max_restarts);
+}
+
+/* The program's first word, which the preflight looks for (srun's is
+ * the python that runs the script). */
+static void
+script_set_program(struct tmpl_vars *v, const struct profile *p)
+{
+	struct strlist	prog;
+
+	strlist_init(&prog);
+	launcher_program(&prog, &p->launcher);
+	tmpl_set(v, "launcher_program", prog.v[0]);
+	strlist_free(&prog);
 }
 
 static void
@@ -140,7 +174,7 @@ script_set_runtime(struct tmpl_vars *v, const struct profile *p)
 	tmpl_set(v, "rdzv_c10d", p->rdzv == RDZV_C10D ? "1" : "");
 	tmpl_set(v, "label_output", p->label_output ? "1" : "");
 	script_set_list(v, "launcher", &p->launcher);
-	tmpl_set(v, "launcher_program", p->launcher.v[0]);
+	script_set_program(v, p);
 	script_set_list(v, "launcher_args", &p->launcher_args);
 	tmpl_set(v, "preflight", p->preflight ? "1" : "");
 	script_set_list(v, "setup", &p->setup);

@@ -5,7 +5,7 @@
 #   {{command}}
 #SBATCH --job-name={{job_name}}
 #SBATCH --nodes={{nodes}}
-#SBATCH --ntasks-per-node=1
+#SBATCH --ntasks-per-node={{tasks_per_node}}
 {{?sbatch_exclusive}}
 #SBATCH --exclusive
 {{/sbatch_exclusive}}
@@ -123,7 +123,7 @@ ddpgen_pass {{.}}
 # share of the CPUs of the task instead, as Slurm counts them at run time
 # (-c given to sbatch included).
 if [ -z "${OMP_NUM_THREADS:-}" ] && [ "${SLURM_CPUS_PER_TASK:-0}" -gt 0 ] 2>/dev/null; then
-	OMP_NUM_THREADS=$((SLURM_CPUS_PER_TASK / {{nproc_per_node}}))
+	OMP_NUM_THREADS=$((SLURM_CPUS_PER_TASK / {{procs_per_task}}))
 	[ "$OMP_NUM_THREADS" -ge 1 ] || OMP_NUM_THREADS=1
 	export OMP_NUM_THREADS
 fi
@@ -285,6 +285,7 @@ srun --nodes="$SLURM_NNODES" --ntasks="$SLURM_NNODES" --ntasks-per-node=1 --expo
 	{{preflight_command|raw}}
 {{/preflight}}
 
+{{^per_process}}
 # One task per node; each runs ddprank, which execs the launcher with its
 # node rank, node count, master address and port set. A node where
 # ddprank is missing says so; a failing node ends the whole step. The
@@ -293,6 +294,18 @@ srun --nodes="$SLURM_NNODES" --ntasks="$SLURM_NNODES" --ntasks-per-node=1 --expo
 # script exported even when the job was submitted with --export=NONE.
 # shellcheck disable=SC2016
 srun --nodes="$SLURM_NNODES" --ntasks="$SLURM_NNODES" --ntasks-per-node=1 \
+{{/per_process}}
+{{?per_process}}
+# One task per process (launcher {{launcher_name}}), no agent: each runs
+# ddprank, which execs the training with what torchrun would have given
+# it (RANK, LOCAL_RANK, WORLD_SIZE, LOCAL_WORLD_SIZE, GROUP_RANK, the
+# master address and port). A failing task ends the whole step. The
+# counts on the command line beat what sbatch was given; --export=ALL
+# passes what this script exported even when the job was submitted with
+# --export=NONE.
+# shellcheck disable=SC2016
+srun --nodes="$SLURM_NNODES" --ntasks="$((SLURM_NNODES * {{tasks_per_node}}))" --ntasks-per-node={{tasks_per_node}} \
+{{/per_process}}
 	--kill-on-bad-exit=1 --export=ALL{{?label_output}} --label{{/label_output}}{{?container_srun}} \
 	{{container_srun}}{{/container_srun}} \
 	/bin/bash -c 'if [ ! -x "$1" ]; then echo "ddpgen job: ddprank not found at $1 on $(hostname)" >&2; exit 127; fi; exec "$@"' ddprank \

@@ -50,6 +50,10 @@ HOSTILE = [b"$(touch pwned)", b"`touch pwned`", b"';touch pwned;'",
            b"&amp;", b"]]>", b"=", b"a=b", b"packjob", b"hetjob", b"%j",
            b"${HOME}", b"\\$HOME", b"$1", b"$$", b"${X:-y}", b"$QP_UNSET",
            b"${QP_UNSET}", b"${", b"$_"]
+# The program words each launcher (ddpgen --launcher) runs on a node.
+LAUNCHER_WORDS = {None: [b"torchrun"], "srun": [b"python3"],
+                  "deepspeed": [b"deepspeed"],
+                  "accelerate": [b"accelerate", b"launch"]}
 # MASTER_ADDR values that ran code through sh's eval of $'...' words.
 EXPLOITS = [b"\x01';touch pwned;#", b"\x01';touch pwned;'"]
 SAFE = b"abcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-"
@@ -186,6 +190,9 @@ class Vector:
             if rng.random() < 0.9:
                 v = bytes(c for c in v if c >= 32 and c != 127) or b"x"
             self.iface = v
+        # The launcher (ddpgen --launcher): its words come before the
+        # script; srun-direct is Slurm's alone.
+        self.launcher = rng.choice([None, "srun", "deepspeed", "accelerate"])
         self.real = i % 100 == 0
         # Half the vectors hold only what XML can carry, so that HPC Pack
         # jobs are generated from them too.
@@ -212,7 +219,12 @@ class Vector:
             a += [b"--env", b"HOSTILE_ENV=" + self.env]
         if self.iface is not None:
             a += [b"--iface", self.iface]
+        if self.launcher_of(xml) is not None:
+            a += [b"--launcher", self.launcher.encode()]
         return a + [b"--", self.script] + self.args
+
+    def launcher_of(self, xml):
+        return None if xml and self.launcher == "srun" else self.launcher
 
     def may_be_too_long(self):
         """Whether the HPC Pack job's variables may pass 2,048 characters:
@@ -445,6 +457,18 @@ done
         self.check(argv[-1 - len(v.args):] == [v.script] + v.args,
                    "%s: argv differs:\n  want %r\n  got  %r" %
                    (what, [v.script] + v.args, argv))
+        prog = LAUNCHER_WORDS[v.launcher_of(xml)]
+        if xml and v.launcher_of(xml) is None:
+            # hpcpack.conf's, torchrun-compatible.
+            prog = [b"python3", b"-m", b"torch.distributed.run"]
+        # The record starts after the first "--", which an --iface value
+        # "--" makes come early: then "--" and the words follow later.
+        end = len(argv) - 1 - len(v.args)
+        starts = [0] + [k + 1 for k in range(end) if argv[k] == b"--"]
+        self.check(any(argv[k:k + len(prog)] == prog and k + len(prog) <= end
+                       for k in starts),
+                   "%s: launcher %s: argv %r" %
+                   (what, v.launcher_of(xml), argv[:end]))
         # HPC Pack sets the job's variables, not its command line: the
         # XML check (xml_values) reads those. A value the job-time rule
         # expands is exported by DDPGEN_TASK instead, so the run sees it.

@@ -2,7 +2,8 @@
 # t-quote-property.sh: 10,000 random argument vectors (bytes 1-255,
 # 0-64 bytes each, up to 8 arguments; the seed is printed) and random
 # values of every option that reaches a job (--job-name, --partition,
-# --account, --qos, --constraint, --env NAME=VALUE, --iface) through
+# --account, --qos, --constraint, --env NAME=VALUE, --iface, under each
+# --launcher) through
 # ddpgen into Slurm scripts and HPC Pack job files, executed with a
 # ddprank stand-in that records what it receives: identical every time,
 # (an --env value as the job-time rule expands $NAME and ${NAME}, by a
