@@ -102,6 +102,7 @@ struct profile_site {
 	char	*name;
 	char	*description;
 	char	*path;
+	const char *scheduler;	/* its name, static; "?" when not loaded */
 };
 
 /* The profile directories: util_searchpath's order, with
