@@ -141,7 +141,9 @@ fi
 # After the training: submit the continuation.
 ddpgen_carry_on() {
 	local rc=$1 cont say
-	say="ddpgen job: time limit in $ddpgen_lead s: checkpoint signal sent to the training on $ddpgen_nodes nodes"
+	local n=nodes
+	[ "$ddpgen_nodes" -ne 1 ] || n=node
+	say="ddpgen job: time limit in $ddpgen_lead s: checkpoint signal sent to the training on $ddpgen_nodes $n"
 	if [ "$rc" -ne 0 ]; then
 		echo "$say; the training exited with status $rc: not continued" >&2
 		return 0
@@ -207,7 +209,7 @@ export DDPGEN_NODE=$ddpgen_node
 # shellcheck disable=SC2016
 ddpgen_task='d=$1 i=$2; shift 2; . "$d/env" || exit; /bin/bash -c "$DDPGEN_NODE" ddprank "$@"; rc=$?; echo "$rc" >"$d/rc.$i"; exit "$rc"'
 ddpgen_run() {
-	local i=0 idx=0 host line rc p pids=()
+	local i=0 idx=0 host line rc p failed frc pids=()
 	local -A first
 	while IFS= read -r line; do
 		[ -n "${first[$line]+set}" ] || first[$line]=$idx
@@ -221,13 +223,17 @@ ddpgen_run() {
 		i=$((i + 1))
 	done
 	while :; do
+		failed='' frc=0
 		for ((i = 0; i < ddpgen_nodes; i++)); do
 			rc=$(cat "$ddpgen_dir/rc.$i" 2>/dev/null) || continue
-			if [ "$rc" != 0 ]; then
-				echo "ddpgen job: node $i (${ddpgen_hosts[$i]}) exited with status $rc" >&2
-				return "$rc"
-			fi
+			[ "$rc" != 0 ] || continue
+			failed+="${failed:+, }node $i (${ddpgen_hosts[$i]}) status $rc"
+			[ "$frc" != 0 ] || frc=$rc
 		done
+		if [ -n "$failed" ]; then
+			echo "ddpgen job: failed: $failed" >&2
+			return "$frc"
+		fi
 		if [ "$(find "$ddpgen_dir" -name 'rc.*' | wc -l)" -eq "$ddpgen_nodes" ]; then
 			return 0
 		fi
