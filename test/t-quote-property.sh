@@ -3,14 +3,15 @@
 # 0-64 bytes each, up to 8 arguments; the seed is printed) and random
 # values of every option that reaches a job (--job-name, --partition,
 # --account, --qos, --constraint, --env NAME=VALUE, --iface) through
-# ddpgen into Slurm scripts and HPC Pack job files, executed with a
+# ddpgen into Slurm scripts, PBS scripts (polaris) and HPC Pack job files, executed with a
 # ddprank stand-in that records what it receives: identical every time,
 # (an --env value as the job-time rule expands $NAME and ${NAME}, by a
 # model of the rule), or refused with one clear error when ddpgen refuses
 # the value by design
 # (control bytes in an #SBATCH line or a pattern; what XML cannot hold).
 # The #SBATCH lines are read back as sbatch reads them (a model of its
-# parser, and sbatch -vvv itself when installed). Then 5,000 hostfiles of
+# parser, and sbatch -vvv itself when installed), the #PBS lines as
+# qsub's make_argv reads them (a model). Then 5,000 hostfiles of
 # random host names with random MASTER_ADDR values through ddprank env
 # and eval in bash and sh.
 #
@@ -97,8 +98,18 @@ while [ $# -gt 0 ]; do
 done
 exec "$@"
 EOF
+# PBS jobs (polaris): mpiexec likewise, conda a setup line.
+cat >"$T/work/bin/mpiexec" <<'EOF'
+#!/bin/sh
+while [ $# -gt 0 ]; do
+	case $1 in -n|--ppn) shift 2 ;; *) break ;; esac
+done
+exec "$@"
+EOF
 printf '#!/bin/sh\nexit 0\n' >"$T/work/bin/module"
-chmod +x "$T/work/bin/srun" "$T/work/bin/module"
+cp "$T/work/bin/module" "$T/work/bin/conda"
+chmod +x "$T/work/bin/srun" "$T/work/bin/mpiexec" "$T/work/bin/module" \
+    "$T/work/bin/conda"
 
 sbatch=
 if command -v sbatch >/dev/null; then
