@@ -260,9 +260,11 @@ ddpgen_run {{preflight_command|raw}}
 {{/preflight}}
 
 # One ddprank per node, which execs the launcher with its node rank,
-# node count, master address and port set.
+# node count, master address and port set. Single quotes keep a $ of
+# the training's arguments literal.
 {{?requeue}}
 ddpgen_rc=0
+# shellcheck disable=SC2016
 ddpgen_run {{node_command|raw}} &
 # The shell runs its trap only while it waits: wait again after one.
 ddpgen_pid=$!
@@ -277,5 +279,6 @@ fi
 exit "$ddpgen_rc"
 {{/requeue}}
 {{^requeue}}
+# shellcheck disable=SC2016
 ddpgen_run {{node_command|raw}}
 {{/requeue}}
