@@ -200,6 +200,8 @@ ddpgen_exports() {
 	for n in $(compgen -e); do
 		case $n in
 		PBS_*|HOSTNAME|HOME|PWD|OLDPWD|SHLVL|TMPDIR|NCPUS|ENVIRONMENT|_) ;;
+		# readonly in bash: a declaration would fail
+		SHELLOPTS|BASHOPTS|BASH_*|EUID|UID|PPID) ;;
 		*) declare -p "$n" ;;
 		esac
 	done
