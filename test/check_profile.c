@@ -397,6 +397,21 @@ static const struct {
 	    "t.conf:3: scheduler: bad value 'sge' (slurm, hpcpack or pbs)" },
 	{ "discovery = dns\n",
 	    "t.conf:3: discovery: bad value 'dns' (hostname or iface)" },
+	/* PBS resource values: ',' would start another resource. */
+	{ "filesystems = \"home,eagle\"\n",
+	    "t.conf:3: filesystems: 'home,eagle' is not a PBS filesystems "
+	    "list (names of [A-Za-z0-9_.-] joined by ':', as home:eagle)" },
+	{ "filesystems = \"home::eagle\"\n",
+	    "t.conf:3: filesystems: 'home::eagle' is not a PBS filesystems "
+	    "list (names of [A-Za-z0-9_.-] joined by ':', as home:eagle)" },
+	{ "pbs_select = \"system\"\n",
+	    "t.conf:3: pbs_select: 'system' is not a list of PBS resources "
+	    "(NAME=VALUE of [A-Za-z0-9_.-] joined by ':', as system=polaris)" },
+	{ "pbs_select = \"a=b:c='d'\"\n",
+	    "t.conf:3: pbs_select: 'a=b:c='d'' is not a list of PBS resources "
+	    "(NAME=VALUE of [A-Za-z0-9_.-] joined by ':', as system=polaris)" },
+	{ "pbs_launcher = srun\n",
+	    "t.conf:3: pbs_launcher: bad value 'srun' (mpiexec or pbsdsh)" },
 	{ "rdzv = etcd\n",
 	    "t.conf:3: rdzv: bad value 'etcd' (static or c10d)" },
 	{ "task_shell = zsh\n", "t.conf:3: task_shell: bad value 'zsh' "
