@@ -27,7 +27,8 @@
 # Cases: a real 2-node x 2-process DDP training for each launcher, with
 # t-e2e-slurm.sh's checks (world size, every rank once, parameters in
 # sync, hostile argv byte for byte); a node that never starts; a node
-# whose training dies; the checkpoint timer and the qsub continuation.
+# whose training dies; the checkpoint timer and the qsub continuation
+# (mpiexec and pbsdsh), and the end of the chain at max_requeues.
 
 mkdir -p "${BUILDDIR:-$(dirname "$0")/..}/test/tmp"
 . "$(dirname "$0")/lib.sh"
@@ -142,8 +143,10 @@ EOF
 # gets the job's variable list, not pbsdsh's environment, with HOME,
 # PBS_JOBNAME, PBS_JOBID, PBS_QUEUE, PBS_JOBCOOKIE, PBS_NODENUM,
 # PBS_TASKNUM (%8.8X), PBS_MOMPORT, OMP_NUM_THREADS, NCPUS and
-# PBS_NODEFILE (start_exec.c's task environment); pbsdsh prints a
-# failed task's status and exits 0 itself.
+# PBS_NODEFILE (start_exec.c's task environment), started in the home
+# directory (start_exec.c: "change working directory to PBS_JOBDIR or
+# to User's Home"); pbsdsh prints a failed task's status and exits 0
+# itself.
 cat >"$T/bin/pbsdsh" <<'EOF'
 #!/bin/bash
 [ -n "${PBS_ENVIRONMENT:-}" ] || { echo "$0: not executing under PBS" >&2; exit 1; }
@@ -158,6 +161,7 @@ while getopts c:n:svo o; do
 done
 shift $((OPTIND - 1))
 mapfile -t lines <"$PBS_NODEFILE"
+cd "$HOME" || exit 1
 if [ -n "$one" ]; then idx=("$one"); else idx=($(seq 0 $((${copies:-${#lines[@]}} - 1)))); fi
 pids=()
 for i in "${idx[@]}"; do
@@ -297,7 +301,9 @@ for launcher in mpiexec pbsdsh; do
 	name=$launcher-2x2
 	rm -rf "$T/ranks"
 	mkdir -p "$T/ranks"
-	gen "$name" "$conf" -N 2 -n 2 "$T/work/train.py" "$@"
+	# The script by a relative path: the job and every node go to
+	# PBS_O_WORKDIR, where qsub ran.
+	gen "$name" "$conf" -N 2 -n 2 train.py "$@"
 	check "$name: no test workaround in the script" \
 	    ! grep -q -e sitecustomize -e PYTHONPATH "$T/$name.sh"
 	run_job "$name" "$jobid" "node1 node1 node2 node2" DDPTEST_DIR="$T/ranks"
@@ -346,9 +352,11 @@ for launcher in mpiexec pbsdsh; do
 done
 
 # --- the checkpoint timer and the continuation ------------------------------------
-# A walltime of 100 s and signal_lead 90: 10 s after the start every
-# node's timer sends USR2 to its training processes, which checkpoint
-# and exit 0; the batch shell then submits the continuation with qsub.
+# A walltime of 130 s and signal_lead 90: 40 s after the start (time
+# for the workers to install their handler first, even on a loaded
+# machine; a signal before that is lost, by the contract) every node's
+# timer sends USR2 to its training processes, which checkpoint and exit
+# 0; the batch shell then submits the continuation with qsub.
 launcher=mpiexec
 emu_conf mpiexec 'requeue = true' 'signal_lead = 90' 'preflight = false'
 cp "$srcdir/examples/train_resumable.py" "$T/work/"
@@ -356,7 +364,7 @@ jobid=$((jobid + 1))
 name=timer
 gen "$name" "$T/emu-mpiexec.conf" -N 2 -n 2 -t 30 "$T/work/train_resumable.py" \
     --checkpoint "$T/work/ckpt.pt" --steps 200 --step-seconds 1 --every 50
-PBS_TEST_WALLTIME=00:01:40 run_job "$name" "$jobid" "node1 node2" \
+PBS_TEST_WALLTIME=00:02:10 run_job "$name" "$jobid" "node1 node2" \
     DDPGEN_RESTART_BASE=1 DDPGEN_TIME_LIMITS=1 DDPGEN_LAST_STOP=time-limit
 expect_eq "$name: exit status" "$rc" 0 || show "$T/$name.out"
 check "$name: the workers got the signal" \
@@ -375,7 +383,28 @@ depend=afterany:$jobid.pbs
 -v
 DDPGEN_RESTART_BASE=2,DDPGEN_TIME_LIMITS=2,DDPGEN_LAST_STOP=time-limit
 $PBS_HOME/mom_priv/jobs/$jobid.pbs.SC"
-check "$name: signalled before the walltime ($secs s)" test "$secs" -lt 60
+check "$name: ended before the walltime ($secs s)" test "$secs" -lt 130
+
+# The same with pbsdsh: the time crosses in the environment file.
+launcher=pbsdsh
+emu_conf pbsdsh 'requeue = true' 'signal_lead = 90' 'preflight = false'
+jobid=$((jobid + 1))
+name=timer-pbsdsh
+rm -f "$T/work/ckpt.pt" "$PBS_HOME/qsub.args"
+gen "$name" "$T/emu-pbsdsh.conf" -N 2 -n 1 -t 30 \
+    "$T/work/train_resumable.py" --checkpoint "$T/work/ckpt.pt" \
+    --steps 200 --step-seconds 1 --every 50
+PBS_TEST_WALLTIME=00:02:10 run_job "$name" "$jobid" "node1 node2"
+expect_eq "$name: exit status" "$rc" 0 || show "$T/$name.out"
+check "$name: the workers got the signal" \
+    grep -q 'train_resumable: rank [0-9] got signal' "$T/$name.out"
+check "$name: a first run" \
+    grep -q 'restart 0, last stop none' "$T/$name.out" || show "$T/$name.out"
+tr '\0' '\n' <"$PBS_HOME/qsub.args" >"$T/qsub.args"
+check "$name: the continuation's counts" grep -qx \
+    'DDPGEN_RESTART_BASE=1,DDPGEN_TIME_LIMITS=1,DDPGEN_LAST_STOP=time-limit' \
+    "$T/qsub.args"
+launcher=mpiexec
 
 # The last allowed continuation ran: the next warning ends the chain.
 jobid=$((jobid + 1))
@@ -383,7 +412,7 @@ name=timer-max
 rm -f "$T/work/ckpt.pt" "$PBS_HOME/qsub.args"
 gen "$name" "$T/emu-mpiexec.conf" -N 1 -n 1 -t 30 "$T/work/train_resumable.py" \
     --checkpoint "$T/work/ckpt.pt" --steps 200 --step-seconds 1 --every 50
-PBS_TEST_WALLTIME=00:01:35 run_job "$name" "$jobid" "node1" \
+PBS_TEST_WALLTIME=00:02:10 run_job "$name" "$jobid" "node1" \
     DDPGEN_RESTART_BASE=3 DDPGEN_TIME_LIMITS=3 DDPGEN_LAST_STOP=time-limit
 expect_eq "$name: exit status" "$rc" 124 || show "$T/$name.out"
 check "$name: says why" grep -q '^ddpgen job: time limit in 90 s: checkpoint signal sent to the training on 1 node; not continued: 3 time-limit continuations already (max_requeues = 3)$' \
