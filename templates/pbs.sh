@@ -87,6 +87,9 @@ export MASTER_ADDR
 # Hostname discovery: each node resolves the first node's name itself.
 unset MASTER_ADDR
 {{/discovery_iface}}
+# The time of the checkpoint signal is this job's own, never inherited
+# (qsub -V passes the submitting shell's environment).
+unset DDPGEN_WARN_AT
 {{?requeue}}
 
 # Long trainings (ddpgen(1), LONG TRAININGS). PBS sends no signal before
