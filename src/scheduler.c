@@ -30,6 +30,7 @@ static const struct sched_format hpcpack_formats[] = {
 static const char *const pbs_list[] = { "PBS_NODEFILE", NULL };
 static const char *const pbs_task[] = { "PBS_ARRAYID", "PBS_ARRAY_INDEX",
     NULL };
+static const struct sched_format pbs_formats[] = { { "pbs", ".sh" } };
 
 /* Elements of an LSF job array share LSB_JOBID; LSB_JOBINDEX is 0
  * outside arrays. */
@@ -79,6 +80,10 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		.hostlist_flags = HOSTLIST_SHORT,
 		.job_var = "PBS_JOBID", .job_prefix = 1,
 		.task_vars = pbs_task, .step_vars = none,
+		/* No signal before the walltime: the script arms a timer. */
+		.tmpl = "pbs.sh", .formats = pbs_formats,
+		.nformats = NELEM(pbs_formats),
+		.cmd_ddprank = "\"$DDPRANK\"",
 	},
 	[SCHED_LSF] = {
 		.name = "lsf", .title = "LSF",
@@ -104,11 +109,10 @@ static const struct sched sched_table[SCHED_COUNT] = {
 	},
 };
 
-/* In enum order: a scheduler without a template (tmpl NULL) between
- * two with one is named here, and refused by the profile. */
 const char *const sched_gen_names[] = { "slurm", "hpcpack", "pbs", "lsf",
     NULL };
 _Static_assert(SCHED_GEN_FIRST + 1 == SCHED_HPCPACK, "sched_gen_names");
+_Static_assert(SCHED_GEN_FIRST + 2 == SCHED_PBS, "sched_gen_names");
 _Static_assert(SCHED_GEN_FIRST + 3 == SCHED_LSF, "sched_gen_names");
 
 

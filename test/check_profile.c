@@ -395,13 +395,25 @@ static const struct {
 	    "t.conf:3: job_name: expected one value, got an empty list" },
 	{ "scheduler = sge\n",
 	    "t.conf:3: scheduler: bad value 'sge' (slurm, hpcpack, pbs or lsf)" },
-	/* Named in the table's order before its template exists. */
-	{ "scheduler = pbs\n",
-	    "t.conf:3: scheduler: 'pbs': ddpgen writes no PBS jobs" },
 	{ "lsf_launch = srun\n",
 	    "t.conf:3: lsf_launch: bad value 'srun' (blaunch or jsrun)" },
 	{ "discovery = dns\n",
 	    "t.conf:3: discovery: bad value 'dns' (hostname or iface)" },
+	/* PBS resource values: ',' would start another resource. */
+	{ "filesystems = \"home,eagle\"\n",
+	    "t.conf:3: filesystems: 'home,eagle' is not a PBS filesystems "
+	    "list (names of [A-Za-z0-9_.-] joined by ':', as home:eagle)" },
+	{ "filesystems = \"home::eagle\"\n",
+	    "t.conf:3: filesystems: 'home::eagle' is not a PBS filesystems "
+	    "list (names of [A-Za-z0-9_.-] joined by ':', as home:eagle)" },
+	{ "pbs_select = \"system\"\n",
+	    "t.conf:3: pbs_select: 'system' is not a list of PBS resources "
+	    "(NAME=VALUE of [A-Za-z0-9_.-] joined by ':', as system=polaris)" },
+	{ "pbs_select = \"a=b:c='d'\"\n",
+	    "t.conf:3: pbs_select: 'a=b:c='d'' is not a list of PBS resources "
+	    "(NAME=VALUE of [A-Za-z0-9_.-] joined by ':', as system=polaris)" },
+	{ "pbs_launcher = srun\n",
+	    "t.conf:3: pbs_launcher: bad value 'srun' (mpiexec or pbsdsh)" },
 	{ "rdzv = etcd\n",
 	    "t.conf:3: rdzv: bad value 'etcd' (static or c10d)" },
 	{ "task_shell = zsh\n", "t.conf:3: task_shell: bad value 'zsh' "
@@ -1272,6 +1284,11 @@ START_TEST(test_dump_format)
 	    "template = \"slurm.sh\"\n"
 	    "ddprank = \"\"\n"
 	    "preflight = true\n"
+	    "container = \"none\"\n"
+	    "image = \"\"\n"
+	    "container_mounts = {}\n"
+	    "container_args = {}\n"
+	    "container_modules = {}\n"
 	    "node_group = \"\"\n"
 	    "shared_dir = \"/app\"\n"
 	    "task_shell = \"login-interactive\"\n"
@@ -1284,6 +1301,9 @@ START_TEST(test_dump_format)
 	    "checkpoint_signal = \"USR2\"\n"
 	    "max_requeues = 3\n"
 	    "max_restarts = 0\n"
+	    "filesystems = \"\"\n"
+	    "pbs_select = \"\"\n"
+	    "pbs_launcher = \"mpiexec\"\n"
 	    "lsf_launch = \"blaunch\"\n");
 	free(d);
 	profile_free(p);
@@ -1379,7 +1399,7 @@ dump_again(const struct profile *p)
 }
 
 static const char *const shipped[] = { "cori", "hpcpack", "lsf", "lsf-csm",
-    "plmt", "slurm" };
+    "plmt", "polaris", "slurm" };
 
 START_TEST(test_shipped_valid)
 {
@@ -1438,6 +1458,18 @@ START_TEST(test_shipped_facts)
 	ck_assert_int_eq(p->max_requeues, 3);
 	ck_assert_int_eq(p->checkpoint_signal, PROFILE_SIG_USR2);
 	profile_free(p);
+	/* ALCF's settings, and the launcher Polaris documents. */
+	p = load_ok("polaris", &dirs);
+	ck_assert_int_eq(p->scheduler, SCHED_PBS);
+	ck_assert_str_eq(p->template, "pbs.sh");
+	ck_assert_str_eq(p->iface, "^hsn0$");
+	ck_assert_int_eq(p->gpus_per_node, 4);
+	ck_assert_str_eq(p->filesystems, "home:eagle");
+	ck_assert_str_eq(p->pbs_select, "system=polaris");
+	ck_assert_int_eq(p->pbs_launcher, PROFILE_PBS_MPIEXEC);
+	ck_assert_str_eq(p->env.v[3], "NCCL_NET=AWS Libfabric");
+	ck_assert_int_eq(p->requeue, 1);
+	profile_free(p);
 	p = load_ok("lsf", &dirs);
 	ck_assert_int_eq(p->scheduler, SCHED_LSF);
 	ck_assert_int_eq(p->lsf_launch, PROFILE_LSF_BLAUNCH);
@@ -1450,7 +1482,7 @@ START_TEST(test_shipped_facts)
 	ck_assert_int_eq(p->discovery, PROFILE_HOSTNAME);
 	profile_free(p);
 	n = profile_list(&dirs, &v);
-	ck_assert_uint_eq(n, 6);
+	ck_assert_uint_eq(n, 7);
 	for (i = 0; i < n; i++) {
 		ck_assert_str_eq(v[i].name, shipped[i]);
 		ck_assert_msg(strncmp(v[i].description, "(error", 6) != 0,

@@ -25,9 +25,7 @@ START_TEST(test_parse)
 }
 END_TEST
 
-/* The profile's scheduler key is SCHED_GEN_FIRST + its index. A name
- * there whose row has no template yet (pbs, between hpcpack and lsf) is
- * refused by the profile (check_profile). */
+/* The profile's scheduler key is SCHED_GEN_FIRST + its index. */
 START_TEST(test_gen_names)
 {
 	enum sched_id	s;
@@ -36,10 +34,9 @@ START_TEST(test_gen_names)
 	for (i = 0; sched_gen_names[i] != NULL; i++) {
 		ck_assert_int_eq(sched_parse(sched_gen_names[i], &s), 0);
 		ck_assert_int_eq(s, SCHED_GEN_FIRST + i);
-		if (sched_get(s)->tmpl != NULL)
-			ck_assert_uint_gt(sched_get(s)->nformats, 0);
+		ck_assert_ptr_nonnull(sched_get(s)->tmpl);
+		ck_assert_uint_gt(sched_get(s)->nformats, 0);
 	}
-	ck_assert_ptr_nonnull(sched_get(SCHED_LSF)->tmpl);
 	for (i = 0; i < SCHED_COUNT; i++)
 		if (i < SCHED_GEN_FIRST || sched_get(i)->tmpl == NULL)
 			ck_assert_uint_eq(sched_get(i)->nformats, 0);
@@ -100,13 +97,20 @@ START_TEST(test_formats)
 	f = sched_format("sh", &s);
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(s, SCHED_SLURM);
+	f = sched_format("pbs", &s);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(s, SCHED_PBS);
+	ck_assert_str_eq(f->ext, ".sh");
+	ck_assert_str_eq(sched_get(SCHED_PBS)->tmpl, "pbs.sh");
+	/* PBS has no warning signal: its script arms a timer. */
+	ck_assert_int_eq(sched_get(SCHED_PBS)->warn_signal, 0);
 	ck_assert_ptr_null(sched_format("bat", &s));
 	f = sched_format("lsf", &s);
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(s, SCHED_LSF);
 	ck_assert_str_eq(f->ext, ".sh");
 	t = sched_formats_text(SCHED_AUTO);
-	ck_assert_str_eq(t, "sh, xml, cmd, ps or lsf");
+	ck_assert_str_eq(t, "sh, xml, cmd, ps, pbs or lsf");
 	free(t);
 	t = sched_formats_text(SCHED_LSF);
 	ck_assert_str_eq(t, "lsf");

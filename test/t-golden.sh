@@ -34,7 +34,7 @@ for args in "$g"/*.args; do
 	done
 	# Every script the shipped Slurm profiles produce is clean shell.
 	case $name in
-	*.sh|slurm*|cori*|plmt*|lsf*)
+	*.sh|slurm*|cori*|plmt*|pbs*|polaris*|lsf*)
 		[ "$(cat "$T/rc")" = 0 ] || continue
 		check "$name: bash -n" bash -n "$T/out"
 		expect_eq "$name: shellcheck" \
