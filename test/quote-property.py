@@ -244,8 +244,10 @@ class Vector:
         return self.opts
 
     def launcher_of(self, xml):
-        # srun-direct is Slurm's: an LSF job runs torchrun instead.
-        if self.launcher == "srun" and (xml or self.site == "lsf"):
+        # srun-direct is Slurm's alone (ddpgen refuses it elsewhere): a
+        # PBS or LSF job runs torchrun instead.
+        if self.launcher == "srun" and (xml or self.site in ("polaris",
+                                                             "lsf")):
             return None
         return self.launcher
 
