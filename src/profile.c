@@ -156,7 +156,7 @@ static const struct key keys[] = {
 	  .flags = KF_LINE, .check = check_pbs_select },
 	{ .name = "pbs_launcher", .type = K_ENUM, .off = OFF(pbs_launcher),
 	  .names = profile_pbs_launch_names },
-	{ .name = "lsf_launch", .type = K_ENUM, .off = OFF(lsf_launch),
+	{ .name = "lsf_launcher", .type = K_ENUM, .off = OFF(lsf_launcher),
 	  .names = profile_lsf_launch_names },
 };
 #define NKEYS	(sizeof keys / sizeof keys[0])
@@ -971,10 +971,10 @@ problems_lsf(const struct profile *p, problem_fn *fn, void *arg)
 		problem(fn, arg, "sbatch_extra", "sbatch_extra: sbatch options "
 		    "do not reach bsub");
 	/* Under CSM the batch shell runs on a launch node. */
-	if (p->lsf_launch == PROFILE_LSF_JSRUN &&
+	if (p->lsf_launcher == PROFILE_LSF_JSRUN &&
 	    p->discovery == PROFILE_IFACE)
 		problem(fn, arg, "discovery", "discovery: 'iface' reads the "
-		    "batch shell's node, which lsf_launch = jsrun leaves out "
+		    "batch shell's node, which lsf_launcher = jsrun leaves out "
 		    "(a launch node): use hostname");
 }
 

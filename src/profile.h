@@ -110,7 +110,7 @@ struct profile {
 	char		*pbs_select;	/* more resources of each chunk */
 	enum profile_pbs_launch pbs_launcher;
 	/* LSF. */
-	enum profile_lsf_launch lsf_launch;
+	enum profile_lsf_launch lsf_launcher;
 };
 
 /* One site found along the search path, for --list-sites. */

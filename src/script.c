@@ -143,7 +143,7 @@ script_set_life(struct tmpl_vars *v, const struct profile *p)
 }
 
 /* LSF: the run limit as bsub -W's [hour:]minute and the warning's
- * lead as -wt's minutes, both rounded up; how tasks start (lsf_launch:
+ * lead as -wt's minutes, both rounded up; how tasks start (lsf_launcher:
  * -nnodes and jsrun, or -n with span[ptile=1] and blaunch). */
 static void
 script_set_lsf(struct tmpl_vars *v, const struct profile *p)
@@ -158,7 +158,7 @@ script_set_lsf(struct tmpl_vars *v, const struct profile *p)
 	}
 	tmpl_set(v, "lsf_walltime", w);
 	script_set_int(v, "lsf_warn_time", (p->signal_lead + 59) / 60);
-	tmpl_set(v, "lsf_jsrun", p->lsf_launch == PROFILE_LSF_JSRUN ?
+	tmpl_set(v, "lsf_jsrun", p->lsf_launcher == PROFILE_LSF_JSRUN ?
 	    "1" : "");
 	/* bsub -o names the job id %J; the default is Slurm's pattern. */
 	tmpl_set(v, "lsf_output", strcmp(p->job_output, "ddp-%j.out") == 0 ?

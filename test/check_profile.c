@@ -395,8 +395,8 @@ static const struct {
 	    "t.conf:3: job_name: expected one value, got an empty list" },
 	{ "scheduler = sge\n",
 	    "t.conf:3: scheduler: bad value 'sge' (slurm, hpcpack, pbs or lsf)" },
-	{ "lsf_launch = srun\n",
-	    "t.conf:3: lsf_launch: bad value 'srun' (blaunch or jsrun)" },
+	{ "lsf_launcher = srun\n",
+	    "t.conf:3: lsf_launcher: bad value 'srun' (blaunch or jsrun)" },
 	{ "discovery = dns\n",
 	    "t.conf:3: discovery: bad value 'dns' (hostname or iface)" },
 	/* PBS resource values: ',' would start another resource. */
@@ -616,7 +616,7 @@ START_TEST(test_lsf_errors)
 	    "account = \"$HOME\"\n"
 	    "partition = \"a b\"\n"
 	    "qos = \"high\"\n"
-	    "lsf_launch = jsrun\n"
+	    "lsf_launcher = jsrun\n"
 	    "discovery = iface\n"
 	    "iface = \"^ib0$\"\n",
 	    "t.conf:3: job_name: '\"' at offset 4 cannot be written on an "
@@ -625,7 +625,7 @@ START_TEST(test_lsf_errors)
 	    "#BSUB line (LSF documents no quoting there)\n"
 	    "t.conf:6: qos: a Slurm request, which LSF has no word for\n"
 	    "t.conf:8: discovery: 'iface' reads the batch shell's node, "
-	    "which lsf_launch = jsrun leaves out (a launch node): use "
+	    "which lsf_launcher = jsrun leaves out (a launch node): use "
 	    "hostname");
 	/* The same values are fine for Slurm. */
 	p = parse_ok(BASE "job_name = \"say \\\"hi\\\"\"\nqos = \"high\"\n");
@@ -1304,7 +1304,7 @@ START_TEST(test_dump_format)
 	    "filesystems = \"\"\n"
 	    "pbs_select = \"\"\n"
 	    "pbs_launcher = \"mpiexec\"\n"
-	    "lsf_launch = \"blaunch\"\n");
+	    "lsf_launcher = \"blaunch\"\n");
 	free(d);
 	profile_free(p);
 }
@@ -1472,13 +1472,13 @@ START_TEST(test_shipped_facts)
 	profile_free(p);
 	p = load_ok("lsf", &dirs);
 	ck_assert_int_eq(p->scheduler, SCHED_LSF);
-	ck_assert_int_eq(p->lsf_launch, PROFILE_LSF_BLAUNCH);
+	ck_assert_int_eq(p->lsf_launcher, PROFILE_LSF_BLAUNCH);
 	ck_assert_str_eq(p->template, "lsf.sh");
 	ck_assert_str_eq(p->job_output, "ddp-%J.out");
 	ck_assert_int_eq(p->requeue, 1);
 	profile_free(p);
 	p = load_ok("lsf-csm", &dirs);
-	ck_assert_int_eq(p->lsf_launch, PROFILE_LSF_JSRUN);
+	ck_assert_int_eq(p->lsf_launcher, PROFILE_LSF_JSRUN);
 	ck_assert_int_eq(p->discovery, PROFILE_HOSTNAME);
 	profile_free(p);
 	n = profile_list(&dirs, &v);

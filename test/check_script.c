@@ -372,7 +372,7 @@ START_TEST(test_vars_lsf)
 	s = render(LSF, LSF_VARS, 2);
 	ck_assert_str_eq(s, "[''] 2 [''] ddp-%J.out");
 	free(s);
-	s = render(LSF "time = \"90\"\nsignal_lead = 61\nlsf_launch = jsrun\n"
+	s = render(LSF "time = \"90\"\nsignal_lead = 61\nlsf_launcher = jsrun\n"
 	    "job_output = \"run-%J.log\"\n", LSF_VARS, 2);
 	ck_assert_str_eq(s, "[1:30] 2 [1] run-%J.log");
 	free(s);
