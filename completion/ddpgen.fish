@@ -60,8 +60,10 @@ function __ddpgen_formats
             echo sh
         case 'scheduler = "hpcpack"'
             printf '%s\n' xml cmd ps
+        case 'scheduler = "flux"'
+            echo flux
         case '*'
-            printf '%s\n' sh xml cmd ps
+            printf '%s\n' sh xml cmd ps flux
     end
 end
 

@@ -93,7 +93,7 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-"usage: ddprank [env] [--scheduler auto|slurm|hpcpack|pbs|lsf|hostfile]\n"
+"usage: ddprank [env] [--scheduler auto|slurm|hpcpack|flux|pbs|lsf|hostfile]\n"
 "               [--hostfile FILE] [--iface REGEX] [--port N|auto]\n"
 "               [--port-range LO-HI] [--rdzv static|c10d] [--nnodes N]\n"
 "               [--exchange dir:PATH|mpi] [--exchange-timeout SECONDS]\n"
