@@ -394,7 +394,7 @@ static const struct {
 	{ "job_name = {}\n",
 	    "t.conf:3: job_name: expected one value, got an empty list" },
 	{ "scheduler = pbs\n",
-	    "t.conf:3: scheduler: bad value 'pbs' (slurm or hpcpack)" },
+	    "t.conf:3: scheduler: bad value 'pbs' (slurm, hpcpack or flux)" },
 	{ "discovery = dns\n",
 	    "t.conf:3: discovery: bad value 'dns' (hostname or iface)" },
 	{ "rdzv = etcd\n",
@@ -604,7 +604,7 @@ START_TEST(test_many_errors)
 	    "task_shell = \"fish\"\n"
 	    "port = =\n"
 	    "account = never-read\n",
-	    "t.conf:2: scheduler: bad value 'pbs' (slurm or hpcpack)\n"
+	    "t.conf:2: scheduler: bad value 'pbs' (slurm, hpcpack or flux)\n"
 	    "t.conf:3: unknown key 'gpus'\n"
 	    "t.conf:4: gpus_per_node: 'many' is not an integer\n"
 	    "t.conf:5: iface: bad pattern '[': missing terminating ] for "
@@ -944,7 +944,7 @@ START_TEST(test_extends_missing)
 	    "'sub/nosuch.conf' not found");
 	/* A parent's errors name the parent, and the chain goes on. */
 	load_fails("c", &dirs, "@/d/bad.conf:2: scheduler: bad value 'lsf' "
-	    "(slurm or hpcpack)\n"
+	    "(slurm, hpcpack or flux)\n"
 	    "@/d/a.conf:3: extends target 'nosuch' not found");
 	strlist_free(&dirs);
 }
@@ -1334,7 +1334,8 @@ dump_again(const struct profile *p)
 	strlist_free(&dirs);
 }
 
-static const char *const shipped[] = { "cori", "hpcpack", "plmt", "slurm" };
+static const char *const shipped[] = { "cori", "hpcpack", "plmt", "slurm",
+    "tuolumne" };
 
 START_TEST(test_shipped_valid)
 {
@@ -1393,8 +1394,16 @@ START_TEST(test_shipped_facts)
 	ck_assert_int_eq(p->max_requeues, 3);
 	ck_assert_int_eq(p->checkpoint_signal, PROFILE_SIG_USR2);
 	profile_free(p);
+	/* Flux's: its queue, one process per APU, the continuation. */
+	p = load_ok("tuolumne", &dirs);
+	ck_assert_int_eq(p->scheduler, SCHED_FLUX);
+	ck_assert_str_eq(p->iface, "^hsi0$");
+	ck_assert_int_eq(profile_nproc(p), 4);
+	ck_assert_str_eq(p->partition, "pbatch");
+	ck_assert_int_eq(p->requeue, 1);
+	profile_free(p);
 	n = profile_list(&dirs, &v);
-	ck_assert_uint_eq(n, 4);
+	ck_assert_uint_eq(n, 5);
 	for (i = 0; i < n; i++) {
 		ck_assert_str_eq(v[i].name, shipped[i]);
 		ck_assert_msg(strncmp(v[i].description, "(error", 6) != 0,

@@ -69,7 +69,7 @@ expect_eq "default site" "$(sed -n 2p "$T/job.sh")" \
 
 # --list-sites names every shipped profile with where it was found.
 "$DDPGEN" --list-sites >"$T/sites"
-for s in cori plmt slurm hpcpack; do
+for s in cori plmt slurm hpcpack tuolumne; do
 	check "--list-sites lacks $s: $(cat "$T/sites")" \
 	    grep -q "^$s .*profiles/$s.conf" "$T/sites"
 done
