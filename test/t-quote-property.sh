@@ -3,14 +3,16 @@
 # 0-64 bytes each, up to 8 arguments; the seed is printed) and random
 # values of every option that reaches a job (--job-name, --partition,
 # --account, --qos, --constraint, --env NAME=VALUE, --iface) through
-# ddpgen into Slurm scripts and HPC Pack job files, executed with a
+# ddpgen into Slurm scripts, Flux scripts and HPC Pack job files,
+# executed with a
 # ddprank stand-in that records what it receives: identical every time,
 # (an --env value as the job-time rule expands $NAME and ${NAME}, by a
 # model of the rule), or refused with one clear error when ddpgen refuses
 # the value by design
 # (control bytes in an #SBATCH line or a pattern; what XML cannot hold).
 # The #SBATCH lines are read back as sbatch reads them (a model of its
-# parser, and sbatch -vvv itself when installed). Then 5,000 hostfiles of
+# parser, and sbatch -vvv itself when installed), the #flux: lines as
+# flux batch reads them (its pattern and shlex settings, RFC 36). Then 5,000 hostfiles of
 # random host names with random MASTER_ADDR values through ddprank env
 # and eval in bash and sh.
 #
@@ -98,7 +100,22 @@ done
 exec "$@"
 EOF
 printf '#!/bin/sh\nexit 0\n' >"$T/work/bin/module"
-chmod +x "$T/work/bin/srun" "$T/work/bin/module"
+# flux (for the tuolumne profile's jobs): "resource list" gives the node
+# count; "run" drops its options, as flux-run(1) lists them up to the
+# first non-option, and runs the task.
+cat >"$T/work/bin/flux" <<'FLUX'
+#!/bin/sh
+case $1 in
+resource) echo 2; exit 0 ;;
+run) shift ;;
+*) exit 9 ;;
+esac
+while [ $# -gt 0 ]; do
+	case $1 in -N|-n|-o) shift 2 ;; --) shift; break ;; -*) shift ;; *) break ;; esac
+done
+exec "$@"
+FLUX
+chmod +x "$T/work/bin/srun" "$T/work/bin/module" "$T/work/bin/flux"
 
 sbatch=
 if command -v sbatch >/dev/null; then
