@@ -560,6 +560,8 @@ cmd_doctor(struct options *o)
 	if (sent)
 		return XC_OK;
 	buf_init(&b);
+	r.exclude_opt = sched_get(nodes_sched_resolve(&nodes_env_real,
+	    o->ro.sched, o->ro.hostfile))->exclude_opt;
 	if (o->json)
 		doctor_format_json(&b, &r);
 	else

@@ -92,6 +92,9 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		.step_tasks_var = "FLUX_JOB_SIZE",
 		.step_nodes_var = "FLUX_JOB_NNODES",
 		.one_per_node = "start it with flux run -N N --tasks-per-node=1",
+		/* A negated hostlist term of RFC 35's constraint syntax
+		 * (flux-batch(1), CONSTRAINTS). */
+		.exclude_opt = "--requires=-host:",
 		.job_var = "FLUX_JOB_ID", .job_f58 = 1,
 		.task_vars = none, .step_vars = none,
 		.tmpl = "flux.sh", .formats = flux_formats,

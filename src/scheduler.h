@@ -71,6 +71,10 @@ struct sched {
 	 * the variable set when it gave each task only its own (Slurm). */
 	const char	*gpus_var;
 	const char	*gpus_per_task_var;
+	/* The doctor's last line: the option that keeps the failing nodes
+	 * out of the next submission, before their hostlist; NULL for
+	 * sbatch's "--exclude=". */
+	const char	*exclude_opt;
 	/* Tasks may see only part of the job's nodes (HPC Pack's
 	 * CCP_NODES): --nnodes and --exchange are the remedy. */
 	int		 partial_list;
