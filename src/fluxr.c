@@ -9,11 +9,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fluxr.h"
@@ -21,6 +23,8 @@
 #include "xmalloc.h"
 
 extern char **environ;
+
+long long	fluxr_timeout_ms = 60000;
 
 struct jr {
 	const unsigned char	*p;
@@ -561,15 +565,50 @@ fluxr_jobid(const char *s, uint64_t *id)
 	return fluxr_digits(s, 10, id);
 }
 
-/* Reads fd to its end into b, at most FLUXR_MAX bytes; -1 beyond. */
+/* Milliseconds since some fixed point. */
+static long long
+fluxr_now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Waits until fd can be read or the deadline passes; -1 then. */
+static int
+fluxr_wait_readable(int fd, long long deadline, const char *cmd,
+    char **cause)
+{
+	struct pollfd	pfd = { fd, POLLIN, 0 };
+	long long	left;
+	int		rc;
+
+	for (;;) {
+		if ((left = deadline - fluxr_now()) <= 0)
+			return util_fail(cause, "%s gave no answer within %lld "
+			    "s", cmd, (fluxr_timeout_ms + 999) / 1000);
+		rc = poll(&pfd, 1, left > INT32_MAX ? INT32_MAX : (int)left);
+		if (rc > 0)
+			return 0;
+		if (rc == -1 && errno != EINTR)
+			return util_fail(cause, "%s: %s", cmd, strerror(errno));
+	}
+}
+
+/* Reads fd to its end into b, at most FLUXR_MAX bytes, within
+ * fluxr_timeout_ms; -1 beyond either. */
 static int
 fluxr_read(int fd, struct buf *b, const char *cmd, char **cause)
 {
-	char	chunk[65536];
-	ssize_t	n;
+	char		chunk[65536];
+	ssize_t		n = 1;
+	long long	deadline = fluxr_now() + fluxr_timeout_ms;
 
-	while ((n = read(fd, chunk, sizeof chunk)) != 0) {
-		if (n == -1 && errno == EINTR)
+	while (n != 0) {
+		if (fluxr_wait_readable(fd, deadline, cmd, cause) == -1)
+			return -1;
+		if ((n = read(fd, chunk, sizeof chunk)) == -1 && errno == EINTR)
 			continue;
 		if (n == -1)
 			return util_fail(cause, "%s: %s", cmd, strerror(errno));

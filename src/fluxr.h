@@ -10,6 +10,9 @@
 
 /* Largest R read from flux or the environment, in bytes. */
 #define FLUXR_MAX	(64UL * 1024 * 1024)
+/* How long flux may take to answer, in milliseconds (60000): a broker
+ * that never does must not hang the job's start. Tests make it shorter. */
+extern long long fluxr_timeout_ms;
 /* Deepest nesting of JSON arrays and objects accepted. */
 #define FLUXR_DEPTH	64
 
@@ -30,8 +33,8 @@ int	 fluxr_jobid(const char *s, uint64_t *id);
 /* Runs `flux job info JOBID R` (flux from PATH), its standard error
  * passed through, and returns its output (caller frees), at most
  * FLUXR_MAX bytes; *len gets its length. NULL and *cause when flux
- * cannot be started (not in PATH: saying so), is killed, or exits
- * non-zero. */
+ * cannot be started (not in PATH: saying so), gives no answer within
+ * fluxr_timeout_ms (it is killed), is killed, or exits non-zero. */
 char	*fluxr_fetch(const char *jobid, size_t *len, char **cause);
 
 #endif

@@ -312,6 +312,22 @@ START_TEST(test_fetch)
 }
 END_TEST
 
+/* A flux that never answers is killed at the timeout. */
+START_TEST(test_fetch_timeout)
+{
+	char	*dir, *cause = NULL;
+	size_t	 len;
+
+	fluxr_timeout_ms = 300;
+	dir = fake_flux("exec sleep 30");
+	ck_assert_ptr_null(fetch_with(dir, "f2", &len, &cause));
+	ck_assert_str_eq(cause, "flux job info f2 R gave no answer within 1 s");
+	free(cause);
+	free(dir);
+	fluxr_timeout_ms = 60000;
+}
+END_TEST
+
 START_TEST(test_fetch_missing)
 {
 	char	*old = xstrdup(getenv("PATH") ? getenv("PATH") : ""), *cause;
@@ -344,6 +360,7 @@ fluxr_suite(void)
 	tcase_add_test(tc, test_size);
 	tcase_add_test(tc, test_jobid);
 	tcase_add_test(tc, test_fetch);
+	tcase_add_test(tc, test_fetch_timeout);
 	tcase_add_test(tc, test_fetch_missing);
 	suite_add_tcase(s, tc);
 	return s;
