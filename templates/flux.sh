@@ -98,12 +98,12 @@ unset MASTER_ADDR
 {{/discovery_iface}}
 {{?requeue}}
 
-# Long trainings (ddpgen(1), LONG TRAININGS). Flux sends the checkpoint
-# signal {{signal_lead}} s before the time limit to this shell and to
-# every process of the job's runs, the training's workers included; once
-# they have checkpointed and exited with status 0, the job submits its
-# continuation, which starts when this job has ended. Flux cannot requeue
-# a batch job. The counts cross to the continuation in the environment
+# Long trainings (ddpgen(1), LONG TRAININGS). {{signal_lead}} s before the
+# time limit, Flux sends the checkpoint signal to this shell and to every
+# process of the job's runs, the training's workers included; once they
+# have checkpointed and exited with status 0, the job submits its
+# continuation, which starts when this job has ended (Flux cannot requeue
+# a batch job). The counts cross to the continuation in the environment
 # of its jobspec, which only its owner submits.
 export DDPGEN_CHECKPOINT_SIGNAL={{checkpoint_signal}}
 ddpgen_nproc={{nproc_per_node}}
