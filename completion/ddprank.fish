@@ -52,6 +52,9 @@ complete -c ddprank -n '__ddprank_cmd doctor env exec' -s N -l nnodes -x -d 'Nod
 complete -c ddprank -n '__ddprank_cmd doctor ip' -s 4 -d 'IPv4 address'
 complete -c ddprank -n '__ddprank_cmd doctor ip' -s 6 -d 'IPv6 address'
 complete -c ddprank -n '__ddprank_cmd doctor' -s L -l launcher -x -a '(__fish_complete_command)' -d 'Launcher to look for'
+complete -c ddprank -n '__ddprank_cmd exec' -s L -l launcher -x -a 'torchrun srun deepspeed accelerate' -d Launcher
+complete -c ddprank -n '__ddprank_cmd exec' -s n -l nproc-per-node -x -d 'Processes per node'
+complete -c ddprank -n '__ddprank_cmd exec' -l launcher-at -x -d 'Words of a container runtime before the launcher'
 complete -c ddprank -n '__ddprank_cmd doctor' -s D -l deep -d 'Also import torch'
 complete -c ddprank -n '__ddprank_cmd doctor' -s G -l gpus -x -d 'GPUs per node'
 complete -c ddprank -n '__ddprank_cmd doctor' -s W -l wait -x -d 'Seconds node 0 waits'

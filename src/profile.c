@@ -15,6 +15,7 @@
 
 #include <confuse.h>
 
+#include "launcher.h"
 #include "profile.h"
 #include "profile-int.h"
 #include "rx.h"
@@ -27,6 +28,8 @@
 static int	check_iface(const char *, char **);
 static int	check_time(const char *, char **);
 static int	check_sbatch(const char *, char **);
+static int	check_image(const char *, char **);
+static int	check_module(const char *, char **);
 
 const char *const profile_disc_names[] = {
 	[PROFILE_HOSTNAME] = "hostname", [PROFILE_IFACE] = "iface", NULL
@@ -47,6 +50,7 @@ _Static_assert(sizeof(enum profile_disc) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum rdzv) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum profile_shell) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum profile_signal) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum runtime_id) == sizeof(int), "enum size");
 
 #define OFF(f)	offsetof(struct profile, f)
 
@@ -98,6 +102,18 @@ static const struct key keys[] = {
 	{ .name = "ddprank", .type = K_STR, .off = OFF(ddprank),
 	  .flags = KF_LINE },
 	{ .name = "preflight", .type = K_BOOL, .off = OFF(preflight) },
+	{ .name = "container", .type = K_ENUM, .off = OFF(container),
+	  .names = runtime_names },
+	{ .name = "image", .type = K_STR, .off = OFF(image),
+	  .flags = KF_LINE, .check = check_image },
+	{ .name = "container_mounts", .type = K_LIST,
+	  .off = OFF(container_mounts), .flags = KF_LINE,
+	  .check = runtime_check_mount },
+	{ .name = "container_args", .type = K_LIST,
+	  .off = OFF(container_args), .flags = KF_LINE },
+	{ .name = "container_modules", .type = K_LIST,
+	  .off = OFF(container_modules), .flags = KF_LINE,
+	  .check = check_module },
 	{ .name = "node_group", .type = K_STR, .off = OFF(node_group),
 	  .flags = KF_LINE },
 	{ .name = "shared_dir", .type = K_STR, .off = OFF(shared_dir),
@@ -361,6 +377,28 @@ check_sbatch(const char *s, char **cause)
 		return 0;
 	return fail_vis(cause, "'", s, "' is not an sbatch option (want "
 	    "--name, --name=value, --name value, -x, -xvalue or -x value)");
+}
+
+/* An image becomes a word of the runtime's command or of an option:
+ * one that begins with '-' would be read as an option. */
+static int
+check_image(const char *s, char **cause)
+{
+	if (*s == '-')
+		return fail_vis(cause, "'", s, "' begins with '-'");
+	return 0;
+}
+
+/* A module becomes an option (podman-hpc --NAME) or an item of a comma
+ * list (Shifter --module=A,B). */
+static int
+check_module(const char *s, char **cause)
+{
+	if (*s == '\0' || *s == '-' || s[strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789_.-")] != '\0')
+		return fail_vis(cause, "'", s, "' is not a module name "
+		    "(letters, digits, '_', '.', '-')");
+	return 0;
 }
 
 /* A checked item as one word; the caller frees it. */
@@ -832,6 +870,58 @@ problems_ports(const struct profile *p, problem_fn *fn, void *arg)
 		    "high port %d", p->port_min, p->port_max);
 }
 
+static void
+problems_container(const struct profile *p, problem_fn *fn, void *arg)
+{
+	const struct runtime	*rt = runtime_get(p->container);
+
+	if (p->container == RT_NONE)
+		return;
+	if (p->image[0] == '\0')
+		problem(fn, arg, "container", "container: '%s' needs an image",
+		    rt->name);
+	if (rt->slurm_only && p->scheduler != SCHED_SLURM)
+		problem(fn, arg, "container", "container: '%s' runs under "
+		    "slurm only, not %s", rt->name,
+		    sched_get(p->scheduler)->name);
+	if (p->container_modules.n > 0 && rt->module_opt == NULL)
+		problem(fn, arg, "container_modules", "container_modules: "
+		    "'%s' has no modules", rt->name);
+	/* DeepSpeed's hostfile is a file descriptor ddprank leaves open,
+	 * which podman does not pass into its container. */
+	if (rt->env_opt != NULL && p->launcher.n > 0 &&
+	    launcher_find(p->launcher.v[0]) == LAUNCHER_DEEPSPEED)
+		problem(fn, arg, "container", "container: launcher deepspeed "
+		    "reads its hostfile from a descriptor '%s' does not pass",
+		    rt->name);
+}
+
+/* What the launcher the first word names can do. */
+static void
+problems_launcher(const struct profile *p, problem_fn *fn, void *arg)
+{
+	const struct launcher	*l;
+
+	l = launcher_get(launcher_find(p->launcher.v[0]));
+	if (l->sched != SCHED_AUTO && l->sched != p->scheduler)
+		problem(fn, arg, "launcher", "launcher: %s starts one %s task "
+		    "per process and runs only on %s sites, not %s", l->name,
+		    sched_get(l->sched)->title, sched_get(l->sched)->title,
+		    sched_get(p->scheduler)->title);
+	/* ddprank exec puts its flags after the program's first words. */
+	if (l->words > 1 && p->launcher.n > 1 &&
+	    strcmp(p->launcher.v[1], l->program[1]) != 0)
+		problem(fn, arg, "launcher", "launcher: '%s' is not '%s': %s "
+		    "runs as '%s %s'", p->launcher.v[1], l->program[1], l->name,
+		    l->program[0], l->program[1]);
+	if (!l->rdzv && p->rdzv != RDZV_STATIC)
+		problem(fn, arg, "rdzv", "rdzv: %s is torchrun's rendezvous; "
+		    "launcher %s has none", rdzv_names[p->rdzv], l->name);
+	if (l->restarts_flag == NULL && p->max_restarts > 0)
+		problem(fn, arg, "max_restarts", "max_restarts: launcher %s "
+		    "does not restart workers", l->name);
+}
+
 /* Rules between keys. */
 static void
 problems_cross(const struct profile *p, problem_fn *fn, void *arg)
@@ -848,6 +938,8 @@ problems_cross(const struct profile *p, problem_fn *fn, void *arg)
 		    p->nproc_per_node, p->gpus_per_node);
 	if (p->launcher.n == 0)
 		problem(fn, arg, "launcher", "launcher: empty list");
+	else
+		problems_launcher(p, fn, arg);
 	if (p->template[0] == '\0')
 		problem(fn, arg, "template", "template: empty value");
 	/* The warning would come before the job starts. */
@@ -857,6 +949,7 @@ problems_cross(const struct profile *p, problem_fn *fn, void *arg)
 		problem(fn, arg, "signal_lead", "signal_lead: %d s is not "
 		    "shorter than the time limit '%s'", p->signal_lead,
 		    p->time);
+	problems_container(p, fn, arg);
 	if (p->scheduler != SCHED_HPCPACK)
 		return;
 	if (p->shared_dir[0] != '/') {

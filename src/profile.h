@@ -4,6 +4,7 @@
 #ifndef DDPGEN_PROFILE_H
 #define DDPGEN_PROFILE_H
 
+#include "runtime.h"
 #include "scheduler.h"
 #include "util.h"
 #include "vocab.h"
@@ -68,6 +69,13 @@ struct profile {
 	char		*template;	/* name in the template path, or a path */
 	char		*ddprank;	/* ddprank on the nodes; "" = resolve */
 	int		 preflight;	/* ddprank doctor before training */
+
+	/* Containers (runtime.h). */
+	enum runtime_id	 container;	/* RT_NONE: bare nodes */
+	char		*image;
+	struct strlist	 container_mounts; /* "SRC" or "SRC:DST" */
+	struct strlist	 container_args;	/* the runtime's own options */
+	struct strlist	 container_modules; /* Shifter, podman-hpc modules */
 
 	/* HPC Pack. */
 	char		*node_group;

@@ -10,9 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "launcher.h"
 #include "nodecmd.h"
 #include "profile.h"
 #include "quote.h"
+#include "runtime.h"
 #include "scheduler.h"
 #include "script.h"
 #include "tmpl.h"
@@ -118,6 +120,26 @@ script_set_flux_output(struct tmpl_vars *v, const struct profile *p)
 	buf_free(&b);
 }
 
+/* A launcher that runs one task per process (srun) shares the node's
+ * CPUs (cpus_per_task: a node's) between the tasks; else the one task
+ * of a node shares them between its processes. */
+static void
+script_set_launcher(struct tmpl_vars *v, const struct profile *p)
+{
+	const struct launcher	*l;
+	int			 nproc = profile_nproc(p), cpus;
+
+	l = launcher_get(launcher_find(p->launcher.v[0]));
+	cpus = p->cpus_per_task;
+	if (l->per_process && cpus > 0)
+		cpus = cpus / nproc > 0 ? cpus / nproc : 1;
+	script_set_count(v, "cpus_per_task", cpus);
+	tmpl_set(v, "launcher_name", l->name);
+	tmpl_set(v, "per_process", l->per_process ? "1" : "");
+	script_set_int(v, "tasks_per_node", l->per_process ? nproc : 1);
+	script_set_int(v, "procs_per_task", l->per_process ? 1 : nproc);
+}
+
 static void
 script_set_requests(struct tmpl_vars *v, const struct profile *p)
 {
@@ -129,7 +151,7 @@ script_set_requests(struct tmpl_vars *v, const struct profile *p)
 	tmpl_set(v, "constraint", p->constraint);
 	tmpl_set(v, "time", p->time);
 	script_set_count(v, "gpus_per_node", p->gpus_per_node);
-	script_set_count(v, "cpus_per_task", p->cpus_per_task);
+	script_set_launcher(v, p);
 	script_set_int(v, "nproc_per_node", profile_nproc(p));
 	script_set_list(v, "sbatch_extra", &p->sbatch_extra);
 	script_set_flux_output(v, p);
@@ -145,6 +167,19 @@ script_set_life(struct tmpl_vars *v, const struct profile *p)
 	    profile_signal_names[p->checkpoint_signal]);
 	script_set_int(v, "max_requeues", p->max_requeues);
 	script_set_count(v, "max_restarts", p->max_restarts);
+}
+
+/* The program's first word, which the preflight looks for (srun's is
+ * the python that runs the script). */
+static void
+script_set_program(struct tmpl_vars *v, const struct profile *p)
+{
+	struct strlist	prog;
+
+	strlist_init(&prog);
+	launcher_program(&prog, &p->launcher);
+	tmpl_set(v, "launcher_program", prog.v[0]);
+	strlist_free(&prog);
 }
 
 static void
@@ -166,7 +201,7 @@ script_set_runtime(struct tmpl_vars *v, const struct profile *p)
 	tmpl_set(v, "rdzv_c10d", p->rdzv == RDZV_C10D ? "1" : "");
 	tmpl_set(v, "label_output", p->label_output ? "1" : "");
 	script_set_list(v, "launcher", &p->launcher);
-	tmpl_set(v, "launcher_program", p->launcher.v[0]);
+	script_set_program(v, p);
 	script_set_list(v, "launcher_args", &p->launcher_args);
 	tmpl_set(v, "preflight", p->preflight ? "1" : "");
 	script_set_list(v, "setup", &p->setup);
@@ -522,6 +557,58 @@ script_set_node_commands(struct tmpl_vars *v, const struct job *job)
 	buf_free(&b);
 }
 
+/* Shifter's #SBATCH options: the image, and the modules (a GPU job's
+ * first, then the profile's). */
+static void
+script_set_sbatch_container(struct tmpl_vars *v, const struct profile *p)
+{
+	const struct runtime	*rt = runtime_get(p->container);
+	struct strlist		 l, mods;
+	struct buf		 b;
+	size_t			 i;
+
+	strlist_init(&l);
+	strlist_init(&mods);
+	if (rt->image == RT_IMAGE_SBATCH) {
+		buf_init(&b);
+		buf_addf(&b, "--image=%s", p->image);
+		strlist_addown(&l, b.s);
+		for (i = 0; p->gpus_per_node > 0 && rt->gpu_modules != NULL &&
+		    rt->gpu_modules[i] != NULL; i++)
+			strlist_add(&mods, rt->gpu_modules[i]);
+		strlist_copy(&mods, &p->container_modules);
+	}
+	if (mods.n > 0) {
+		buf_init(&b);
+		buf_adds(&b, rt->module_opt);
+		for (i = 0; i < mods.n; i++)
+			buf_addf(&b, "%s%s", i > 0 ? "," : "", mods.v[i]);
+		strlist_addown(&l, b.s);
+	}
+	script_set_list(v, "container_sbatch", &l);
+	strlist_free(&l);
+	strlist_free(&mods);
+}
+
+/* The container runtime (runtime.h): what the template places besides
+ * the node command, which holds the runtime's own command. */
+static void
+script_set_container(struct tmpl_vars *v, const struct job *job)
+{
+	const struct profile	*p = job->prof;
+	struct strlist		 l;
+
+	tmpl_set(v, "container", p->container == RT_NONE ? "" :
+	    runtime_names[p->container]);
+	tmpl_set(v, "image", p->image);
+	tmpl_set(v, "container_inside",
+	    runtime_get(p->container)->inside ? "1" : "");
+	script_set_sbatch_container(v, p);
+	nodecmd_srun_container(&l, job);
+	script_set_list(v, "container_srun", &l);
+	strlist_free(&l);
+}
+
 struct tmpl_vars *
 script_vars(const struct job *job)
 {
@@ -541,6 +628,7 @@ script_vars(const struct job *job)
 	tmpl_set(v, "script", job->script);
 	tmpl_set_list(v, "args", job->args, job->nargs);
 	script_set_node_commands(v, job);
+	script_set_container(v, job);
 	if (job->env_pass != NULL)
 		script_set_list(v, "env_pass", job->env_pass);
 	else

@@ -9,7 +9,9 @@ given, byte for byte; an --env value in a Slurm job as the job-time rule
 of ddpgen(1) expands it ($NAME and ${NAME} only, \\$ a literal $),
 checked against a model of that rule. Values ddpgen refuses by design
 (control bytes in an #SBATCH value or an interface pattern, text XML
-cannot carry) must be refused with one clear error line. Then random host names and MASTER_ADDR
+cannot carry) must be refused with one clear error line. Then profiles
+with a container whose image and mounts are hostile bytes: each runtime
+gets them byte for byte. Then random host names and MASTER_ADDR
 values go through ddprank env and back through eval in bash and sh.
 
 Executions are batched: one bash process runs many jobs, each in a
@@ -48,6 +50,10 @@ HOSTILE = [b"$(touch pwned)", b"`touch pwned`", b"';touch pwned;'",
            b"&amp;", b"]]>", b"=", b"a=b", b"packjob", b"hetjob", b"%j",
            b"${HOME}", b"\\$HOME", b"$1", b"$$", b"${X:-y}", b"$QP_UNSET",
            b"${QP_UNSET}", b"${", b"$_"]
+# The program words each launcher (ddpgen --launcher) runs on a node.
+LAUNCHER_WORDS = {None: [b"torchrun"], "srun": [b"python3"],
+                  "deepspeed": [b"deepspeed"],
+                  "accelerate": [b"accelerate", b"launch"]}
 # MASTER_ADDR values that ran code through sh's eval of $'...' words.
 EXPLOITS = [b"\x01';touch pwned;#", b"\x01';touch pwned;'"]
 SAFE = b"abcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-"
@@ -184,6 +190,9 @@ class Vector:
             if rng.random() < 0.9:
                 v = bytes(c for c in v if c >= 32 and c != 127) or b"x"
             self.iface = v
+        # The launcher (ddpgen --launcher): its words come before the
+        # script; srun-direct is Slurm's alone.
+        self.launcher = rng.choice([None, "srun", "deepspeed", "accelerate"])
         self.real = i % 100 == 0
         # Half the vectors hold only what XML can carry, so that HPC Pack
         # jobs are generated from them too.
@@ -210,7 +219,12 @@ class Vector:
             a += [b"--env", b"HOSTILE_ENV=" + self.env]
         if self.iface is not None:
             a += [b"--iface", self.iface]
+        if self.launcher_of(xml) is not None:
+            a += [b"--launcher", self.launcher.encode()]
         return a + [b"--", self.script] + self.args
+
+    def launcher_of(self, xml):
+        return None if xml and self.launcher == "srun" else self.launcher
 
     def may_be_too_long(self):
         """Whether the HPC Pack job's variables may pass 2,048 characters:
@@ -453,6 +467,18 @@ done
         self.check(argv[-1 - len(v.args):] == [v.script] + v.args,
                    "%s: argv differs:\n  want %r\n  got  %r" %
                    (what, [v.script] + v.args, argv))
+        prog = LAUNCHER_WORDS[v.launcher_of(xml)]
+        if xml and v.launcher_of(xml) is None:
+            # hpcpack.conf's, torchrun-compatible.
+            prog = [b"python3", b"-m", b"torch.distributed.run"]
+        # The record starts after the first "--", which an --iface value
+        # "--" makes come early: then "--" and the words follow later.
+        end = len(argv) - 1 - len(v.args)
+        starts = [0] + [k + 1 for k in range(end) if argv[k] == b"--"]
+        self.check(any(argv[k:k + len(prog)] == prog and k + len(prog) <= end
+                       for k in starts),
+                   "%s: launcher %s: argv %r" %
+                   (what, v.launcher_of(xml), argv[:end]))
         # HPC Pack sets the job's variables, not its command line: the
         # XML check (xml_values) reads those. A value the job-time rule
         # expands is exported by DDPGEN_TASK instead, so the run sees it.
@@ -752,6 +778,107 @@ done
 
     # --- ddprank env ------------------------------------------------------
 
+    def containers(self, rng, n):
+        """Image names and mounts of hostile bytes reach each runtime byte
+        for byte: the runtime's words after ddprank's "--", srun's
+        options for Pyxis, #SBATCH --image for Shifter."""
+        d = os.path.join(self.work, "ctr")
+        os.makedirs(d, exist_ok=True)
+        ddpgen = os.fsencode(self.a.ddpgen)
+        standin = os.fsencode(self.a.standin)
+        vs = [Container(rng, i) for i in range(n)]
+
+        def gen(v):
+            conf = os.path.join(d, "site.%d.conf" % v.i)
+            with open(conf, "wb") as f:
+                f.write(v.profile())
+            return v, run([ddpgen, b"--ddprank", standin, b"--site",
+                           os.fsencode(conf), b"--nodes", b"2", b"--",
+                           v.script] + v.args, cwd=d)
+        jobs = []
+        for v, p in self.map(gen, vs):
+            what = "container vector %d (%s)" % (v.i, v.runtime)
+            if v.refused():
+                self.check(p.returncode == 3 and b"begins with '-'" in
+                           p.stderr, "%s: image %r not refused: %r" %
+                           (what, v.image, p.stderr[:300]))
+                continue
+            if not self.check(p.returncode == 0 and p.stderr == b"",
+                              "%s: ddpgen exit %d: %r" %
+                              (what, p.returncode, p.stderr[:300])):
+                continue
+            with open(os.path.join(d, "job.%d.sh" % v.i), "wb") as f:
+                f.write(p.stdout)
+            jobs.append(v)
+        driver = os.path.join(d, "driver.sh")
+        with open(driver, "w") as f:
+            f.write(r'''
+d=$1; shift
+SLURM_NNODES=2
+export SLURM_NNODES
+# srun as run_sh's, recording its --container-* options in $REC.srun.
+srun() {
+	: >"$REC.srun"
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--container-*) printf '%s\0' "$1" >>"$REC.srun"; shift ;;
+		-N|-n) shift 2 ;;
+		--*) shift ;;
+		*) break ;;
+		esac
+	done
+	if [ "$1" = /bin/bash ] && [ "$2" = -c ]; then
+		(code=$3; shift 4; eval "$code")
+	else
+		"$@"
+	fi
+}
+module() { :; }
+for i; do
+	REC=$d/rec.$i
+	export REC
+	(. "$d/job.$i.sh") </dev/null >"$d/log.$i" 2>&1
+	echo "$i $?"
+done
+''')
+        self.execute_chunks(jobs, d, driver, "bash")
+        for v in jobs:
+            if not getattr(v, "failed", False):
+                self.compare_container(v, d, standin)
+        print("containers: %d jobs, %d refused as they must be" %
+              (len(jobs), sum(1 for v in vs if v.refused())), flush=True)
+
+    def compare_container(self, v, d, standin):
+        what = "container vector %d (%s)" % (v.i, v.runtime)
+        rec = read(os.path.join(d, "rec.%d" % v.i)).split(b"\0")
+        n = int(rec[0])
+        got = rec[1:1 + n]
+        srun = read(os.path.join(d, "rec.%d.srun" % v.i)).split(b"\0")[:-1]
+        want, want_srun = v.want(standin)
+        if None in want:
+            # podman-hpc: "-e NAME" pairs, ddprank's variables among them.
+            at = want.index(None)
+            end = at
+            while end + 1 < len(got) and got[end] == b"-e":
+                end += 2
+            names = got[at + 1:end:2]
+            self.check(b"PET_NODE_RANK" in names and b"MASTER_ADDR" in
+                       names and all(re.fullmatch(NAME, x) for x in names),
+                       "%s: -e names %r" % (what, names))
+            want = want[:at] + got[at:end] + want[at + 1:]
+        self.check(got == want, "%s: runtime argv differs:\n  want %r\n"
+                   "  got  %r" % (what, want, got))
+        self.check(srun == want_srun, "%s: srun container options %r, want "
+                   "%r" % (what, srun, want_srun))
+        if v.runtime == "shifter":
+            text = read(os.path.join(d, "job.%d.sh" % v.i))
+            args = [a for ln in text.split(b"\n")
+                    if ln.startswith(b"#SBATCH")
+                    for a in self.sbatch_model(ln[len(b"#SBATCH"):])]
+            self.check([a for a in args if a.startswith(b"--image=")] ==
+                       [b"--image=" + v.image], "%s: #SBATCH --image "
+                       "parses as %r" % (what, args))
+
     def ddprank_env(self, rng, n):
         d = os.path.join(self.work, "env")
         os.makedirs(d, exist_ok=True)
@@ -839,6 +966,76 @@ done
               (len(ok), sum(1 for c in ok if has_ctrl(c[3]))), flush=True)
 
 
+# --- containers ------------------------------------------------------------
+
+RUNTIMES = ["shifter", "podman-hpc", "apptainer", "pyxis", "charliecloud"]
+
+
+def no_ctrl(b):
+    return bytes(c for c in b if c >= 32 and c != 127)
+
+
+def cfg_string(b):
+    """b as a libconfuse double-quoted string."""
+    return b'"' + b.replace(b"\\", b"\\\\").replace(b'"', b'\\"') + b'"'
+
+
+class Container:
+    """A job in a container: a profile with hostile image and mounts."""
+
+    def __init__(self, rng, i):
+        self.i = i
+        self.runtime = rng.choice(RUNTIMES)
+        self.image = no_ctrl(rand_bytes(rng, 48, 1)) or b"img"
+        self.mounts = []
+        for _ in range(rng.randint(0, 3)):
+            m = b"/" + no_ctrl(rand_bytes(rng, 24)).replace(
+                b",", b"").replace(b":", b"")
+            if rng.random() < 0.5:
+                m += b":/" + no_ctrl(rand_bytes(rng, 24)).replace(
+                    b",", b"").replace(b":", b"")
+            self.mounts.append(m)
+        self.args = [rand_bytes(rng) for _ in range(rng.randint(0, 4))]
+        self.script = b"/scratch/my dir/train.py"
+
+    def profile(self):
+        lines = [b'extends = "slurm"', b'description = "quote property"',
+                 b"container = " + self.runtime.encode(),
+                 b"image = " + cfg_string(self.image)]
+        if self.mounts:
+            lines.append(b"container_mounts = {" + b", ".join(
+                cfg_string(m) for m in self.mounts) + b"}")
+        return b"\n".join(lines) + b"\n"
+
+    def full_mounts(self):
+        return [m if b":" in m else m + b":" + m for m in self.mounts]
+
+    def refused(self):
+        return self.image.startswith(b"-")
+
+    def want(self, ddprank):
+        """The words after ddprank's "--", and srun's container options;
+        podman-hpc's -e pairs are checked apart (None stands for them)."""
+        rt, ms = self.runtime, self.full_mounts()
+        launch = [b"torchrun", b"--nproc_per_node=1", self.script] + self.args
+        if rt == "shifter":
+            return [b"shifter"] + [b"--volume=" + m for m in ms] + launch, []
+        if rt == "podman-hpc":
+            return ([b"podman-hpc", b"run", b"--rm", b"--net", b"host", None]
+                    + [w for m in ms for w in (b"-v", m)] + [self.image]
+                    + launch, [])
+        if rt == "apptainer":
+            return ([b"apptainer", b"exec"] + [w for m in ms
+                    for w in (b"--bind", m)] + [self.image] + launch, [])
+        if rt == "charliecloud":
+            return ([b"ch-run"] + [w for m in ms for w in (b"-b", m)] +
+                    [self.image, b"--"] + launch, [])
+        d = os.path.dirname(ddprank)
+        return launch, [b"--container-image=" + self.image,
+                        b"--container-mounts=" + b",".join(
+                            [d + b":" + d + b":ro"] + ms)]
+
+
 def read(path):
     try:
         with open(path, "rb") as f:
@@ -871,6 +1068,9 @@ def main():
     jobs, d = c.generate(vectors, xml=True)
     c.run_xml(jobs, d)
     print("xml: done in %.0f s" % (time.time() - t0), flush=True)
+    t0 = time.time()
+    c.containers(rng, a.n // 20)
+    print("containers: done in %.0f s" % (time.time() - t0), flush=True)
     t0 = time.time()
     c.ddprank_env(rng, a.n // 2)
     print("env: done in %.0f s" % (time.time() - t0), flush=True)

@@ -2,7 +2,8 @@
 # t-quote-property.sh: 10,000 random argument vectors (bytes 1-255,
 # 0-64 bytes each, up to 8 arguments; the seed is printed) and random
 # values of every option that reaches a job (--job-name, --partition,
-# --account, --qos, --constraint, --env NAME=VALUE, --iface) through
+# --account, --qos, --constraint, --env NAME=VALUE, --iface, under each
+# --launcher) through
 # ddpgen into Slurm scripts, Flux scripts and HPC Pack job files,
 # executed with a
 # ddprank stand-in that records what it receives: identical every time,
@@ -12,7 +13,12 @@
 # (control bytes in an #SBATCH line or a pattern; what XML cannot hold).
 # The #SBATCH lines are read back as sbatch reads them (a model of its
 # parser, and sbatch -vvv itself when installed), the #flux: lines as
-# flux batch reads them (its pattern and shlex settings, RFC 36). Then 5,000 hostfiles of
+# flux batch reads them (its pattern and shlex settings, RFC 36). Then
+# 500 profiles with
+# a container (each runtime of ddpgen-profile(5)) whose image and mounts
+# are hostile bytes: the runtime's words after ddprank's "--", Pyxis's
+# srun options and Shifter's #SBATCH --image carry them byte for byte.
+# Then 5,000 hostfiles of
 # random host names with random MASTER_ADDR values through ddprank env
 # and eval in bash and sh.
 #

@@ -144,6 +144,16 @@ vg 0 FLUX_JOB_ID=f2b FLUX_TASK_RANK=1 MASTER_ADDR=m \
 vg 0 MASTER_ADDR=m "$DDPRANK" env --hostfile hosts --port 29500
 vg 127 SLURM_JOB_NODELIST="$me" SLURM_JOB_ID=1234 \
     MASTER_ADDR=127.0.0.1 "$DDPRANK" exec -- ./no-such-command
+# The launchers' variables and flags (deepspeed's hostfile, accelerate's
+# total), and srun-direct's per-task numbers.
+vg 127 SLURM_JOB_NODELIST="$me" SLURM_JOB_ID=1234 MASTER_ADDR=127.0.0.1 \
+    "$DDPRANK" exec --launcher deepspeed -- ./no-such-command x.py
+vg 127 SLURM_JOB_NODELIST="$me" SLURM_JOB_ID=1234 MASTER_ADDR=127.0.0.1 \
+    "$DDPRANK" exec --launcher accelerate --nproc-per-node 2 -- \
+    ./no-such-command launch x.py
+vg 127 SLURM_JOB_NODELIST="$me" SLURM_JOB_ID=1234 SLURM_LOCALID=1 \
+    SLURM_STEP_NUM_TASKS=2 SLURM_STEP_NUM_NODES=1 MASTER_ADDR=127.0.0.1 \
+    "$DDPRANK" exec --launcher srun -- ./no-such-command x.py
 vg 0 "$DDPRANK" hosts 'nid[001-004,010],login[1-2]'
 vg 0 SLURM_JOB_NODELIST='n[1-3]' "$DDPRANK" hosts
 vg 0 "$DDPRANK" hosts --hostfile hosts
