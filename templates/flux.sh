@@ -108,7 +108,7 @@ unset MASTER_ADDR
 export DDPGEN_CHECKPOINT_SIGNAL={{checkpoint_signal}}
 ddpgen_nproc={{nproc_per_node}}
 ddpgen_max_requeues={{max_requeues}}
-ddpgen_warned='' ddpgen_trapped=''
+ddpgen_warned=''
 # DDPGEN_RESTART_BASE: the continuations before this one; DDPGEN_LIMITS:
 # those for the time limit. Only a continuation reads them.
 ddpgen_base=0 ddpgen_limits=0 ddpgen_last=none
@@ -124,10 +124,11 @@ unset DDPGEN_CONTINUED DDPGEN_LIMITS
 
 # The trap only notes the warning: Flux has sent the signal to the
 # workers already (ddprank starts the launcher with it ignored, so the
-# workers, which install a handler, act on it, once).
+# workers, which install a handler, act on it, once). It may run once
+# flux run has returned: the shell has nothing to do before.
 # shellcheck disable=SC2317 # run by the trap
 ddpgen_warning() {
-	ddpgen_trapped=1 ddpgen_warned=1
+	ddpgen_warned=1
 }
 # After the run: submit the continuation to the enclosing instance.
 ddpgen_carry_on() {
@@ -183,21 +184,14 @@ flux run -N "$ddpgen_nodes" --tasks-per-node=1 \
 # once (exit-on-error, flux-shell-options(7)).
 {{?requeue}}
 # flux run itself ignores the checkpoint signal, which reaches this
-# shell's process group too; the shell waits for it in the background
-# so that its trap runs at once.
+# shell's process group too.
+ddpgen_rc=0
 {{/requeue}}
 # shellcheck disable=SC2016
 {{?requeue}}( trap '' {{checkpoint_signal}}; exec {{/requeue}}flux run -N "$ddpgen_nodes" --tasks-per-node=1 -o exit-on-error{{?label_output}} --label-io{{/label_output}} \
 	/bin/bash -c 'if [ ! -x "$1" ]; then echo "ddpgen job: ddprank not found at $1 on $(hostname)" >&2; exit 127; fi; exec "$@"' ddprank \
-	{{node_command|raw}}{{?requeue}} ) &{{/requeue}}
+	{{node_command|raw}}{{?requeue}} ) || ddpgen_rc=$?{{/requeue}}
 {{?requeue}}
-# The shell runs its trap only while it waits: wait again after one.
-ddpgen_run=$!
-while :; do
-	ddpgen_trapped='' ddpgen_rc=0
-	wait "$ddpgen_run" || ddpgen_rc=$?
-	[ -n "$ddpgen_trapped" ] || break
-done
 if [ -n "$ddpgen_warned" ]; then
 	ddpgen_carry_on "$ddpgen_rc"
 fi
