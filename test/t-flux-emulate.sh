@@ -175,6 +175,8 @@ check "nostart: the doctor names node2" \
     grep -q '^FAIL connect node2: no findings reached node 0' "$OUT" ||
     show "$OUT"
 check "nostart: and why" grep -q "$DDPRANK: Permission denied" "$OUT"
+expect_eq "nostart: how to leave it out" "$(tail -n 1 "$OUT")" \
+    "--requires=-host:node2"
 check "nostart: took $SECS s" test "$SECS" -le 60
 
 # --- node2 dies during the training ----------------------------------------------
