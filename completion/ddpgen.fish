@@ -62,8 +62,10 @@ function __ddpgen_formats
             printf '%s\n' xml cmd ps
         case 'scheduler = "flux"'
             echo flux
+        case 'scheduler = "pbs"'
+            echo pbs
         case '*'
-            printf '%s\n' sh xml cmd ps flux
+            printf '%s\n' sh xml cmd ps flux pbs
     end
 end
 

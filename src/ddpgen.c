@@ -302,8 +302,8 @@ list_sites(const struct strlist *dirs)
 
 	n = profile_list(dirs, &sites);
 	for (i = 0; i < n; i++)
-		printf("%-12s %s (%s)\n", sites[i].name,
-		    sites[i].description, sites[i].path);
+		printf("%-12s %-8s %s (%s)\n", sites[i].name,
+		    sites[i].scheduler, sites[i].description, sites[i].path);
 	profile_sites_free(sites, n);
 	return stdout_done();
 }

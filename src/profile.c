@@ -30,6 +30,8 @@ static int	check_time(const char *, char **);
 static int	check_sbatch(const char *, char **);
 static int	check_image(const char *, char **);
 static int	check_module(const char *, char **);
+static int	check_filesystems(const char *, char **);
+static int	check_pbs_select(const char *, char **);
 
 const char *const profile_disc_names[] = {
 	[PROFILE_HOSTNAME] = "hostname", [PROFILE_IFACE] = "iface", NULL
@@ -43,6 +45,10 @@ const char *const profile_shell_names[] = {
 const char *const profile_signal_names[] = {
 	[PROFILE_SIG_USR2] = "USR2", [PROFILE_SIG_USR1] = "USR1", NULL
 };
+const char *const profile_pbs_launch_names[] = {
+	[PROFILE_PBS_MPIEXEC] = "mpiexec", [PROFILE_PBS_PBSDSH] = "pbsdsh",
+	NULL
+};
 
 /* Enums are stored through int pointers by the generic code below. */
 _Static_assert(sizeof(enum sched_id) == sizeof(int), "enum size");
@@ -51,6 +57,7 @@ _Static_assert(sizeof(enum rdzv) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum profile_shell) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum profile_signal) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum runtime_id) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum profile_pbs_launch) == sizeof(int), "enum size");
 
 #define OFF(f)	offsetof(struct profile, f)
 
@@ -137,6 +144,12 @@ static const struct key keys[] = {
 	  .min = 0, .max = 1000 },
 	{ .name = "max_restarts", .type = K_INT, .off = OFF(max_restarts),
 	  .min = 0, .max = 1000 },
+	{ .name = "filesystems", .type = K_STR, .off = OFF(filesystems),
+	  .flags = KF_LINE, .check = check_filesystems },
+	{ .name = "pbs_select", .type = K_STR, .off = OFF(pbs_select),
+	  .flags = KF_LINE, .check = check_pbs_select },
+	{ .name = "pbs_launcher", .type = K_ENUM, .off = OFF(pbs_launcher),
+	  .names = profile_pbs_launch_names },
 };
 #define NKEYS	(sizeof keys / sizeof keys[0])
 const struct key *const profile_keys = keys;
@@ -399,6 +412,56 @@ check_module(const char *s, char **cause)
 		return fail_vis(cause, "'", s, "' is not a module name "
 		    "(letters, digits, '_', '.', '-')");
 	return 0;
+}
+
+/*
+ * PBS resource values go on "#PBS -l NAME=VALUE" lines, where qsub
+ * separates resources with ',' and a select chunk's with ':'. A
+ * filesystems value is names joined by ':' (ALCF: "home:eagle");
+ * pbs_select holds NAME=VALUE resources joined by ':' ("system=polaris").
+ */
+static int
+check_pbs_words(const char *s, int pairs, const char *what, char **cause)
+{
+	const char	*word = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			    "0123456789_.-", *all = s;
+	size_t		 n;
+
+	for (;;) {
+		n = strspn(s, word);
+		if (n > 0 && pairs) {
+			if (s[n] != '=' || strspn(s + n + 1, word) == 0)
+				break;
+			n += 1 + strspn(s + n + 1, word);
+		}
+		if (n == 0)
+			break;
+		if (s[n] == '\0')
+			return 0;
+		if (s[n] != ':')
+			break;
+		s += n + 1;
+	}
+	return fail_vis(cause, "'", all, what);
+}
+
+static int
+check_filesystems(const char *s, char **cause)
+{
+	if (*s == '\0')
+		return 0;
+	return check_pbs_words(s, 0, "' is not a PBS filesystems list "
+	    "(names of [A-Za-z0-9_.-] joined by ':', as home:eagle)", cause);
+}
+
+static int
+check_pbs_select(const char *s, char **cause)
+{
+	if (*s == '\0')
+		return 0;
+	return check_pbs_words(s, 1, "' is not a list of PBS resources "
+	    "(NAME=VALUE of [A-Za-z0-9_.-] joined by ':', as system=polaris)",
+	    cause);
 }
 
 /* A checked item as one word; the caller frees it. */

@@ -26,11 +26,17 @@ enum profile_signal {		/* the checkpoint signal */
 	PROFILE_SIG_USR1	/* NCCL installs its own USR1 handler */
 };
 
+enum profile_pbs_launch {	/* how a PBS job starts a process per node */
+	PROFILE_PBS_MPIEXEC,	/* Cray PALS: mpiexec -n N --ppn 1 */
+	PROFILE_PBS_PBSDSH	/* pbsdsh -n INDEX, a task per host */
+};
+
 /* Each enum's words, as profiles and options spell them, indexed by the
  * enum and ending in NULL. */
 extern const char *const profile_disc_names[];
 extern const char *const profile_shell_names[];
 extern const char *const profile_signal_names[];
+extern const char *const profile_pbs_launch_names[];
 
 /* A resolved profile: every string is owned and never NULL ("" = unset). */
 struct profile {
@@ -92,6 +98,11 @@ struct profile {
 	enum profile_signal checkpoint_signal;
 	int		 max_requeues;	/* time-limit requeues */
 	int		 max_restarts;	/* torchrun --max-restarts; 0 unset */
+
+	/* PBS Pro. */
+	char		*filesystems;	/* -l filesystems=, "" = none */
+	char		*pbs_select;	/* more resources of each chunk */
+	enum profile_pbs_launch pbs_launcher;
 };
 
 /* One site found along the search path, for --list-sites. */
@@ -99,6 +110,7 @@ struct profile_site {
 	char	*name;
 	char	*description;
 	char	*path;
+	const char *scheduler;	/* its name, static; "?" when not loaded */
 };
 
 /* The profile directories: util_searchpath's order, with

@@ -409,3 +409,30 @@ quote_sh_eval(struct buf *b, const char *s)
 	else
 		quote_sh_posix(b, s);
 }
+
+int
+quote_pbs(struct buf *b, const char *s, char **cause)
+{
+	const unsigned char	*p;
+
+	for (p = (const unsigned char *)s; *p != '\0'; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return util_fail(cause, "control byte 0x%02x at offset "
+			    "%zu cannot be written on a #PBS line", *p,
+			    (size_t)(p - (const unsigned char *)s));
+	if (*s != '\0' && s[strspn(s, QUOTE_SAFE)] == '\0') {
+		buf_adds(b, s);
+		return 0;
+	}
+	/* qsub takes no escape between quotes, and a line ending in a
+	 * backslash goes on on the next: a ' is written as "'". */
+	buf_addc(b, '\'');
+	for (; *s != '\0'; s++) {
+		if (*s == '\'')
+			buf_adds(b, "'\"'\"'");
+		else
+			buf_addc(b, *s);
+	}
+	buf_addc(b, '\'');
+	return 0;
+}

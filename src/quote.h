@@ -106,4 +106,17 @@ int	quote_ps(struct buf *, const char *s, char **cause);
  */
 int	quote_cmd(struct buf *, const char *s, char **cause);
 
+/*
+ * Appends s as one word of a #PBS directive line, as qsub splits one
+ * (OpenPBS src/cmds/qsub.c, make_argv): left bare when every byte is in
+ * [A-Za-z0-9_@%+=:,./-] and s is non-empty; otherwise between single
+ * quotes, inside which qsub takes every byte as it is, each ' written
+ * as "'" (quotes of either kind join the text around them into one
+ * word). No backslash is written: qsub continues a directive that ends
+ * in one on the next line. Returns -1 (and sets *cause, appending
+ * nothing) on a control byte (1-31, 127), which would end the line or
+ * split the word.
+ */
+int	quote_pbs(struct buf *, const char *s, char **cause);
+
 #endif

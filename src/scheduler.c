@@ -39,6 +39,7 @@ static const struct sched_format flux_formats[] = { { "flux", ".sh" } };
 static const char *const pbs_list[] = { "PBS_NODEFILE", NULL };
 static const char *const pbs_task[] = { "PBS_ARRAYID", "PBS_ARRAY_INDEX",
     NULL };
+static const struct sched_format pbs_formats[] = { { "pbs", ".sh" } };
 
 /* Elements of an LSF job array share LSB_JOBID; LSB_JOBINDEX is 0
  * outside arrays. */
@@ -108,6 +109,10 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		.hostlist_flags = HOSTLIST_SHORT,
 		.job_var = "PBS_JOBID", .job_prefix = 1,
 		.task_vars = pbs_task, .step_vars = none,
+		/* No signal before the walltime: the script arms a timer. */
+		.tmpl = "pbs.sh", .formats = pbs_formats,
+		.nformats = NELEM(pbs_formats),
+		.cmd_ddprank = "\"$DDPRANK\"",
 	},
 	[SCHED_LSF] = {
 		.name = "lsf", .title = "LSF",
@@ -129,9 +134,11 @@ static const struct sched sched_table[SCHED_COUNT] = {
 	},
 };
 
-const char *const sched_gen_names[] = { "slurm", "hpcpack", "flux", NULL };
+const char *const sched_gen_names[] = { "slurm", "hpcpack", "flux", "pbs",
+    NULL };
 _Static_assert(SCHED_GEN_FIRST + 1 == SCHED_HPCPACK, "sched_gen_names");
 _Static_assert(SCHED_GEN_FIRST + 2 == SCHED_FLUX, "sched_gen_names");
+_Static_assert(SCHED_GEN_FIRST + 3 == SCHED_PBS, "sched_gen_names");
 
 
 const struct sched *

@@ -609,6 +609,32 @@ script_set_container(struct tmpl_vars *v, const struct job *job)
 	strlist_free(&l);
 }
 
+/* PBS Pro: the walltime as H:MM:SS, the output file, the resources. */
+static void
+script_set_pbs(struct tmpl_vars *v, const struct profile *p)
+{
+	long long	secs = 0;
+	char		s[64];
+
+	if (*p->time != '\0')
+		profile_parse_time(p->time, &secs);
+	if (secs <= 0)
+		s[0] = '\0';
+	else
+		snprintf(s, sizeof s, "%lld:%02lld:%02lld", secs / 3600,
+		    secs / 60 % 60, secs % 60);
+	tmpl_set(v, "walltime", s);
+	/* qsub -o takes a path and expands nothing: a Slurm pattern
+	 * (the default ddp-%j.out) leaves PBS's own NAME.oID. */
+	tmpl_set(v, "pbs_output", strchr(p->job_output, '%') != NULL ? "" :
+	    p->job_output);
+	tmpl_set(v, "filesystems", p->filesystems);
+	tmpl_set(v, "pbs_select", p->pbs_select);
+	tmpl_set(v, "pbs_launcher", profile_pbs_launch_names[p->pbs_launcher]);
+	tmpl_set(v, "pbs_mpiexec", p->pbs_launcher == PROFILE_PBS_MPIEXEC ?
+	    "1" : "");
+}
+
 struct tmpl_vars *
 script_vars(const struct job *job)
 {
@@ -637,6 +663,7 @@ script_vars(const struct job *job)
 	script_set_runtime(v, job->prof);
 	script_set_life(v, job->prof);
 	script_set_hpcpack(v, job);
+	script_set_pbs(v, job->prof);
 	return v;
 }
 

@@ -393,10 +393,25 @@ static const struct {
 	    "t.conf:3: description: expected one value, got a list of 2" },
 	{ "job_name = {}\n",
 	    "t.conf:3: job_name: expected one value, got an empty list" },
-	{ "scheduler = pbs\n",
-	    "t.conf:3: scheduler: bad value 'pbs' (slurm, hpcpack or flux)" },
+	{ "scheduler = sge\n",
+	    "t.conf:3: scheduler: bad value 'sge' (slurm, hpcpack, flux or pbs)" },
 	{ "discovery = dns\n",
 	    "t.conf:3: discovery: bad value 'dns' (hostname or iface)" },
+	/* PBS resource values: ',' would start another resource. */
+	{ "filesystems = \"home,eagle\"\n",
+	    "t.conf:3: filesystems: 'home,eagle' is not a PBS filesystems "
+	    "list (names of [A-Za-z0-9_.-] joined by ':', as home:eagle)" },
+	{ "filesystems = \"home::eagle\"\n",
+	    "t.conf:3: filesystems: 'home::eagle' is not a PBS filesystems "
+	    "list (names of [A-Za-z0-9_.-] joined by ':', as home:eagle)" },
+	{ "pbs_select = \"system\"\n",
+	    "t.conf:3: pbs_select: 'system' is not a list of PBS resources "
+	    "(NAME=VALUE of [A-Za-z0-9_.-] joined by ':', as system=polaris)" },
+	{ "pbs_select = \"a=b:c='d'\"\n",
+	    "t.conf:3: pbs_select: 'a=b:c='d'' is not a list of PBS resources "
+	    "(NAME=VALUE of [A-Za-z0-9_.-] joined by ':', as system=polaris)" },
+	{ "pbs_launcher = srun\n",
+	    "t.conf:3: pbs_launcher: bad value 'srun' (mpiexec or pbsdsh)" },
 	{ "rdzv = etcd\n",
 	    "t.conf:3: rdzv: bad value 'etcd' (static or c10d)" },
 	{ "task_shell = zsh\n", "t.conf:3: task_shell: bad value 'zsh' "
@@ -591,7 +606,7 @@ START_TEST(test_many_errors)
 {
 	parse_fails(
 	    "description = d\n"
-	    "scheduler = pbs\n"
+	    "scheduler = sge\n"
 	    "gpus = 4\n"
 	    "gpus_per_node = many\n"
 	    "iface = \"[\"\n"
@@ -604,7 +619,7 @@ START_TEST(test_many_errors)
 	    "task_shell = \"fish\"\n"
 	    "port = =\n"
 	    "account = never-read\n",
-	    "t.conf:2: scheduler: bad value 'pbs' (slurm, hpcpack or flux)\n"
+	    "t.conf:2: scheduler: bad value 'sge' (slurm, hpcpack, flux or pbs)\n"
 	    "t.conf:3: unknown key 'gpus'\n"
 	    "t.conf:4: gpus_per_node: 'many' is not an integer\n"
 	    "t.conf:5: iface: bad pattern '[': missing terminating ] for "
@@ -944,7 +959,7 @@ START_TEST(test_extends_missing)
 	    "'sub/nosuch.conf' not found");
 	/* A parent's errors name the parent, and the chain goes on. */
 	load_fails("c", &dirs, "@/d/bad.conf:2: scheduler: bad value 'lsf' "
-	    "(slurm, hpcpack or flux)\n"
+	    "(slurm, hpcpack, flux or pbs)\n"
 	    "@/d/a.conf:3: extends target 'nosuch' not found");
 	strlist_free(&dirs);
 }
@@ -1245,7 +1260,10 @@ START_TEST(test_dump_format)
 	    "signal_lead = 120\n"
 	    "checkpoint_signal = \"USR2\"\n"
 	    "max_requeues = 3\n"
-	    "max_restarts = 0\n");
+	    "max_restarts = 0\n"
+	    "filesystems = \"\"\n"
+	    "pbs_select = \"\"\n"
+	    "pbs_launcher = \"mpiexec\"\n");
 	free(d);
 	profile_free(p);
 }
@@ -1339,8 +1357,8 @@ dump_again(const struct profile *p)
 	strlist_free(&dirs);
 }
 
-static const char *const shipped[] = { "cori", "hpcpack", "plmt", "slurm",
-    "tuolumne" };
+static const char *const shipped[] = { "cori", "hpcpack", "plmt", "polaris",
+    "slurm", "tuolumne" };
 
 START_TEST(test_shipped_valid)
 {
@@ -1407,8 +1425,20 @@ START_TEST(test_shipped_facts)
 	ck_assert_str_eq(p->partition, "pbatch");
 	ck_assert_int_eq(p->requeue, 1);
 	profile_free(p);
+	/* ALCF's settings, and the launcher Polaris documents. */
+	p = load_ok("polaris", &dirs);
+	ck_assert_int_eq(p->scheduler, SCHED_PBS);
+	ck_assert_str_eq(p->template, "pbs.sh");
+	ck_assert_str_eq(p->iface, "^hsn0$");
+	ck_assert_int_eq(p->gpus_per_node, 4);
+	ck_assert_str_eq(p->filesystems, "home:eagle");
+	ck_assert_str_eq(p->pbs_select, "system=polaris");
+	ck_assert_int_eq(p->pbs_launcher, PROFILE_PBS_MPIEXEC);
+	ck_assert_str_eq(p->env.v[3], "NCCL_NET=AWS Libfabric");
+	ck_assert_int_eq(p->requeue, 1);
+	profile_free(p);
 	n = profile_list(&dirs, &v);
-	ck_assert_uint_eq(n, 5);
+	ck_assert_uint_eq(n, 6);
 	for (i = 0; i < n; i++) {
 		ck_assert_str_eq(v[i].name, shipped[i]);
 		ck_assert_msg(strncmp(v[i].description, "(error", 6) != 0,

@@ -100,9 +100,16 @@ START_TEST(test_formats)
 	f = sched_format("sh", &s);
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(s, SCHED_SLURM);
+	f = sched_format("pbs", &s);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(s, SCHED_PBS);
+	ck_assert_str_eq(f->ext, ".sh");
+	ck_assert_str_eq(sched_get(SCHED_PBS)->tmpl, "pbs.sh");
+	/* PBS has no warning signal: its script arms a timer. */
+	ck_assert_int_eq(sched_get(SCHED_PBS)->warn_signal, 0);
 	ck_assert_ptr_null(sched_format("bat", &s));
 	t = sched_formats_text(SCHED_AUTO);
-	ck_assert_str_eq(t, "sh, xml, cmd, ps or flux");
+	ck_assert_str_eq(t, "sh, xml, cmd, ps, flux or pbs");
 	free(t);
 	t = sched_formats_text(SCHED_HPCPACK);
 	ck_assert_str_eq(t, "xml, cmd or ps");

@@ -40,6 +40,8 @@ import xml.etree.ElementTree as ET
 
 SBATCH_OPTS = ["job-name", "partition", "account", "qos", "constraint"]
 SBATCH_KEYS = {o: o.replace("-", "_") for o in SBATCH_OPTS}
+# What reaches a PBS job's #PBS lines, and the qsub option of each.
+PBS_OPTS = {"job-name": b"-N", "partition": b"-q", "account": b"-A"}
 HOSTILE = [b"$(touch pwned)", b"`touch pwned`", b"';touch pwned;'",
            b"\";touch pwned;\"", b"${IFS}", b"\\", b"\\'", b"'\\''", b"--",
            b"-", b"--help", b"$HOME", b"!!", b"#", b"%PATH%", b"^", b"&",
@@ -173,7 +175,8 @@ class Vector:
         self.args = [rand_bytes(rng) for _ in range(rng.randint(0, 8))]
         self.script = (rand_bytes(rng, 64, 1) if rng.random() < 0.25
                        else b"/scratch/my dir/train.py")
-        self.site = rng.choice(["cori", "plmt", "slurm", "tuolumne"])
+        self.site = rng.choice(["cori", "plmt", "slurm", "polaris",
+                                "tuolumne"])
         self.opts = {}
         for o in SBATCH_OPTS:
             if rng.random() < 0.3:
@@ -214,7 +217,11 @@ class Vector:
         else:
             a += [b"--site", self.site.encode()]
             for o, v in self.opts.items():
-                a += [b"--" + o.encode(), v]
+                if self.site != "polaris" or o in PBS_OPTS:
+                    a += [b"--" + o.encode(), v]
+            if self.site == "polaris":
+                # The timer of requeue would outlive the job here.
+                a += [b"--no-requeue"]
         if self.env is not None:
             a += [b"--env", b"HOSTILE_ENV=" + self.env]
         if self.iface is not None:
@@ -224,7 +231,10 @@ class Vector:
         return a + [b"--", self.script] + self.args
 
     def launcher_of(self, xml):
-        return None if xml and self.launcher == "srun" else self.launcher
+        """srun-direct runs on Slurm sites only: elsewhere the default."""
+        slurm = not xml and self.site not in ("polaris", "tuolumne")
+        return None if not slurm and self.launcher == "srun" \
+            else self.launcher
 
     def may_be_too_long(self):
         """Whether the HPC Pack job's variables may pass 2,048 characters:
@@ -240,7 +250,8 @@ class Vector:
     def refusal(self, xml):
         """The error ddpgen must give, as (status, regex), or None."""
         line = [SBATCH_KEYS[o] for o, v in self.opts.items()
-                if (not xml or o == "job-name") and has_ctrl(v)]
+                if (not xml or o == "job-name") and has_ctrl(v) and
+                (xml or self.site != "polaris" or o in PBS_OPTS)]
         if self.iface is not None and has_ctrl(self.iface):
             line.append("iface")
         if line:
@@ -398,6 +409,20 @@ srun() {
 	fi
 }
 module() { :; }
+conda() { :; }
+# PBS: mpiexec runs its command once, as srun does.
+PBS_JOBID=1234.pbs PBS_NODEFILE=$d/nodefile
+export PBS_JOBID PBS_NODEFILE
+mpiexec() {
+	while [ $# -gt 0 ]; do
+		case $1 in -n|--ppn) shift 2 ;; *) break ;; esac
+	done
+	if [ "$1" = /bin/bash ] && [ "$2" = -c ]; then
+		(code=$3; shift 4; eval "$code")
+	else
+		"$@"
+	fi
+}
 for i; do
 	REC=$d/rec.$i
 	export REC
@@ -405,10 +430,13 @@ for i; do
 	echo "$i $?"
 done
 ''')
+        with open(os.path.join(d, "nodefile"), "w") as f:
+            f.write("node1\nnode1\n")
         self.execute_chunks(jobs, d, driver, "bash")
         # Every 100th for real: a srun script in PATH, bash job.sh.
         bindir = os.path.join(self.work, "bin")
-        env = dict(os.environ, SLURM_NNODES="2")
+        env = dict(os.environ, SLURM_NNODES="2", PBS_JOBID="1234.pbs",
+                   PBS_NODEFILE=os.path.join(d, "nodefile"))
         env["PATH"] = bindir + ":" + env["PATH"]
 
         def real(v):
@@ -497,6 +525,7 @@ done
         want_iface = v.iface
         if want_iface is None and not xml:
             want_iface = {"cori": b"^eth3$", "plmt": b"^nmn0$",
+                          "polaris": b"^hsn0$",
                           "tuolumne": b"^hsi0$"}.get(v.site)
         if want_iface is None and xml:
             want_iface = b"^eth0$"
@@ -544,6 +573,57 @@ done
                 return out + [b"<unmatched quote>"]
             out.append(arg)
 
+    def pbs_model(self, line):
+        """qsub's make_argv (OpenPBS src/cmds/qsub.c) over one #PBS line:
+        blanks split words, ' and " quote up to the same character, a
+        backslash outside quotes takes the next byte; and a line that
+        ends in a backslash would go on on the next (qsub_sup.c)."""
+        if line.rstrip().endswith(b"\\"):
+            return [b"<continued>"]
+        out, arg, inword, ptr = [], b"", False, 0
+        while ptr < len(line):
+            c = line[ptr:ptr + 1]
+            if c.isspace():
+                if inword:
+                    out.append(arg)
+                arg, inword = b"", False
+                ptr += 1
+                continue
+            inword = True
+            if c in (b"'", b'"'):
+                end = line.find(c, ptr + 1)
+                if end < 0:
+                    return out + [b"<unmatched quote>"]
+                arg += line[ptr + 1:end]
+                ptr = end + 1
+            elif c == b"\\":
+                arg += line[ptr + 1:ptr + 2]
+                ptr += 2
+            else:
+                arg += c
+                ptr += 1
+        return out + [arg] if inword else out
+
+    def check_pbs(self, v, text):
+        """Each value on its #PBS line, one word, as qsub reads it."""
+        args = []
+        for ln in text.split(b"\n"):
+            if ln.startswith(b"#PBS"):
+                args += self.pbs_model(ln[len(b"#PBS"):])
+        for o, val in v.opts.items():
+            if o not in PBS_OPTS:
+                continue
+            flag = PBS_OPTS[o]
+            hits = [args[k + 1] for k in range(len(args) - 1)
+                    if args[k] == flag]
+            if val == b"" and o != "job-name":
+                self.check(hits == [], "polaris vector %d: empty --%s "
+                           "still requested: %r" % (v.i, o, hits))
+            else:
+                self.check(hits == [val], "polaris vector %d: #PBS %s "
+                           "parses as %r, want %r" % (v.i, flag.decode(),
+                                                      hits, val))
+
     def check_sbatch(self, jobs, d):
         """The #SBATCH lines: each option one argument equal to its value,
         by a model of sbatch's parser and, when asked, by sbatch -vvv."""
@@ -554,6 +634,9 @@ done
             text = read(os.path.join(d, "job.%d.sh" % v.i))
             if v.site == "tuolumne":
                 self.check_flux(v, text)
+                continue
+            if v.site == "polaris":
+                self.check_pbs(v, text)
                 continue
             lines = [ln[len(b"#SBATCH"):] for ln in text.split(b"\n")
                      if ln.startswith(b"#SBATCH")]

@@ -54,7 +54,7 @@ rank_cmds="doctor env exec hosts ip port"
 
 # formats SITE: the formats ddpgen accepts for SITE, by trying each.
 formats() {
-	for f in cmd flux ps sh xml; do
+	for f in cmd flux pbs ps sh xml; do
 		ddpgen --site "$1" --format "$f" train.py >/dev/null 2>&1 &&
 		    printf '%s ' "$f"
 	done
@@ -220,7 +220,7 @@ EOF
 	    DDPGEN_PROFILE_PATH='$DDPGEN_PROFILE_PATH' zsh -i"
 	check "zsh: no prompt" zsh_wait READY || cat "$T/pane"
 	check "zsh: --site does not list mysite" \
-	    zsh_tab "ddpgen --site " "mysite .*-- Test site" || cat "$T/pane"
+	    zsh_tab "ddpgen --site " "mysite .*-- hpcpack  *Test site" || cat "$T/pane"
 	for s in $sites; do
 		check "zsh: --site lacks $s" grep -q "^$s .*--" "$T/pane"
 	done

@@ -4,17 +4,18 @@
 # values of every option that reaches a job (--job-name, --partition,
 # --account, --qos, --constraint, --env NAME=VALUE, --iface, under each
 # --launcher) through
-# ddpgen into Slurm scripts, Flux scripts and HPC Pack job files,
-# executed with a
+# ddpgen into Slurm scripts, PBS scripts (polaris), Flux scripts
+# (tuolumne) and HPC Pack job files, executed with a
 # ddprank stand-in that records what it receives: identical every time,
 # (an --env value as the job-time rule expands $NAME and ${NAME}, by a
 # model of the rule), or refused with one clear error when ddpgen refuses
 # the value by design
 # (control bytes in an #SBATCH line or a pattern; what XML cannot hold).
 # The #SBATCH lines are read back as sbatch reads them (a model of its
-# parser, and sbatch -vvv itself when installed), the #flux: lines as
-# flux batch reads them (its pattern and shlex settings, RFC 36). Then
-# 500 profiles with
+# parser, and sbatch -vvv itself when installed), the #PBS lines as
+# qsub's make_argv reads them (a model), the #flux: lines as flux batch
+# reads them (its pattern and shlex settings, RFC 36). Then 500 profiles
+# with
 # a container (each runtime of ddpgen-profile(5)) whose image and mounts
 # are hostile bytes: the runtime's words after ddprank's "--", Pyxis's
 # srun options and Shifter's #SBATCH --image carry them byte for byte.
@@ -105,7 +106,16 @@ while [ $# -gt 0 ]; do
 done
 exec "$@"
 EOF
+# PBS jobs (polaris): mpiexec likewise, conda a setup line.
+cat >"$T/work/bin/mpiexec" <<'EOF'
+#!/bin/sh
+while [ $# -gt 0 ]; do
+	case $1 in -n|--ppn) shift 2 ;; *) break ;; esac
+done
+exec "$@"
+EOF
 printf '#!/bin/sh\nexit 0\n' >"$T/work/bin/module"
+cp "$T/work/bin/module" "$T/work/bin/conda"
 # flux (for the tuolumne profile's jobs): "resource list" gives the node
 # count; "run" drops its options, as flux-run(1) lists them up to the
 # first non-option, and runs the task.
@@ -121,7 +131,8 @@ while [ $# -gt 0 ]; do
 done
 exec "$@"
 FLUX
-chmod +x "$T/work/bin/srun" "$T/work/bin/module" "$T/work/bin/flux"
+chmod +x "$T/work/bin/srun" "$T/work/bin/mpiexec" "$T/work/bin/module" \
+    "$T/work/bin/conda" "$T/work/bin/flux"
 
 sbatch=
 if command -v sbatch >/dev/null; then
