@@ -60,10 +60,12 @@ function __ddpgen_formats
             echo sh
         case 'scheduler = "hpcpack"'
             printf '%s\n' xml cmd ps
+        case 'scheduler = "flux"'
+            echo flux
         case 'scheduler = "pbs"'
             echo pbs
         case '*'
-            printf '%s\n' sh xml cmd ps pbs
+            printf '%s\n' sh xml cmd ps flux pbs
     end
 end
 
