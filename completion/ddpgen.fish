@@ -60,12 +60,14 @@ function __ddpgen_formats
             echo sh
         case 'scheduler = "hpcpack"'
             printf '%s\n' xml cmd ps
+        case 'scheduler = "flux"'
+            echo flux
         case 'scheduler = "pbs"'
             echo pbs
         case 'scheduler = "lsf"'
             echo lsf
         case '*'
-            printf '%s\n' sh xml cmd ps pbs lsf
+            printf '%s\n' sh xml cmd ps flux pbs lsf
     end
 end
 

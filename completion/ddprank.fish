@@ -37,7 +37,7 @@ complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a exec -d 'Ru
 complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a hosts -d 'Expand a host list'
 complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a ip -d 'Print the address of an interface'
 complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a port -d 'Print the port'
-complete -c ddprank -n '__ddprank_cmd doctor env exec hosts' -s s -l scheduler -x -a 'auto slurm hpcpack pbs lsf hostfile' -d 'Where the node list comes from'
+complete -c ddprank -n '__ddprank_cmd doctor env exec hosts' -s s -l scheduler -x -a 'auto slurm hpcpack flux pbs lsf hostfile' -d 'Where the node list comes from'
 complete -c ddprank -n '__ddprank_cmd doctor env exec hosts' -s f -l hostfile -r -d 'Host file'
 complete -c ddprank -n '__ddprank_cmd doctor env exec ip' -s i -l iface -x -d 'Interface pattern (PCRE2)'
 complete -c ddprank -n '__ddprank_cmd doctor env exec port' -s p -l port -x -a auto -d 'Master port'

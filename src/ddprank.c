@@ -101,7 +101,7 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-"usage: ddprank [env] [--scheduler auto|slurm|hpcpack|pbs|lsf|hostfile]\n"
+"usage: ddprank [env] [--scheduler auto|slurm|hpcpack|flux|pbs|lsf|hostfile]\n"
 "               [--hostfile FILE] [--iface REGEX] [--port N|auto]\n"
 "               [--port-range LO-HI] [--rdzv static|c10d] [--nnodes N]\n"
 "               [--exchange dir:PATH|mpi] [--exchange-timeout SECONDS]\n"
@@ -702,6 +702,8 @@ cmd_doctor(struct options *o)
 	if (sent)
 		return XC_OK;
 	buf_init(&b);
+	r.exclude_opt = sched_get(nodes_sched_resolve(&nodes_env_real,
+	    o->ro.sched, o->ro.hostfile))->exclude_opt;
 	if (o->json)
 		doctor_format_json(&b, &r);
 	else

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "exitcode.h"
+#include "fluxjob.h"
 #include "job.h"
 #include "launcher.h"
 #include "profile.h"
@@ -522,6 +523,9 @@ job_render(const struct job_resolved *r, struct buf *out, char **cause)
 	if ((xc = job_check_script(r->tpath, out, cause)) != XC_OK)
 		return xc;
 	if (script_check_output(r->tpath, out, cause) == -1)
+		return XC_USAGE;
+	if (r->prof->scheduler == SCHED_FLUX &&
+	    fluxjob_check(out->s, cause) == -1)
 		return XC_USAGE;
 	return XC_OK;
 }

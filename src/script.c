@@ -94,6 +94,32 @@ script_set_env(struct tmpl_vars *v, const struct profile *p)
 	}
 }
 
+/* Slurm's output pattern in Flux's terms (flux-submit(1), MUSTACHE
+ * TEMPLATES): %j the job id, %x its name, %% a %; any other % stays. */
+static void
+script_set_flux_output(struct tmpl_vars *v, const struct profile *p)
+{
+	struct buf	 b;
+	const char	*s;
+
+	buf_init(&b);
+	for (s = p->job_output; *s != '\0'; s++) {
+		if (s[0] == '%' && s[1] == 'j')
+			buf_adds(&b, "{{id}}");
+		else if (s[0] == '%' && s[1] == 'x')
+			buf_adds(&b, "{{name}}");
+		else if (s[0] == '%' && s[1] == '%')
+			buf_addc(&b, '%');
+		else {
+			buf_addc(&b, *s);
+			continue;
+		}
+		s++;
+	}
+	tmpl_set(v, "job_output_flux", b.s);
+	buf_free(&b);
+}
+
 /* A launcher that runs one task per process (srun) shares the node's
  * CPUs (cpus_per_task: a node's) between the tasks; else the one task
  * of a node shares them between its processes. */
@@ -128,6 +154,7 @@ script_set_requests(struct tmpl_vars *v, const struct profile *p)
 	script_set_launcher(v, p);
 	script_set_int(v, "nproc_per_node", profile_nproc(p));
 	script_set_list(v, "sbatch_extra", &p->sbatch_extra);
+	script_set_flux_output(v, p);
 }
 
 /* Long trainings: the warning, the checkpoint signal, the requeues. */

@@ -394,7 +394,7 @@ static const struct {
 	{ "job_name = {}\n",
 	    "t.conf:3: job_name: expected one value, got an empty list" },
 	{ "scheduler = sge\n",
-	    "t.conf:3: scheduler: bad value 'sge' (slurm, hpcpack, pbs or lsf)" },
+	    "t.conf:3: scheduler: bad value 'sge' (slurm, hpcpack, flux, pbs or lsf)" },
 	{ "lsf_launcher = srun\n",
 	    "t.conf:3: lsf_launcher: bad value 'srun' (blaunch or jsrun)" },
 	{ "discovery = dns\n",
@@ -659,7 +659,7 @@ START_TEST(test_many_errors)
 	    "task_shell = \"fish\"\n"
 	    "port = =\n"
 	    "account = never-read\n",
-	    "t.conf:2: scheduler: bad value 'sge' (slurm, hpcpack, pbs or lsf)\n"
+	    "t.conf:2: scheduler: bad value 'sge' (slurm, hpcpack, flux, pbs or lsf)\n"
 	    "t.conf:3: unknown key 'gpus'\n"
 	    "t.conf:4: gpus_per_node: 'many' is not an integer\n"
 	    "t.conf:5: iface: bad pattern '[': missing terminating ] for "
@@ -999,7 +999,7 @@ START_TEST(test_extends_missing)
 	    "'sub/nosuch.conf' not found");
 	/* A parent's errors name the parent, and the chain goes on. */
 	load_fails("c", &dirs, "@/d/bad.conf:2: scheduler: bad value 'sge' "
-	    "(slurm, hpcpack, pbs or lsf)\n"
+	    "(slurm, hpcpack, flux, pbs or lsf)\n"
 	    "@/d/a.conf:3: extends target 'nosuch' not found");
 	strlist_free(&dirs);
 }
@@ -1399,7 +1399,7 @@ dump_again(const struct profile *p)
 }
 
 static const char *const shipped[] = { "cori", "hpcpack", "lsf", "lsf-csm",
-    "plmt", "polaris", "slurm" };
+    "plmt", "polaris", "slurm", "tuolumne" };
 
 START_TEST(test_shipped_valid)
 {
@@ -1458,6 +1458,14 @@ START_TEST(test_shipped_facts)
 	ck_assert_int_eq(p->max_requeues, 3);
 	ck_assert_int_eq(p->checkpoint_signal, PROFILE_SIG_USR2);
 	profile_free(p);
+	/* Flux's: its queue, one process per APU, the continuation. */
+	p = load_ok("tuolumne", &dirs);
+	ck_assert_int_eq(p->scheduler, SCHED_FLUX);
+	ck_assert_str_eq(p->iface, "^hsi0$");
+	ck_assert_int_eq(profile_nproc(p), 4);
+	ck_assert_str_eq(p->partition, "pbatch");
+	ck_assert_int_eq(p->requeue, 1);
+	profile_free(p);
 	/* ALCF's settings, and the launcher Polaris documents. */
 	p = load_ok("polaris", &dirs);
 	ck_assert_int_eq(p->scheduler, SCHED_PBS);
@@ -1482,7 +1490,7 @@ START_TEST(test_shipped_facts)
 	ck_assert_int_eq(p->discovery, PROFILE_HOSTNAME);
 	profile_free(p);
 	n = profile_list(&dirs, &v);
-	ck_assert_uint_eq(n, 7);
+	ck_assert_uint_eq(n, 8);
 	for (i = 0; i < n; i++) {
 		ck_assert_str_eq(v[i].name, shipped[i]);
 		ck_assert_msg(strncmp(v[i].description, "(error", 6) != 0,

@@ -359,8 +359,8 @@ START_TEST(test_errors)
 	free(cause);
 	expect_error(ENV("CCP_NODES="), XC_NODES,
 	    "no node list: none of SLURM_STEP_NODELIST, SLURM_JOB_NODELIST, "
-	    "SLURM_NODELIST, CCP_NODES, PBS_NODEFILE, LSB_MCPU_HOSTS is set "
-	    "and no --hostfile was given");
+	    "SLURM_NODELIST, CCP_NODES, FLUX_JOB_ID, PBS_NODEFILE, "
+	    "LSB_MCPU_HOSTS is set and no --hostfile was given");
 }
 END_TEST
 
@@ -390,7 +390,8 @@ START_TEST(test_port)
 	env = t_env(ENV("PATH=/bin"));
 	ck_assert_int_eq(rank_port(&port, &opts, &env, &cause), XC_PORT);
 	ck_assert_str_eq(cause, "--port auto needs a job id (SLURM_JOB_ID, "
-	    "CCP_JOBID, PBS_JOBID or LSB_JOBID) and none is set; choose a "
+	    "CCP_JOBID, FLUX_JOB_ID, PBS_JOBID or LSB_JOBID) and none is set; "
+	    "choose a "
 	    "port with --port N");
 	free(cause);
 	env = t_env(ENV("LSB_JOBID=x"));

@@ -181,7 +181,8 @@ class Vector:
         self.args = [rand_bytes(rng) for _ in range(rng.randint(0, 8))]
         self.script = (rand_bytes(rng, 64, 1) if rng.random() < 0.25
                        else b"/scratch/my dir/train.py")
-        self.site = rng.choice(["cori", "plmt", "slurm", "polaris", "lsf"])
+        self.site = rng.choice(["cori", "plmt", "slurm", "polaris",
+                                "tuolumne", "lsf"])
         self.opts = {}
         for o in SBATCH_OPTS:
             if rng.random() < 0.3:
@@ -244,12 +245,10 @@ class Vector:
         return self.opts
 
     def launcher_of(self, xml):
-        # srun-direct is Slurm's alone (ddpgen refuses it elsewhere): a
-        # PBS or LSF job runs torchrun instead.
-        if self.launcher == "srun" and (xml or self.site in ("polaris",
-                                                             "lsf")):
-            return None
-        return self.launcher
+        """srun-direct runs on Slurm sites only: elsewhere the default."""
+        slurm = not xml and self.site not in ("polaris", "tuolumne", "lsf")
+        return None if not slurm and self.launcher == "srun" \
+            else self.launcher
 
     def may_be_too_long(self):
         """Whether the HPC Pack job's variables may pass 2,048 characters:
@@ -278,6 +277,14 @@ class Vector:
         if bsub:
             return (2, rb"^ddpgen: (%s): '.{1,4}' at offset \d+ cannot be "
                     rb"written on an #BSUB line" % "|".join(bsub).encode())
+        if not xml and self.site == "tuolumne":
+            # flux batch reads the script as UTF-8 (cli/batch.py).
+            values = [self.script] + self.args + list(self.opts.values())
+            values += [self.env or b"", self.iface or b""]
+            if not all(utf8(v) == v for v in values):
+                return (2, rb"^ddpgen: line [0-9]+ of the Flux job is not "
+                        rb"valid UTF-8")
+            return None
         if not xml:
             return None
         values = [self.script] + self.args + [self.iface or b""]
@@ -407,9 +414,10 @@ class Checker:
 d=$1; shift
 SLURM_NNODES=2
 export SLURM_NNODES
-# LSF jobs: the job's one host, blaunch and bstatus in PATH, and the
+# flux, a script: a Flux job execs it (t-quote-property.sh writes it).
+# LSF jobs: the job's one host, blaunch and bstatus there too, and the
 # script's poll of its tasks at once rather than each second.
-PATH=${d%/*}/bin:$PATH LSB_JOBID=1 LSB_MCPU_HOSTS='h1 1'
+PATH=$d/../bin:$PATH LSB_JOBID=1 LSB_MCPU_HOSTS='h1 1'
 export PATH LSB_JOBID LSB_MCPU_HOSTS
 sleep() { command sleep 0.01; }
 # srun: drop its options; run "/bin/bash -c CODE NAME ARG..." as bash
@@ -542,7 +550,8 @@ done
         want_iface = v.iface
         if want_iface is None and not xml:
             want_iface = {"cori": b"^eth3$", "plmt": b"^nmn0$",
-                          "polaris": b"^hsn0$"}.get(v.site)
+                          "polaris": b"^hsn0$",
+                          "tuolumne": b"^hsi0$"}.get(v.site)
         if want_iface is None and xml:
             want_iface = b"^eth0$"
         self.check(iface == (want_iface or b""),
@@ -648,6 +657,9 @@ done
             if getattr(v, "failed", False):
                 continue
             text = read(os.path.join(d, "job.%d.sh" % v.i))
+            if v.site == "tuolumne":
+                self.check_flux(v, text)
+                continue
             if v.site == "polaris":
                 self.check_pbs(v, text)
                 continue
@@ -670,7 +682,65 @@ done
                                "--%s parses as %r, want %r" %
                                (v.site, v.i, o, hits, want))
         if self.a.sbatch:
-            self.sbatch_real(jobs, found, d)
+            self.sbatch_real([v for v in jobs if v.site != "tuolumne"],
+                             found, d)
+
+    # Flux's directives: flux batch finds them with this pattern and
+    # splits them with shlex so (src/bindings/python/flux/job/
+    # directives.py, flux-core 4a5e79f): RFC 36.
+    FLUX_SENTINEL = re.compile(r"^([^\w]*)((?:flux|FLUX):)(.*)$")
+    FLUX_OPTS = {"job-name": "--job-name", "partition": "-q",
+                 "account": "-B", "constraint": "--requires"}
+
+    def flux_model(self, text):
+        """The arguments of the script's directives, as flux batch reads
+        them, or None when it would refuse the script."""
+        import shlex
+        args = []
+        try:
+            lines = text.decode("utf-8").split("\n")
+        except UnicodeError:
+            return None
+        for ln in lines:
+            m = self.FLUX_SENTINEL.match(ln)
+            if not m:
+                continue
+            if m.group(1) + m.group(2) != "#flux:":
+                return None
+            lexer = shlex.shlex(m.group(3), posix=True,
+                                punctuation_chars=True)
+            lexer.whitespace_split = True
+            lexer.escapedquotes = "\"'"
+            try:
+                args.extend(lexer)
+            except ValueError:
+                return None
+        return args
+
+    def check_flux(self, v, text):
+        """Each request of a Flux job one argument equal to its value."""
+        args = self.flux_model(text)
+        if not self.check(args is not None, "tuolumne vector %d: flux "
+                          "batch would refuse the script" % v.i):
+            return
+        for o, val in v.opts.items():
+            if o not in self.FLUX_OPTS:
+                continue
+            flag = self.FLUX_OPTS[o]
+            want = val.decode("utf-8")
+            if flag.startswith("--"):
+                hits = [a[len(flag) + 1:] for a in args
+                        if a.startswith(flag + "=")]
+            else:
+                hits = [args[k + 1] for k, a in enumerate(args[:-1])
+                        if a == flag]
+            if val == b"" and o != "job-name":
+                self.check(hits == [], "tuolumne vector %d: empty --%s "
+                           "still requested: %r" % (v.i, o, hits))
+            else:
+                self.check(hits == [want], "tuolumne vector %d: #flux: "
+                           "%s parses as %r, want %r" % (v.i, flag, hits,
+                                                        want))
 
     def bsub_model(self, line):
         """One #BSUB line as LSF's pages write them: an option and a
