@@ -64,8 +64,10 @@ function __ddpgen_formats
             echo flux
         case 'scheduler = "pbs"'
             echo pbs
+        case 'scheduler = "lsf"'
+            echo lsf
         case '*'
-            printf '%s\n' sh xml cmd ps flux pbs
+            printf '%s\n' sh xml cmd ps flux pbs lsf
     end
 end
 

@@ -18,6 +18,7 @@
 #include "launcher.h"
 #include "profile.h"
 #include "profile-int.h"
+#include "quote.h"
 #include "rx.h"
 #include "util.h"
 #include "xmalloc.h"
@@ -50,6 +51,10 @@ const char *const profile_pbs_launch_names[] = {
 	NULL
 };
 
+const char *const profile_lsf_launch_names[] = {
+	[PROFILE_LSF_BLAUNCH] = "blaunch", [PROFILE_LSF_JSRUN] = "jsrun", NULL
+};
+
 /* Enums are stored through int pointers by the generic code below. */
 _Static_assert(sizeof(enum sched_id) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum profile_disc) == sizeof(int), "enum size");
@@ -58,6 +63,7 @@ _Static_assert(sizeof(enum profile_shell) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum profile_signal) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum runtime_id) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum profile_pbs_launch) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum profile_lsf_launch) == sizeof(int), "enum size");
 
 #define OFF(f)	offsetof(struct profile, f)
 
@@ -150,6 +156,8 @@ static const struct key keys[] = {
 	  .flags = KF_LINE, .check = check_pbs_select },
 	{ .name = "pbs_launcher", .type = K_ENUM, .off = OFF(pbs_launcher),
 	  .names = profile_pbs_launch_names },
+	{ .name = "lsf_launcher", .type = K_ENUM, .off = OFF(lsf_launcher),
+	  .names = profile_lsf_launch_names },
 };
 #define NKEYS	(sizeof keys / sizeof keys[0])
 const struct key *const profile_keys = keys;
@@ -933,6 +941,43 @@ problems_ports(const struct profile *p, problem_fn *fn, void *arg)
 		    "high port %d", p->port_min, p->port_max);
 }
 
+/* LSF: what lands on an #BSUB line must be one bsub can read
+ * (quote_bsub), and Slurm's own requests have no LSF meaning. */
+static void
+problems_lsf(const struct profile *p, problem_fn *fn, void *arg)
+{
+	const char *const bsub[] = { "job_name", "job_output", "partition",
+	    "account", NULL };
+	const char *const slurm[] = { "qos", "constraint", NULL };
+	const char	*v;
+	char		*why;
+	struct buf	 b;
+	size_t		 i;
+
+	for (i = 0; bsub[i] != NULL; i++) {
+		v = *(char **)key_field(p, profile_key_find(bsub[i]));
+		buf_init(&b);
+		if (quote_bsub(&b, v, &why) == -1) {
+			problem(fn, arg, bsub[i], "%s: %s", bsub[i], why);
+			free(why);
+		}
+		buf_free(&b);
+	}
+	for (i = 0; slurm[i] != NULL; i++)
+		if (**(char **)key_field(p, profile_key_find(slurm[i])) != '\0')
+			problem(fn, arg, slurm[i], "%s: a Slurm request, which "
+			    "LSF has no word for", slurm[i]);
+	if (p->sbatch_extra.n > 0)
+		problem(fn, arg, "sbatch_extra", "sbatch_extra: sbatch options "
+		    "do not reach bsub");
+	/* Under CSM the batch shell runs on a launch node. */
+	if (p->lsf_launcher == PROFILE_LSF_JSRUN &&
+	    p->discovery == PROFILE_IFACE)
+		problem(fn, arg, "discovery", "discovery: 'iface' reads the "
+		    "batch shell's node, which lsf_launcher = jsrun leaves out "
+		    "(a launch node): use hostname");
+}
+
 static void
 problems_container(const struct profile *p, problem_fn *fn, void *arg)
 {
@@ -1013,6 +1058,8 @@ problems_cross(const struct profile *p, problem_fn *fn, void *arg)
 		    "shorter than the time limit '%s'", p->signal_lead,
 		    p->time);
 	problems_container(p, fn, arg);
+	if (p->scheduler == SCHED_LSF)
+		problems_lsf(p, fn, arg);
 	if (p->scheduler != SCHED_HPCPACK)
 		return;
 	if (p->shared_dir[0] != '/') {

@@ -21,6 +21,11 @@ enum profile_shell {		/* how an HPC Pack task runs its command */
 	PROFILE_SHELL_LOGIN_INTERACTIVE /* bash -lic, the default */
 };
 
+enum profile_lsf_launch {	/* how an LSF job starts a task per node */
+	PROFILE_LSF_BLAUNCH,	/* bsub -n N -R "span[ptile=1]"; blaunch */
+	PROFILE_LSF_JSRUN	/* bsub -nnodes N (IBM CSM); jsrun */
+};
+
 enum profile_signal {		/* the checkpoint signal */
 	PROFILE_SIG_USR2,
 	PROFILE_SIG_USR1	/* NCCL installs its own USR1 handler */
@@ -37,6 +42,7 @@ extern const char *const profile_disc_names[];
 extern const char *const profile_shell_names[];
 extern const char *const profile_signal_names[];
 extern const char *const profile_pbs_launch_names[];
+extern const char *const profile_lsf_launch_names[];
 
 /* A resolved profile: every string is owned and never NULL ("" = unset). */
 struct profile {
@@ -103,6 +109,8 @@ struct profile {
 	char		*filesystems;	/* -l filesystems=, "" = none */
 	char		*pbs_select;	/* more resources of each chunk */
 	enum profile_pbs_launch pbs_launcher;
+	/* LSF. */
+	enum profile_lsf_launch lsf_launcher;
 };
 
 /* One site found along the search path, for --list-sites. */

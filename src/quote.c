@@ -214,6 +214,40 @@ quote_utf8_len(const unsigned char *s)
 	return len;
 }
 
+/* What a double-quoted #BSUB value cannot hold: quote_bsub. */
+static int
+quote_bsub_refuses(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f || strchr("\"'\\`$#", c) != NULL;
+}
+
+int
+quote_bsub(struct buf *b, const char *s, char **cause)
+{
+	const unsigned char	*u = (const unsigned char *)s;
+	struct buf		 v;
+
+	if (*s != '\0' && strspn(s, QUOTE_SAFE) == strlen(s)) {
+		buf_adds(b, s);
+		return 0;
+	}
+	for (; *u != '\0'; u++) {
+		if (!quote_bsub_refuses(*u))
+			continue;
+		buf_init(&v);
+		util_addvis(&v, (const char *)u, 1);
+		util_fail(cause, "'%s' at offset %zu cannot be written on an "
+		    "#BSUB line (LSF documents no quoting there)", v.s,
+		    (size_t)(u - (const unsigned char *)s));
+		buf_free(&v);
+		return -1;
+	}
+	buf_addc(b, '"');
+	buf_adds(b, s);
+	buf_addc(b, '"');
+	return 0;
+}
+
 /* The control bytes each format refuses. XML 1.0 has tab, newline and
  * CR, and DEL is an ordinary character there. */
 static int

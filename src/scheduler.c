@@ -45,6 +45,7 @@ static const struct sched_format pbs_formats[] = { { "pbs", ".sh" } };
  * outside arrays. */
 static const char *const lsf_list[] = { "LSB_MCPU_HOSTS", NULL };
 static const char *const lsf_task[] = { "LSB_JOBINDEX", NULL };
+static const struct sched_format lsf_formats[] = { { "lsf", ".sh" } };
 
 static const char *const none[] = { NULL };
 
@@ -121,6 +122,10 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		.hostlist_flags = HOSTLIST_SHORT,
 		.job_var = "LSB_JOBID", .task_vars = lsf_task,
 		.step_vars = none, .task_zero_absent = 1,
+		/* bsub -wa/-wt: a warning before the run limit. */
+		.tmpl = "lsf.sh", .formats = lsf_formats,
+		.nformats = NELEM(lsf_formats), .warn_signal = 1,
+		.cmd_ddprank = "\"$DDPRANK\"",
 	},
 	[SCHED_HOSTFILE] = {
 		.name = "hostfile", .title = "hostfile",
@@ -135,10 +140,11 @@ static const struct sched sched_table[SCHED_COUNT] = {
 };
 
 const char *const sched_gen_names[] = { "slurm", "hpcpack", "flux", "pbs",
-    NULL };
+    "lsf", NULL };
 _Static_assert(SCHED_GEN_FIRST + 1 == SCHED_HPCPACK, "sched_gen_names");
 _Static_assert(SCHED_GEN_FIRST + 2 == SCHED_FLUX, "sched_gen_names");
 _Static_assert(SCHED_GEN_FIRST + 3 == SCHED_PBS, "sched_gen_names");
+_Static_assert(SCHED_GEN_FIRST + 4 == SCHED_LSF, "sched_gen_names");
 
 
 const struct sched *

@@ -169,6 +169,29 @@ script_set_life(struct tmpl_vars *v, const struct profile *p)
 	script_set_count(v, "max_restarts", p->max_restarts);
 }
 
+/* LSF: the run limit as bsub -W's [hour:]minute and the warning's
+ * lead as -wt's minutes, both rounded up; how tasks start (lsf_launcher:
+ * -nnodes and jsrun, or -n with span[ptile=1] and blaunch). */
+static void
+script_set_lsf(struct tmpl_vars *v, const struct profile *p)
+{
+	long long	secs, min;
+	char		w[64];
+
+	w[0] = '\0';
+	if (profile_parse_time(p->time, &secs) == 0 && secs > 0) {
+		min = (secs + 59) / 60;
+		snprintf(w, sizeof w, "%lld:%02lld", min / 60, min % 60);
+	}
+	tmpl_set(v, "lsf_walltime", w);
+	script_set_int(v, "lsf_warn_time", (p->signal_lead + 59) / 60);
+	tmpl_set(v, "lsf_jsrun", p->lsf_launcher == PROFILE_LSF_JSRUN ?
+	    "1" : "");
+	/* bsub -o names the job id %J; the default is Slurm's pattern. */
+	tmpl_set(v, "lsf_output", strcmp(p->job_output, "ddp-%j.out") == 0 ?
+	    "ddp-%J.out" : p->job_output);
+}
+
 /* The program's first word, which the preflight looks for (srun's is
  * the python that runs the script). */
 static void
@@ -662,6 +685,7 @@ script_vars(const struct job *job)
 	script_set_requests(v, job->prof);
 	script_set_runtime(v, job->prof);
 	script_set_life(v, job->prof);
+	script_set_lsf(v, job->prof);
 	script_set_hpcpack(v, job);
 	script_set_pbs(v, job->prof);
 	return v;

@@ -394,7 +394,9 @@ static const struct {
 	{ "job_name = {}\n",
 	    "t.conf:3: job_name: expected one value, got an empty list" },
 	{ "scheduler = sge\n",
-	    "t.conf:3: scheduler: bad value 'sge' (slurm, hpcpack, flux or pbs)" },
+	    "t.conf:3: scheduler: bad value 'sge' (slurm, hpcpack, flux, pbs or lsf)" },
+	{ "lsf_launcher = srun\n",
+	    "t.conf:3: lsf_launcher: bad value 'srun' (blaunch or jsrun)" },
 	{ "discovery = dns\n",
 	    "t.conf:3: discovery: bad value 'dns' (hostname or iface)" },
 	/* PBS resource values: ',' would start another resource. */
@@ -602,6 +604,44 @@ END_TEST
 
 /* Every value error of a file is reported, in line order, until a
  * syntax error ends the parse. */
+/* LSF: what bsub cannot be told, and Slurm's own requests, are named
+ * at their line; jsrun's launch node cannot be the master. */
+START_TEST(test_lsf_errors)
+{
+	struct profile	*p;
+	char		*cause = NULL;
+
+	parse_fails("description = d\nscheduler = lsf\n"
+	    "job_name = \"say \\\"hi\\\"\"\n"
+	    "account = \"$HOME\"\n"
+	    "partition = \"a b\"\n"
+	    "qos = \"high\"\n"
+	    "lsf_launcher = jsrun\n"
+	    "discovery = iface\n"
+	    "iface = \"^ib0$\"\n",
+	    "t.conf:3: job_name: '\"' at offset 4 cannot be written on an "
+	    "#BSUB line (LSF documents no quoting there)\n"
+	    "t.conf:4: account: '$' at offset 0 cannot be written on an "
+	    "#BSUB line (LSF documents no quoting there)\n"
+	    "t.conf:6: qos: a Slurm request, which LSF has no word for\n"
+	    "t.conf:8: discovery: 'iface' reads the batch shell's node, "
+	    "which lsf_launcher = jsrun leaves out (a launch node): use "
+	    "hostname");
+	/* The same values are fine for Slurm. */
+	p = parse_ok(BASE "job_name = \"say \\\"hi\\\"\"\nqos = \"high\"\n");
+	profile_free(p);
+	/* Command-line values are checked again after the merge. */
+	p = parse_ok("description = d\nscheduler = lsf\n");
+	free(p->job_name);
+	p->job_name = xstrdup("it's");
+	ck_assert_int_eq(profile_validate(p, &cause), -1);
+	ck_assert_str_eq(cause, "job_name: ''' at offset 2 cannot be "
+	    "written on an #BSUB line (LSF documents no quoting there)");
+	free(cause);
+	profile_free(p);
+}
+END_TEST
+
 START_TEST(test_many_errors)
 {
 	parse_fails(
@@ -619,7 +659,7 @@ START_TEST(test_many_errors)
 	    "task_shell = \"fish\"\n"
 	    "port = =\n"
 	    "account = never-read\n",
-	    "t.conf:2: scheduler: bad value 'sge' (slurm, hpcpack, flux or pbs)\n"
+	    "t.conf:2: scheduler: bad value 'sge' (slurm, hpcpack, flux, pbs or lsf)\n"
 	    "t.conf:3: unknown key 'gpus'\n"
 	    "t.conf:4: gpus_per_node: 'many' is not an integer\n"
 	    "t.conf:5: iface: bad pattern '[': missing terminating ] for "
@@ -951,15 +991,15 @@ START_TEST(test_extends_missing)
 	put("d/a.conf", BASE "extends = nosuch\n");
 	put("d/b.conf", BASE "extends = \"sub/nosuch.conf\"\n");
 	put("d/c.conf", "extends = \"bad\"\n");
-	put("d/bad.conf", "description = x\nscheduler = lsf\nextends = a\n");
+	put("d/bad.conf", "description = x\nscheduler = sge\nextends = a\n");
 	dirs_of(&dirs, "d", NULL);
 	load_fails("a", &dirs, "@/d/a.conf:3: extends target 'nosuch' "
 	    "not found");
 	load_fails("b", &dirs, "@/d/b.conf:3: extends target "
 	    "'sub/nosuch.conf' not found");
 	/* A parent's errors name the parent, and the chain goes on. */
-	load_fails("c", &dirs, "@/d/bad.conf:2: scheduler: bad value 'lsf' "
-	    "(slurm, hpcpack, flux or pbs)\n"
+	load_fails("c", &dirs, "@/d/bad.conf:2: scheduler: bad value 'sge' "
+	    "(slurm, hpcpack, flux, pbs or lsf)\n"
 	    "@/d/a.conf:3: extends target 'nosuch' not found");
 	strlist_free(&dirs);
 }
@@ -1263,7 +1303,8 @@ START_TEST(test_dump_format)
 	    "max_restarts = 0\n"
 	    "filesystems = \"\"\n"
 	    "pbs_select = \"\"\n"
-	    "pbs_launcher = \"mpiexec\"\n");
+	    "pbs_launcher = \"mpiexec\"\n"
+	    "lsf_launcher = \"blaunch\"\n");
 	free(d);
 	profile_free(p);
 }
@@ -1357,8 +1398,8 @@ dump_again(const struct profile *p)
 	strlist_free(&dirs);
 }
 
-static const char *const shipped[] = { "cori", "hpcpack", "plmt", "polaris",
-    "slurm", "tuolumne" };
+static const char *const shipped[] = { "cori", "hpcpack", "lsf", "lsf-csm",
+    "plmt", "polaris", "slurm", "tuolumne" };
 
 START_TEST(test_shipped_valid)
 {
@@ -1437,8 +1478,19 @@ START_TEST(test_shipped_facts)
 	ck_assert_str_eq(p->env.v[3], "NCCL_NET=AWS Libfabric");
 	ck_assert_int_eq(p->requeue, 1);
 	profile_free(p);
+	p = load_ok("lsf", &dirs);
+	ck_assert_int_eq(p->scheduler, SCHED_LSF);
+	ck_assert_int_eq(p->lsf_launcher, PROFILE_LSF_BLAUNCH);
+	ck_assert_str_eq(p->template, "lsf.sh");
+	ck_assert_str_eq(p->job_output, "ddp-%J.out");
+	ck_assert_int_eq(p->requeue, 1);
+	profile_free(p);
+	p = load_ok("lsf-csm", &dirs);
+	ck_assert_int_eq(p->lsf_launcher, PROFILE_LSF_JSRUN);
+	ck_assert_int_eq(p->discovery, PROFILE_HOSTNAME);
+	profile_free(p);
 	n = profile_list(&dirs, &v);
-	ck_assert_uint_eq(n, 6);
+	ck_assert_uint_eq(n, 8);
 	for (i = 0; i < n; i++) {
 		ck_assert_str_eq(v[i].name, shipped[i]);
 		ck_assert_msg(strncmp(v[i].description, "(error", 6) != 0,
@@ -1620,6 +1672,7 @@ profile_suite(void)
 	tcase_add_loop_test(tc, test_error, 0, sizeof errs / sizeof errs[0]);
 	tcase_add_test(tc, test_missing_required);
 	tcase_add_test(tc, test_many_errors);
+	tcase_add_test(tc, test_lsf_errors);
 	tcase_add_test(tc, test_cross_order);
 	suite_add_tcase(s, tc);
 

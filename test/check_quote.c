@@ -1499,6 +1499,36 @@ START_TEST(test_cmd_shell_word)
 }
 END_TEST
 
+/* quote_bsub: bare as quote_sh when it can be, else in double quotes;
+ * what a quote or escape would need is refused. */
+START_TEST(test_bsub_units)
+{
+	expect_quoted(quote_bsub, "quote_bsub", "ddp", "ddp");
+	expect_quoted(quote_bsub, "quote_bsub", "ddp-%J.out", "ddp-%J.out");
+	expect_quoted(quote_bsub, "quote_bsub", "", "\"\"");
+	expect_quoted(quote_bsub, "quote_bsub", "my proj", "\"my proj\"");
+	expect_quoted(quote_bsub, "quote_bsub", "a;b|c&<d>*?[e](f){g}~!",
+	    "\"a;b|c&<d>*?[e](f){g}~!\"");
+	expect_quoted(quote_bsub, "quote_bsub", "caf\xc3\xa9",
+	    "\"caf\xc3\xa9\"");
+}
+END_TEST
+
+START_TEST(test_bsub_refused)
+{
+	expect_refused(quote_bsub, "a\"b", "'\"' at offset 1 cannot be "
+	    "written on an #BSUB line");
+	expect_refused(quote_bsub, "it's", "''' at offset 2");
+	expect_refused(quote_bsub, "a\\b", "'\\' at offset 1");
+	expect_refused(quote_bsub, "$HOME", "'$' at offset 0");
+	expect_refused(quote_bsub, "`id`", "'`' at offset 0");
+	expect_refused(quote_bsub, "x #y", "'#' at offset 2");
+	expect_refused(quote_bsub, "a\nb", "'\\n' at offset 1");
+	expect_refused(quote_bsub, "\x7f", "at offset 0");
+	expect_refused(quote_bsub, "tab\there", "at offset 3");
+}
+END_TEST
+
 static Suite *
 quote_suite(void)
 {
@@ -1544,6 +1574,11 @@ quote_suite(void)
 	tcase_add_test(tc, test_ps_property);
 	tcase_add_test(tc, test_ps_concat);
 	tcase_add_test(tc, test_win_accepts_as_xml);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("bsub");
+	tcase_add_test(tc, test_bsub_units);
+	tcase_add_test(tc, test_bsub_refused);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("cmd");

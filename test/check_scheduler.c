@@ -108,8 +108,15 @@ START_TEST(test_formats)
 	/* PBS has no warning signal: its script arms a timer. */
 	ck_assert_int_eq(sched_get(SCHED_PBS)->warn_signal, 0);
 	ck_assert_ptr_null(sched_format("bat", &s));
+	f = sched_format("lsf", &s);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(s, SCHED_LSF);
+	ck_assert_str_eq(f->ext, ".sh");
 	t = sched_formats_text(SCHED_AUTO);
-	ck_assert_str_eq(t, "sh, xml, cmd, ps, flux or pbs");
+	ck_assert_str_eq(t, "sh, xml, cmd, ps, flux, pbs or lsf");
+	free(t);
+	t = sched_formats_text(SCHED_LSF);
+	ck_assert_str_eq(t, "lsf");
 	free(t);
 	t = sched_formats_text(SCHED_HPCPACK);
 	ck_assert_str_eq(t, "xml, cmd or ps");

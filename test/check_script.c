@@ -416,6 +416,35 @@ START_TEST(test_vars_life)
 }
 END_TEST
 
+/* LSF: bsub -W's hours:minutes and -wt's minutes, rounded up; how the
+ * tasks start; the output pattern with LSF's job id. */
+#define LSF "description = \"d\"\nscheduler = lsf\n"
+#define LSF_VARS "[{{lsf_walltime}}] {{lsf_warn_time}} [{{lsf_jsrun}}] " \
+	"{{lsf_output}}"
+
+START_TEST(test_vars_lsf)
+{
+	char	*s;
+
+	s = render(LSF, LSF_VARS, 2);
+	ck_assert_str_eq(s, "[''] 2 [''] ddp-%J.out");
+	free(s);
+	s = render(LSF "time = \"90\"\nsignal_lead = 61\nlsf_launcher = jsrun\n"
+	    "job_output = \"run-%J.log\"\n", LSF_VARS, 2);
+	ck_assert_str_eq(s, "[1:30] 2 [1] run-%J.log");
+	free(s);
+	s = render(LSF "time = \"1:30\"\nsignal_lead = 60\n", LSF_VARS, 2);
+	ck_assert_str_eq(s, "[0:02] 1 [''] ddp-%J.out");
+	free(s);
+	s = render(LSF "time = \"2-00:00:01\"\n", LSF_VARS, 2);
+	ck_assert_str_eq(s, "[48:01] 2 [''] ddp-%J.out");
+	free(s);
+	s = render(LSF "time = \"UNLIMITED\"\n", LSF_VARS, 2);
+	ck_assert_str_eq(s, "[''] 2 [''] ddp-%J.out");
+	free(s);
+}
+END_TEST
+
 /* HPC Pack tasks pass max_restarts to torchrun too. */
 #define HP "description = \"d\"\nscheduler = hpcpack\n"
 
@@ -559,6 +588,7 @@ script_suite(void)
 	tcase_add_test(tc, test_check_hpcpack_limits);
 	tcase_add_test(tc, test_vars_requests);
 	tcase_add_test(tc, test_vars_life);
+	tcase_add_test(tc, test_vars_lsf);
 	tcase_add_test(tc, test_task_max_restarts);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("templates");

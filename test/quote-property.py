@@ -40,6 +40,12 @@ import xml.etree.ElementTree as ET
 
 SBATCH_OPTS = ["job-name", "partition", "account", "qos", "constraint"]
 SBATCH_KEYS = {o: o.replace("-", "_") for o in SBATCH_OPTS}
+# An LSF job's #BSUB lines: the options that reach them, and the flag
+# each becomes (qos and constraint are Slurm's alone).
+BSUB_OPTS = {"job-name": b"-J", "partition": b"-q", "account": b"-P"}
+# What quote_bsub refuses besides control bytes: IBM documents no
+# quoting on #BSUB lines.
+BSUB_REFUSED = b"\"'\\`$#"
 # What reaches a PBS job's #PBS lines, and the qsub option of each.
 PBS_OPTS = {"job-name": b"-N", "partition": b"-q", "account": b"-A"}
 HOSTILE = [b"$(touch pwned)", b"`touch pwned`", b"';touch pwned;'",
@@ -176,7 +182,7 @@ class Vector:
         self.script = (rand_bytes(rng, 64, 1) if rng.random() < 0.25
                        else b"/scratch/my dir/train.py")
         self.site = rng.choice(["cori", "plmt", "slurm", "polaris",
-                                "tuolumne"])
+                                "tuolumne", "lsf"])
         self.opts = {}
         for o in SBATCH_OPTS:
             if rng.random() < 0.3:
@@ -216,9 +222,8 @@ class Vector:
                 a += [b"--job-name", self.opts["job-name"]]
         else:
             a += [b"--site", self.site.encode()]
-            for o, v in self.opts.items():
-                if self.site != "polaris" or o in PBS_OPTS:
-                    a += [b"--" + o.encode(), v]
+            for o, v in self.sh_opts().items():
+                a += [b"--" + o.encode(), v]
             if self.site == "polaris":
                 # The timer of requeue would outlive the job here.
                 a += [b"--no-requeue"]
@@ -230,9 +235,18 @@ class Vector:
             a += [b"--launcher", self.launcher.encode()]
         return a + [b"--", self.script] + self.args
 
+    def sh_opts(self):
+        """The options given to a Slurm, PBS or LSF job: those that
+        reach its directive lines."""
+        if self.site == "lsf":
+            return {o: v for o, v in self.opts.items() if o in BSUB_OPTS}
+        if self.site == "polaris":
+            return {o: v for o, v in self.opts.items() if o in PBS_OPTS}
+        return self.opts
+
     def launcher_of(self, xml):
         """srun-direct runs on Slurm sites only: elsewhere the default."""
-        slurm = not xml and self.site not in ("polaris", "tuolumne")
+        slurm = not xml and self.site not in ("polaris", "tuolumne", "lsf")
         return None if not slurm and self.launcher == "srun" \
             else self.launcher
 
@@ -249,14 +263,20 @@ class Vector:
 
     def refusal(self, xml):
         """The error ddpgen must give, as (status, regex), or None."""
-        line = [SBATCH_KEYS[o] for o, v in self.opts.items()
-                if (not xml or o == "job-name") and has_ctrl(v) and
-                (xml or self.site != "polaris" or o in PBS_OPTS)]
+        opts = self.opts if xml else self.sh_opts()
+        line = [SBATCH_KEYS[o] for o, v in opts.items()
+                if (not xml or o == "job-name") and has_ctrl(v)]
         if self.iface is not None and has_ctrl(self.iface):
             line.append("iface")
         if line:
             return (2, rb"^ddpgen: (%s): control character in " %
                     "|".join(line).encode())
+        bsub = [SBATCH_KEYS[o] for o, v in opts.items()
+                if not xml and self.site == "lsf" and
+                any(c in BSUB_REFUSED for c in v)]
+        if bsub:
+            return (2, rb"^ddpgen: (%s): '.{1,4}' at offset \d+ cannot be "
+                    rb"written on an #BSUB line" % "|".join(bsub).encode())
         if not xml and self.site == "tuolumne":
             # flux batch reads the script as UTF-8 (cli/batch.py).
             values = [self.script] + self.args + list(self.opts.values())
@@ -395,7 +415,11 @@ d=$1; shift
 SLURM_NNODES=2
 export SLURM_NNODES
 # flux, a script: a Flux job execs it (t-quote-property.sh writes it).
-PATH=$d/../bin:$PATH
+# LSF jobs: the job's one host, blaunch and bstatus there too, and the
+# script's poll of its tasks at once rather than each second.
+PATH=$d/../bin:$PATH LSB_JOBID=1 LSB_MCPU_HOSTS='h1 1'
+export PATH LSB_JOBID LSB_MCPU_HOSTS
+sleep() { command sleep 0.01; }
 # srun: drop its options; run "/bin/bash -c CODE NAME ARG..." as bash
 # would, in a subshell, CODE seeing ARG... as "$@".
 srun() {
@@ -436,7 +460,8 @@ done
         # Every 100th for real: a srun script in PATH, bash job.sh.
         bindir = os.path.join(self.work, "bin")
         env = dict(os.environ, SLURM_NNODES="2", PBS_JOBID="1234.pbs",
-                   PBS_NODEFILE=os.path.join(d, "nodefile"))
+                   PBS_NODEFILE=os.path.join(d, "nodefile"), LSB_JOBID="1",
+                   LSB_MCPU_HOSTS="h1 1")
         env["PATH"] = bindir + ":" + env["PATH"]
 
         def real(v):
@@ -638,6 +663,9 @@ done
             if v.site == "polaris":
                 self.check_pbs(v, text)
                 continue
+            if v.site == "lsf":
+                self.check_bsub(v, text)
+                continue
             lines = [ln[len(b"#SBATCH"):] for ln in text.split(b"\n")
                      if ln.startswith(b"#SBATCH")]
             found[v.i] = lines
@@ -713,6 +741,43 @@ done
                 self.check(hits == [want], "tuolumne vector %d: #flux: "
                            "%s parses as %r, want %r" % (v.i, flag, hits,
                                                         want))
+
+    def bsub_model(self, line):
+        """One #BSUB line as LSF's pages write them: an option and a
+        value, bare or between double quotes (quote_bsub), or a flag:
+        (option, value or None), or None when the line is not of that
+        form."""
+        opt, sep, val = line.partition(b" ")
+        if sep == b"":
+            return opt, None        # a flag, as -x
+        if val[:1] == b'"':
+            if len(val) < 2 or val[-1:] != b'"' or b'"' in val[1:-1]:
+                return None
+            return opt, val[1:-1]
+        if val == b"" or re.search(rb"[\s\"']", val):
+            return None
+        return opt, val
+
+    def check_bsub(self, v, text):
+        """The #BSUB lines: each option's value read back is the value
+        given, and nothing else holds a quote or a control byte."""
+        got = {}
+        for ln in text.split(b"\n"):
+            if not ln.startswith(b"#BSUB "):
+                continue
+            m = self.bsub_model(ln[len(b"#BSUB "):])
+            if not self.check(m is not None, "lsf vector %d: #BSUB line "
+                              "%r is not an option and one value" %
+                              (v.i, ln)):
+                continue
+            got.setdefault(m[0], []).append(m[1])
+        opts = v.sh_opts()
+        for o, flag in BSUB_OPTS.items():
+            want = opts.get(o, b"ddp" if o == "job-name" else b"")
+            want = [want] if want != b"" else []
+            self.check(got.get(flag, []) == want, "lsf vector %d: #BSUB %s "
+                       "reads back as %r, want %r" %
+                       (v.i, flag.decode(), got.get(flag, []), want))
 
     def sbatch_real(self, jobs, found, d):
         """All #SBATCH lines in one script, a marker before each job's,

@@ -54,7 +54,7 @@ rank_cmds="doctor env exec hosts ip port"
 
 # formats SITE: the formats ddpgen accepts for SITE, by trying each.
 formats() {
-	for f in cmd flux pbs ps sh xml; do
+	for f in cmd flux lsf pbs ps sh xml; do
 		ddpgen --site "$1" --format "$f" train.py >/dev/null 2>&1 &&
 		    printf '%s ' "$f"
 	done

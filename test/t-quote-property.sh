@@ -5,7 +5,7 @@
 # --account, --qos, --constraint, --env NAME=VALUE, --iface, under each
 # --launcher) through
 # ddpgen into Slurm scripts, PBS scripts (polaris), Flux scripts
-# (tuolumne) and HPC Pack job files, executed with a
+# (tuolumne), LSF scripts and HPC Pack job files, executed with a
 # ddprank stand-in that records what it receives: identical every time,
 # (an --env value as the job-time rule expands $NAME and ${NAME}, by a
 # model of the rule), or refused with one clear error when ddpgen refuses
@@ -14,8 +14,9 @@
 # The #SBATCH lines are read back as sbatch reads them (a model of its
 # parser, and sbatch -vvv itself when installed), the #PBS lines as
 # qsub's make_argv reads them (a model), the #flux: lines as flux batch
-# reads them (its pattern and shlex settings, RFC 36). Then 500 profiles
-# with
+# reads them (its pattern and shlex settings, RFC 36), the #BSUB lines as
+# a bare or double-quoted value each (what IBM documents; anything else
+# must be refused). Then 500 profiles with
 # a container (each runtime of ddpgen-profile(5)) whose image and mounts
 # are hostile bytes: the runtime's words after ddprank's "--", Pyxis's
 # srun options and Shifter's #SBATCH --image carry them byte for byte.
@@ -131,8 +132,18 @@ while [ $# -gt 0 ]; do
 done
 exec "$@"
 FLUX
+# LSF's blaunch HOST COMMAND...: as rsh would, the command words joined
+# into one line that an intermediate shell runs (blaunch.8, IBM Spectrum
+# LSF 10.1); bstatus: the job has no external status yet.
+cat >"$T/work/bin/blaunch" <<'EOF'
+#!/bin/sh
+shift
+exec /bin/sh -c "$*"
+EOF
+printf '#!/bin/sh\nexit 0\n' >"$T/work/bin/bstatus"
 chmod +x "$T/work/bin/srun" "$T/work/bin/mpiexec" "$T/work/bin/module" \
-    "$T/work/bin/conda" "$T/work/bin/flux"
+    "$T/work/bin/conda" "$T/work/bin/flux" "$T/work/bin/blaunch" \
+    "$T/work/bin/bstatus"
 
 sbatch=
 if command -v sbatch >/dev/null; then
