@@ -9,7 +9,7 @@ build="gcc make pkg-config libconfuse-dev libpcre2-dev libssl-dev"
 test="$build check mandoc shellcheck python3 python3-torch slurm-wlm slurm-client
 munge iproute2 libxml2-utils util-linux procps valgrind libopenmpi-dev
 openmpi-bin time clang libclang-rt-14-dev bash-completion zsh fish tmux
-dpkg-dev debhelper fakeroot lintian man-db lmod nftables"
+dpkg-dev debhelper fakeroot lintian man-db lmod nftables charliecloud-runtime"
 
 case ${1:-build} in
 build)	want=$build ;;

@@ -4,8 +4,8 @@
 # The long options that take a value: the word after one is its value.
 set -g __ddpgen_arg_opts site nodes gpus-per-node nproc-per-node time \
     partition account qos constraint job-name output env format setup port \
-    rdzv iface template ddprank show-site signal-lead
-set -g __ddpgen_arg_short s N G n t p A q C J o f e S P r i T
+    rdzv launcher iface template ddprank show-site signal-lead container image
+set -g __ddpgen_arg_short s N G n t p A q C J o f e S P r L i T
 
 # True while ddpgen's options go on: no training script yet (it ends them).
 function __ddpgen_options_open
@@ -60,8 +60,14 @@ function __ddpgen_formats
             echo sh
         case 'scheduler = "hpcpack"'
             printf '%s\n' xml cmd ps
+        case 'scheduler = "flux"'
+            echo flux
+        case 'scheduler = "pbs"'
+            echo pbs
+        case 'scheduler = "lsf"'
+            echo lsf
         case '*'
-            printf '%s\n' sh xml cmd ps
+            printf '%s\n' sh xml cmd ps flux pbs lsf
     end
 end
 
@@ -83,6 +89,7 @@ complete -c ddpgen $open -s e -l env -x -d 'Export NAME=VALUE in the job'
 complete -c ddpgen $open -s S -l setup -x -d 'Setup line'
 complete -c ddpgen $open -s P -l port -x -a auto -d 'Master port'
 complete -c ddpgen $open -s r -l rdzv -x -a 'static c10d' -d Rendezvous
+complete -c ddpgen $open -s L -l launcher -x -a 'torchrun srun deepspeed accelerate' -d Launcher
 complete -c ddpgen $open -s i -l iface -x -d 'Interface pattern (PCRE2)'
 complete -c ddpgen $open -s T -l template -r -d 'Template file'
 complete -c ddpgen $open -l ddprank -r -d 'Path of ddprank on the nodes'
@@ -91,6 +98,8 @@ complete -c ddpgen $open -l no-preflight -d 'Do not run ddprank doctor first'
 complete -c ddpgen $open -l requeue -d 'Requeue at the time limit and on preemption'
 complete -c ddpgen $open -l no-requeue -d 'Do not requeue'
 complete -c ddpgen $open -l signal-lead -x -d 'Seconds of warning before the limit'
+complete -c ddpgen $open -l container -x -a 'none shifter podman-hpc apptainer pyxis charliecloud' -d 'Container runtime'
+complete -c ddpgen $open -l image -r -d 'Container image'
 complete -c ddpgen $open -l list-sites -d 'List the sites found'
 complete -c ddpgen $open -l show-site -x -a '(__ddpgen_sites)' -d 'Print a resolved profile'
 complete -c ddpgen $open -s h -l help -d Usage

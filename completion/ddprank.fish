@@ -37,7 +37,7 @@ complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a exec -d 'Ru
 complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a hosts -d 'Expand a host list'
 complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a ip -d 'Print the address of an interface'
 complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a port -d 'Print the port'
-complete -c ddprank -n '__ddprank_cmd doctor env exec hosts' -s s -l scheduler -x -a 'auto slurm hpcpack pbs lsf hostfile' -d 'Where the node list comes from'
+complete -c ddprank -n '__ddprank_cmd doctor env exec hosts' -s s -l scheduler -x -a 'auto slurm hpcpack flux pbs lsf hostfile' -d 'Where the node list comes from'
 complete -c ddprank -n '__ddprank_cmd doctor env exec hosts' -s f -l hostfile -r -d 'Host file'
 complete -c ddprank -n '__ddprank_cmd doctor env exec ip' -s i -l iface -x -d 'Interface pattern (PCRE2)'
 complete -c ddprank -n '__ddprank_cmd env exec' -s C -l comm-iface -x -d 'Gloo and NCCL interface pattern (PCRE2)'
@@ -53,6 +53,9 @@ complete -c ddprank -n '__ddprank_cmd doctor env exec' -s N -l nnodes -x -d 'Nod
 complete -c ddprank -n '__ddprank_cmd doctor ip' -s 4 -d 'IPv4 address'
 complete -c ddprank -n '__ddprank_cmd doctor ip' -s 6 -d 'IPv6 address'
 complete -c ddprank -n '__ddprank_cmd doctor' -s L -l launcher -x -a '(__fish_complete_command)' -d 'Launcher to look for'
+complete -c ddprank -n '__ddprank_cmd exec' -s L -l launcher -x -a 'torchrun srun deepspeed accelerate' -d Launcher
+complete -c ddprank -n '__ddprank_cmd exec' -s n -l nproc-per-node -x -d 'Processes per node'
+complete -c ddprank -n '__ddprank_cmd exec' -l launcher-at -x -d 'Words of a container runtime before the launcher'
 complete -c ddprank -n '__ddprank_cmd doctor' -s D -l deep -d 'Also import torch'
 complete -c ddprank -n '__ddprank_cmd doctor' -s G -l gpus -x -d 'GPUs per node'
 complete -c ddprank -n '__ddprank_cmd doctor' -s W -l wait -x -d 'Seconds node 0 waits'

@@ -11,11 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-
 #include "auth.h"
+#include "mac.h"
 #include "util.h"
 #include "xmalloc.h"
 
@@ -177,7 +174,6 @@ auth_mac(const struct auth *a, const char *label, const void *data,
     size_t len, unsigned char mac[AUTH_MAC_LEN])
 {
 	unsigned char	*msg;
-	unsigned int	 maclen = AUTH_MAC_LEN;
 	size_t		 n = strlen(label) + 1;
 
 	/* label NUL data: no label is a prefix of another's message. */
@@ -185,9 +181,7 @@ auth_mac(const struct auth *a, const char *label, const void *data,
 	memcpy(msg, label, n);
 	if (len > 0)
 		memcpy(msg + n, data, len);
-	if (HMAC(EVP_sha256(), a->key, (int)a->len, msg, n + len, mac,
-	    &maclen) == NULL)
-		memset(mac, 0, AUTH_MAC_LEN);
+	mac_hmac_sha256(a->key, a->len, msg, n + len, mac);
 	free(msg);
 }
 
@@ -216,5 +210,5 @@ auth_check_hex(const struct auth *a, const char *label, const void *data,
 	if (n != AUTH_HEX_LEN)
 		return 0;
 	auth_mac_hex(a, label, data, len, want);
-	return CRYPTO_memcmp(want, hex, AUTH_HEX_LEN) == 0;
+	return mac_equal(want, hex, AUTH_HEX_LEN);
 }

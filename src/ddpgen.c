@@ -36,7 +36,9 @@ enum {
 	OPT_NO_PREFLIGHT,
 	OPT_REQUEUE,
 	OPT_NO_REQUEUE,
-	OPT_SIGNAL_LEAD
+	OPT_SIGNAL_LEAD,
+	OPT_CONTAINER,
+	OPT_IMAGE
 };
 
 static const struct option longopts[] = {
@@ -56,6 +58,7 @@ static const struct option longopts[] = {
 	{ "setup",		required_argument,	NULL, 'S' },
 	{ "port",		required_argument,	NULL, 'P' },
 	{ "rdzv",		required_argument,	NULL, 'r' },
+	{ "launcher",		required_argument,	NULL, 'L' },
 	{ "iface",		required_argument,	NULL, 'i' },
 	{ "template",		required_argument,	NULL, 'T' },
 	{ "ddprank",		required_argument,	NULL, OPT_DDPRANK },
@@ -66,6 +69,8 @@ static const struct option longopts[] = {
 	{ "requeue",		no_argument,		NULL, OPT_REQUEUE },
 	{ "no-requeue",		no_argument,		NULL, OPT_NO_REQUEUE },
 	{ "signal-lead",	required_argument,	NULL, OPT_SIGNAL_LEAD },
+	{ "container",		required_argument,	NULL, OPT_CONTAINER },
+	{ "image",		required_argument,	NULL, OPT_IMAGE },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, 'V' },
 	{ NULL,			0,			NULL, 0 }
@@ -79,9 +84,11 @@ usage(FILE *f)
 "              [-t time] [-p partition] [-A account] [-q qos]\n"
 "              [-C constraint] [-J job-name] [-o file] [-f format]\n"
 "              [-e name[=value]] [-S command] [-P port|auto]\n"
-"              [-r static|c10d] [-i regex] [-T template] [--ddprank path]\n"
+"              [-r static|c10d] [-L torchrun|srun|deepspeed|accelerate]\n"
+"              [-i regex] [-T template] [--ddprank path]\n"
 "              [--preflight | --no-preflight]\n"
 "              [--requeue | --no-requeue] [--signal-lead seconds]\n"
+"              [--container runtime] [--image image]\n"
 "              script [argument ...]\n"
 "       ddpgen --list-sites\n"
 "       ddpgen --show-site site\n"
@@ -209,6 +216,7 @@ parse_opt(struct opts *o, int ch)
 	case 'S': strlist_add(&j->setup, optarg); break;
 	case 'P': j->port = optarg; break;
 	case 'r': j->rdzv = optarg; break;
+	case 'L': j->launcher = optarg; break;
 	case 'i': j->iface = optarg; break;
 	case 'T': j->template = optarg; break;
 	case OPT_DDPRANK: j->ddprank = optarg; break;
@@ -218,6 +226,8 @@ parse_opt(struct opts *o, int ch)
 	case OPT_SHOW_SITE: o->show_site = optarg; break;
 	case OPT_REQUEUE: j->requeue = 1; break;
 	case OPT_NO_REQUEUE: j->requeue = 0; break;
+	case OPT_CONTAINER: j->container = optarg; break;
+	case OPT_IMAGE: j->image = optarg; break;
 	case OPT_SIGNAL_LEAD:
 		j->signal_lead = num_arg("signal-lead", optarg, 1, 65535);
 		break;
@@ -251,7 +261,7 @@ parse_opts(struct opts *o, int argc, char **argv)
 	strlist_init(&o->j.setup);
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv,
-	    "+:s:N:G:n:t:p:A:q:C:J:o:f:e:S:P:r:i:T:hV", longopts,
+	    "+:s:N:G:n:t:p:A:q:C:J:o:f:e:S:P:r:L:i:T:hV", longopts,
 	    NULL)) != -1) {
 		if (ch == '?' || ch == ':')
 			bad_opt(ch, argv);
@@ -292,8 +302,8 @@ list_sites(const struct strlist *dirs)
 
 	n = profile_list(dirs, &sites);
 	for (i = 0; i < n; i++)
-		printf("%-12s %s (%s)\n", sites[i].name,
-		    sites[i].description, sites[i].path);
+		printf("%-12s %-8s %s (%s)\n", sites[i].name,
+		    sites[i].scheduler, sites[i].description, sites[i].path);
 	profile_sites_free(sites, n);
 	return stdout_done();
 }

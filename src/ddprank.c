@@ -2,13 +2,13 @@
 #include "config.h"
 
 #include <sys/types.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 
 #include <errno.h>
 #include <signal.h>
 #include <getopt.h>
-#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,10 +21,12 @@
 #include "exchange.h"
 #include "exitcode.h"
 #include "hostlist.h"
+#include "launcher.h"
 #include "netif.h"
 #include "nodes.h"
 #include "port.h"
 #include "rank.h"
+#include "resolve.h"
 #include "restart.h"
 #include "rx.h"
 #include "util.h"
@@ -50,7 +52,7 @@ static const struct cmdinfo {
 } cmds[] = {
 	{ "doctor", "sfipPNxT46FGLWD" },
 	{ "env", "sfiCpPrFxTN" },
-	{ "exec", "sfiCpPrxTN" },
+	{ "exec", "sfiCpPrxTNLna" },
 	{ "hosts", "sf" },
 	{ "ip", "i46" },
 	{ "port", "pP" }
@@ -68,11 +70,15 @@ struct options {
 	int			 family;
 	enum rdzv		 rdzv;
 	int			 json;
+	/* exec: the launcher (--launcher), its processes per node. */
+	const struct launcher	*launcher;
+	int			 nproc;
+	int			 launcher_at;	/* --launcher-at */
 	int			 argc;	/* operands */
 	char			**argv;
 };
 
-static const char optstr[] = "+:46C:Df:F:G:hi:L:N:p:P:r:s:T:VW:x:";
+static const char optstr[] = "+:46C:Df:F:G:hi:L:n:N:p:P:r:s:T:VW:x:";
 static const struct option longopts[] = {
 	{ "comm-iface",	required_argument,	NULL, 'C' },
 	{ "deep",	no_argument,		NULL, 'D' },
@@ -82,7 +88,9 @@ static const struct option longopts[] = {
 	{ "help",	no_argument,		NULL, 'h' },
 	{ "iface",	required_argument,	NULL, 'i' },
 	{ "launcher",	required_argument,	NULL, 'L' },
+	{ "launcher-at", required_argument,	NULL, 'a' },
 	{ "nnodes",	required_argument,	NULL, 'N' },
+	{ "nproc-per-node", required_argument,	NULL, 'n' },
 	{ "port",	required_argument,	NULL, 'p' },
 	{ "port-range",	required_argument,	NULL, 'P' },
 	{ "rdzv",	required_argument,	NULL, 'r' },
@@ -98,7 +106,7 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-"usage: ddprank [env] [--scheduler auto|slurm|hpcpack|pbs|lsf|hostfile]\n"
+"usage: ddprank [env] [--scheduler auto|slurm|hpcpack|flux|pbs|lsf|hostfile]\n"
 "               [--hostfile FILE] [--iface REGEX] [--comm-iface REGEX]\n"
 "               [--port N|auto]\n"
 "               [--port-range LO-HI] [--rdzv static|c10d] [--nnodes N]\n"
@@ -113,7 +121,8 @@ usage(FILE *f)
 "               [--comm-iface REGEX]\n"
 "               [--port N|auto] [--port-range LO-HI] [--rdzv static|c10d]\n"
 "               [--nnodes N] [--exchange dir:PATH|mpi]\n"
-"               [--exchange-timeout SECONDS] -- COMMAND [ARGS...]\n"
+"               [--exchange-timeout SECONDS] [--launcher NAME]\n"
+"               [--launcher-at N] [--nproc-per-node N] -- COMMAND [ARGS...]\n"
 "       ddprank hosts [--scheduler S] [--hostfile FILE] [HOSTLIST]\n"
 "       ddprank ip --iface REGEX [-4|-6]\n"
 "       ddprank port [--port N|auto] [--port-range LO-HI]\n"
@@ -204,6 +213,20 @@ parse_number(struct options *o, int c, const char *arg)
 		o->doc.wait = (int)v;
 		return;
 	}
+	if (c == 'a') {
+		if (util_strtonum(arg, 0, 1024, &v) == -1)
+			exit(report(XC_USAGE, "--launcher-at: '%s' is not a "
+			    "number from 0 to 1024", arg));
+		o->launcher_at = (int)v;
+		return;
+	}
+	if (c == 'n') {
+		if (util_strtonum(arg, 1, 1024, &v) == -1)
+			exit(report(XC_USAGE, "--nproc-per-node: '%s' is not a "
+			    "number from 1 to 1024", arg));
+		o->nproc = (int)v;
+		return;
+	}
 	if (c == 'G') {
 		if (util_strtonum(arg, 0, 1024, &v) == -1)
 			exit(report(XC_USAGE, "--gpus: '%s' is not a number "
@@ -249,7 +272,9 @@ parse_value(struct options *o, int c, const char *arg)
 	case 'x':
 		rc = exchange_parse(&o->xo, arg, &cause);
 		break;
+	case 'a':
 	case 'G':
+	case 'n':
 	case 'N':
 	case 'T':
 	case 'W':
@@ -308,7 +333,8 @@ parse_option(struct options *o, int c, const char *arg)
 		o->ro.comm_iface = arg;
 		break;
 	case 'L':
-		o->doc.launcher = arg;
+		o->doc.launcher = launcher_doctor_program(arg);
+		o->launcher = launcher_get(launcher_find(arg));
 		break;
 	case 'D':
 		o->doc.deep = 1;
@@ -342,6 +368,33 @@ parse_cmd(int *argc, char ***argv)
 	return CMD_ENV;
 }
 
+/* exec's launcher: torchrun unless --launcher names another row. */
+static void
+parse_launcher(struct options *o)
+{
+	const struct launcher_flag	*f;
+	const char			*name = cmds[o->cmd].name;
+
+	if (o->launcher == NULL)
+		o->launcher = launcher_get(LAUNCHER_TORCHRUN);
+	if (o->cmd != CMD_EXEC)
+		return;
+	if (!o->launcher->rdzv && o->rdzv != RDZV_STATIC)
+		misuse("%s: --rdzv %s is torchrun's; --launcher %s has none",
+		    name, rdzv_names[o->rdzv], o->launcher->name);
+	for (f = o->launcher->flags; f->flag != NULL; f++)
+		if (f->val == LAUNCHER_VAL_PROCS && o->nproc == 0)
+			misuse("%s: --launcher %s needs --nproc-per-node N",
+			    name, o->launcher->name);
+	if (o->launcher->per_process && o->xo.method != EXCHANGE_NONE)
+		misuse("%s: --launcher %s does not take --exchange", name,
+		    o->launcher->name);
+	o->ro.per_process = o->launcher->per_process;
+	for (f = o->launcher->flags; f->flag != NULL; f++)
+		if (f->val == LAUNCHER_VAL_HOSTFILE)
+			o->ro.want_hosts = 1;
+}
+
 static void
 parse_operands(struct options *o)
 {
@@ -363,6 +416,7 @@ parse_operands(struct options *o)
 		misuse("%s: --exchange dir: needs --nnodes N", name);
 	if (o->xo.method != EXCHANGE_NONE)
 		o->ro.exchange = &o->xo;
+	parse_launcher(o);
 }
 
 static void
@@ -427,53 +481,50 @@ parse_args(struct options *o, int argc, char **argv)
 static int
 load_secret(struct options *o)
 {
-	struct passwd	*pw;
-	const char	*s, *home;
-	char		*cause;
+	const char	*s;
+	char		*cause, *home = NULL;
 
 	if ((s = nodes_var(&nodes_env_real, AUTH_ENV)) != NULL) {
 		if (auth_parse(&o->auth, s, AUTH_ENV, &cause) == -1)
 			return report_cause(XC_USAGE, cause);
 	} else if (o->xo.method == EXCHANGE_DIR) {
-		if ((home = nodes_var(&nodes_env_real, "HOME")) == NULL &&
-		    (pw = getpwuid(geteuid())) != NULL)
-			home = pw->pw_dir;
+		if ((s = nodes_var(&nodes_env_real, "HOME")) != NULL)
+			home = xstrdup(s);
+		else
+			home = resolve_home(geteuid());
 		if (home != NULL && auth_load_file(&o->auth, home, geteuid(),
-		    &cause) == -1)
+		    &cause) == -1) {
+			free(home);
 			return report_cause(XC_EXCHANGE, cause);
+		}
+		free(home);
 	}
 	o->ro.auth = &o->auth;
 	o->xo.auth = &o->auth;
 	return XC_OK;
 }
 
-/* Fills vs; *duplicate says another process of this node (--exchange
- * mpi) runs the command. */
+/* Fills r (free it with rank_free whatever this returns). */
 static int
-cmd_rank(struct options *o, struct rank_vars *vs, int exec, int *duplicate)
+cmd_rank(struct options *o, struct rank *r, int exec)
 {
-	struct rank	 r;
 	char		*cause;
 	int		 xc;
 
+	memset(r, 0, sizeof *r);
 	o->ro.check_port = 1;
 	/* env takes --rdzv and ignores it: it starts no torchrun. */
 	o->ro.rdzv = exec ? o->rdzv : RDZV_STATIC;
 	if ((xc = load_secret(o)) != XC_OK)
 		return xc;
-	xc = rank_compute(&r, &o->ro, &nodes_env_real, &netif_sys_real,
+	xc = rank_compute(r, &o->ro, &nodes_env_real, &netif_sys_real,
 	    &cause);
-	if (r.warning != NULL)
-		report(XC_OK, "warning: %s", r.warning);
-	if (r.note != NULL)
-		report(XC_OK, "%s", r.note);
-	if (xc != XC_OK) {
-		rank_free(&r);
+	if (r->warning != NULL)
+		report(XC_OK, "warning: %s", r->warning);
+	if (r->note != NULL)
+		report(XC_OK, "%s", r->note);
+	if (xc != XC_OK)
 		return report_cause(xc, cause);
-	}
-	*duplicate = r.duplicate;
-	rank_vars(vs, &r, exec, o->rdzv);
-	rank_free(&r);
 	return XC_OK;
 }
 
@@ -482,10 +533,15 @@ static int
 cmd_env(struct options *o)
 {
 	struct rank_vars	vs;
+	struct rank		r;
 	struct buf		b;
-	int			xc, duplicate;
+	int			xc;
 
-	if ((xc = cmd_rank(o, &vs, 0, &duplicate)) != XC_OK)
+	xc = cmd_rank(o, &r, 0);
+	if (xc == XC_OK)
+		rank_vars(&vs, &r, 0, o->rdzv);
+	rank_free(&r);
+	if (xc != XC_OK)
 		return xc;
 	buf_init(&b);
 	if (o->json)
@@ -603,37 +659,123 @@ watch_start(char **argv)
 	}
 }
 
+/* DeepSpeed's hostfile, "HOST slots=1" a node, in an anonymous file
+ * the command inherits: path is its /dev/fd name. No shared directory
+ * is written, so no other user can plant or race one. */
+static int
+exec_hostfile(const struct rank *r, char *path, size_t len)
+{
+	struct buf	 b;
+	uint64_t	 i;
+	int		 fd, bad;
+	ssize_t		 n;
+
+	if ((fd = memfd_create("ddprank-hostfile", 0)) == -1)
+		return report(XC_FAIL, "hostfile: memfd_create: %s",
+		    strerror(errno));
+	buf_init(&b);
+	for (i = 0; i < r->nnodes; i++) {
+		if (r->hosts.n == r->nnodes)
+			buf_addf(&b, "%s slots=1\n", r->hosts.v[i]);
+		else
+			buf_addf(&b, "node%llu slots=1\n",
+			    (unsigned long long)i);
+	}
+	n = write(fd, b.s, b.len);
+	bad = n == -1 || (size_t)n != b.len;
+	buf_free(&b);
+	if (bad)
+		return report(XC_FAIL, "hostfile: write: %s", n == -1 ?
+		    strerror(errno) : "short write");
+	snprintf(path, len, "/dev/fd/%d", fd);
+	return XC_OK;
+}
+
+/* The command with the launcher's run-time flags (deepspeed's and
+ * accelerate's; none for torchrun and srun). */
+static int
+exec_argv(struct options *o, const struct rank *r, struct strlist *argv)
+{
+	struct launcher_run	 run;
+	char			 path[64], *cause;
+	int			 xc;
+
+	memset(&run, 0, sizeof run);
+	run.node_rank = r->node_rank;
+	run.nnodes = r->nnodes;
+	run.nproc = (unsigned long long)o->nproc;
+	run.addr = r->master_addr;
+	run.port = r->master_port;
+	run.hostfile = path;
+	if (o->ro.want_hosts &&
+	    (xc = exec_hostfile(r, path, sizeof path)) != XC_OK)
+		return xc;
+	if (launcher_argv(argv, o->launcher, o->argv, (size_t)o->argc,
+	    (size_t)o->launcher_at, &run, &cause) == -1)
+		return report_cause(XC_USAGE, cause);
+	return XC_OK;
+}
+
+/* The launcher's variables and command: torchrun's PET_*, a worker's
+ * RANK and the rest (srun-direct), or flags. */
+static int
+exec_prepare(struct options *o, struct rank_vars *vs, struct strlist *argv,
+    int *duplicate)
+{
+	struct rank	r;
+	int		xc, pet = o->launcher->vars == LAUNCHER_VARS_PET;
+
+	vs->n = 0;
+	if ((xc = cmd_rank(o, &r, pet)) == XC_OK) {
+		*duplicate = r.duplicate;
+		rank_vars(vs, &r, pet, o->rdzv);
+		if (o->launcher->vars == LAUNCHER_VARS_WORKER)
+			rank_vars_worker(vs, &r);
+		if (!r.duplicate)
+			xc = exec_argv(o, &r, argv);
+	}
+	rank_free(&r);
+	return xc;
+}
+
 static int
 cmd_exec(struct options *o)
 {
 	struct rank_vars	vs;
+	struct strlist		argv;
 	size_t			i;
-	int			xc, saved, duplicate;
+	int			xc, saved, duplicate = 0;
 
-	if ((xc = cmd_rank(o, &vs, 1, &duplicate)) != XC_OK)
-		return xc;
-	/* One torchrun per node, however many MPI processes it holds. */
-	if (duplicate) {
+	strlist_init(&argv);
+	if ((xc = exec_prepare(o, &vs, &argv, &duplicate)) != XC_OK ||
+	    duplicate) {
 		rank_vars_free(&vs);
-		return report(XC_OK, "a lower MPI rank on this node (same "
-		    "address) runs the command; this process exits");
+		strlist_free(&argv);
+		/* One torchrun per node, however many MPI processes. */
+		return duplicate ? report(XC_OK, "a lower MPI rank on this "
+		    "node (same address) runs the command; this process "
+		    "exits") : xc;
 	}
-	for (i = 0; i < vs.n; i++) {
+	for (i = 0; i < vs.n && xc == XC_OK; i++) {
 		if (setenv(vs.v[i].name, vs.v[i].value, 1) == -1)
-			return report(XC_FAIL, "setenv %s: %s", vs.v[i].name,
+			xc = report(XC_FAIL, "setenv %s: %s", vs.v[i].name,
 			    strerror(errno));
 	}
 	rank_vars_free(&vs);
-	if ((xc = restart_setenv()) != XC_OK)
-		return xc;
-	/* The command has no use for the secret: one copy fewer to leak. */
-	(void)unsetenv(AUTH_ENV);
-	watch_start(o->argv);
-	execvp(o->argv[0], o->argv);
-	saved = errno;
-	xc = saved == ENOENT || saved == ENOTDIR ? XC_NOTFOUND : XC_NOEXEC;
-	return report(xc, "cannot execute '%s': %s", o->argv[0],
-	    strerror(saved));
+	if (xc == XC_OK && (xc = restart_setenv()) == XC_OK) {
+		/* The command has no use for the secret: one copy fewer to
+		 * leak. */
+		(void)unsetenv(AUTH_ENV);
+		watch_start(argv.v);
+		execvp(argv.v[0], argv.v);
+		saved = errno;
+		xc = saved == ENOENT || saved == ENOTDIR ? XC_NOTFOUND :
+		    XC_NOEXEC;
+		report(xc, "cannot execute '%s': %s", argv.v[0],
+		    strerror(saved));
+	}
+	strlist_free(&argv);
+	return xc;
 }
 
 /* Node 0 prints the report; another node only when its findings did
@@ -656,6 +798,8 @@ cmd_doctor(struct options *o)
 	if (sent)
 		return XC_OK;
 	buf_init(&b);
+	r.exclude_opt = sched_get(nodes_sched_resolve(&nodes_env_real,
+	    o->ro.sched, o->ro.hostfile))->exclude_opt;
 	if (o->json)
 		doctor_format_json(&b, &r);
 	else

@@ -1163,7 +1163,8 @@ doctor_format_text(struct buf *b, const struct doctor_report *r)
 		buf_adds(b, "ddprank doctor: FAIL, but no node is to blame\n");
 		return;
 	}
-	buf_addf(b, "--exclude=%s\n", ex);
+	buf_addf(b, "%s%s\n", r->exclude_opt != NULL ? r->exclude_opt :
+	    "--exclude=", ex);
 	free(ex);
 }
 

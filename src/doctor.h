@@ -157,6 +157,10 @@ struct doctor_report {
 	int			 dir;	/* gathered through the shared
 					   directory, not TCP */
 	int			 wait;
+	/* The option the text report's last line begins with, before the
+	 * nodes to blame; NULL: "--exclude=" (the caller sets it from the
+	 * scheduler's row). */
+	const char		*exclude_opt;
 };
 
 void	doctor_report_free(struct doctor_report *);

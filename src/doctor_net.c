@@ -25,6 +25,7 @@
 #include "nodes.h"
 #include "port.h"
 #include "rank.h"
+#include "resolve.h"
 #include "util.h"
 #include "xmalloc.h"
 
@@ -67,7 +68,7 @@ doctor_addrinfo(const char *addr, int port, int passive,
 	hints.ai_socktype = SOCK_STREAM;
 	hints.ai_flags = AI_NUMERICSERV | (passive ? AI_PASSIVE : 0);
 	snprintf(serv, sizeof serv, "%d", port);
-	if ((rc = getaddrinfo(addr, serv, &hints, res)) != 0)
+	if ((rc = resolve_addrinfo(addr, serv, &hints, res)) != 0)
 		return util_fail(cause, "%s: %s", addr, gai_strerror(rc));
 	return 0;
 }
@@ -93,7 +94,7 @@ doctor_listen(const char *addr, int port, char **cause)
 			close(fd);
 		fd = -1;
 	}
-	freeaddrinfo(ai);
+	resolve_free(ai);
 	return fd;
 }
 
@@ -282,7 +283,7 @@ doctor_bind_src(int fd, const char *src)
 		return -1;
 	}
 	rc = bind(fd, ai->ai_addr, ai->ai_addrlen);
-	freeaddrinfo(ai);
+	resolve_free(ai);
 	return rc;
 }
 
@@ -370,7 +371,7 @@ doctor_send(const struct doctor_node *self, int wait, const struct auth *a,
 			poll(NULL, 0, DOCTOR_RETRY_MS);
 	}
 	buf_free(&msg);
-	freeaddrinfo(ai);
+	resolve_free(ai);
 	if (rc == -1)
 		util_fail(cause, "cannot report to node 0 at %s port %d%s%s "
 		    "within %d s: %s", self->addr, self->port,

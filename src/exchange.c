@@ -12,10 +12,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include <openssl/crypto.h>
-
 #include "auth.h"
 #include "exchange.h"
+#include "mac.h"
 #include "netif.h"
 #include "util.h"
 #include "xmalloc.h"
@@ -141,8 +140,7 @@ exchange_verify(const char *buf, size_t *len, const struct auth *a,
 	    memcmp(line, EXCHANGE_MAC, strlen(EXCHANGE_MAC)) != 0)
 		return util_fail(cause, "not authenticated: no mac line");
 	exchange_mac(a, label, run, buf, body, hex);
-	if (CRYPTO_memcmp(hex, line + strlen(EXCHANGE_MAC),
-	    AUTH_HEX_LEN) != 0)
+	if (!mac_equal(hex, line + strlen(EXCHANGE_MAC), AUTH_HEX_LEN))
 		return util_fail(cause, "does not authenticate: written "
 		    "without this job's secret");
 	*len = body;

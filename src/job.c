@@ -8,8 +8,11 @@
 #include <unistd.h>
 
 #include "exitcode.h"
+#include "fluxjob.h"
 #include "job.h"
+#include "launcher.h"
 #include "profile.h"
+#include "runtime.h"
 #include "scheduler.h"
 #include "script.h"
 #include "tmpl.h"
@@ -72,6 +75,50 @@ job_rdzv(struct profile *p, const char *rdzv, char **cause)
 	return XC_OK;
 }
 
+static int
+job_container(struct profile *p, const char *container, char **cause)
+{
+	char	*names;
+	int	 i;
+
+	if (container == NULL)
+		return XC_OK;
+	if ((i = vocab_word(runtime_names, container)) == -1) {
+		names = runtime_names_text();
+		util_fail(cause, "--container: '%s' is not %s", container,
+		    names);
+		free(names);
+		return XC_USAGE;
+	}
+	p->container = (enum runtime_id)i;
+	return XC_OK;
+}
+
+/* --launcher NAME names a row; a profile whose launcher names the same
+ * row keeps its words (a torchrun at a path stays). */
+static int
+job_launcher(struct profile *p, const char *name, char **cause)
+{
+	char	*names;
+	int	 i;
+
+	if (name == NULL)
+		return XC_OK;
+	if ((i = vocab_word(launcher_names, name)) == -1) {
+		util_fail(cause, "--launcher: '%s' is not %s", name,
+		    (names = launcher_names_text()));
+		free(names);
+		return XC_USAGE;
+	}
+	if (p->launcher.n > 0 &&
+	    launcher_find(p->launcher.v[0]) == (enum launcher_id)i)
+		return XC_OK;
+	strlist_free(&p->launcher);
+	strlist_init(&p->launcher);
+	strlist_add(&p->launcher, name);
+	return XC_OK;
+}
+
 /* --format picks the template of the same name with the format's
  * extension: hpcpack.xml becomes hpcpack.cmd. */
 static int
@@ -123,6 +170,7 @@ job_apply_opts(struct profile *p, const struct job_opts *o, char **cause)
 	job_set_str(&p->job_name, o->job_name);
 	job_set_str(&p->template, o->template);
 	job_set_str(&p->ddprank, o->ddprank);
+	job_set_str(&p->image, o->image);
 	if (o->preflight != -1)
 		p->preflight = o->preflight;
 	if (o->requeue != -1)
@@ -135,7 +183,9 @@ job_apply_opts(struct profile *p, const struct job_opts *o, char **cause)
 	}
 	if ((xc = job_format(p, o->format, cause)) != XC_OK ||
 	    (xc = job_port(p, o->port, cause)) != XC_OK ||
-	    (xc = job_rdzv(p, o->rdzv, cause)) != XC_OK)
+	    (xc = job_rdzv(p, o->rdzv, cause)) != XC_OK ||
+	    (xc = job_container(p, o->container, cause)) != XC_OK ||
+	    (xc = job_launcher(p, o->launcher, cause)) != XC_OK)
 		return xc;
 	strlist_copy(&p->setup, &o->setup);
 	return XC_OK;
@@ -330,6 +380,24 @@ job_find_ddprank(char **out, const char *given, const char *exedir,
 	return XC_OK;
 }
 
+/* A runtime that starts the tasks inside it mounts ddprank's directory
+ * (nodecmd_srun_container), as one item of a ',' list of SRC:DST. */
+static int
+job_check_inside(const struct profile *p, const char *ddprank, char **cause)
+{
+	const char	*slash = strrchr(ddprank, '/');
+
+	if (!runtime_get(p->container)->inside)
+		return XC_OK;
+	if (slash == ddprank || strpbrk(ddprank, ",:") != NULL) {
+		util_fail(cause, "ddprank path '%s': %s mounts its directory, "
+		    "which must not be / or hold ',' or ':'", ddprank,
+		    runtime_get(p->container)->name);
+		return XC_USAGE;
+	}
+	return XC_OK;
+}
+
 /* The profile's template path is already absolute when it has a slash
  * (see profile.c); -T's is relative to the current directory. A name
  * without a slash is looked up in the template path. */
@@ -456,6 +524,7 @@ job_resolve(struct job_resolved *r, struct profile *p,
 	job->env_pass = &r->pass;
 	if ((xc = job_find_ddprank(&r->ddprank, p->ddprank, exedir,
 	    cause)) != XC_OK ||
+	    (xc = job_check_inside(p, r->ddprank, cause)) != XC_OK ||
 	    (xc = job_find_template(&r->tpath, p, exedir, cause)) != XC_OK)
 		return xc;
 	job->ddprank = r->ddprank;
@@ -492,6 +561,9 @@ job_render(const struct job_resolved *r, struct buf *out, char **cause)
 	if ((xc = job_check_script(r->tpath, out, cause)) != XC_OK)
 		return xc;
 	if (script_check_output(r->tpath, out, cause) == -1)
+		return XC_USAGE;
+	if (r->prof->scheduler == SCHED_FLUX &&
+	    fluxjob_check(out->s, cause) == -1)
 		return XC_USAGE;
 	return XC_OK;
 }

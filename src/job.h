@@ -30,6 +30,7 @@ struct job_opts {
 	struct strlist	 setup;
 	const char	*port;
 	const char	*rdzv;
+	const char	*launcher;
 	const char	*iface;
 	const char	*template;
 	const char	*ddprank;
@@ -37,6 +38,8 @@ struct job_opts {
 	int		 preflight;	/* --preflight 1, --no-preflight 0 */
 	int		 requeue;	/* --requeue 1, --no-requeue 0 */
 	int		 signal_lead;	/* --signal-lead */
+	const char	*container;	/* --container */
+	const char	*image;		/* --image */
 	/* The operands, and ddpgen's whole command line for the job's
 	 * "Regenerate with" comment (argv[0] is not used). */
 	const char	*script;

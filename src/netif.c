@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "netif.h"
+#include "resolve.h"
 #include "rx.h"
 #include "util.h"
 #include "xmalloc.h"
@@ -407,7 +408,7 @@ netif_real_resolve(void *arg, const char *host, struct netif_addrs *addrs,
 	memset(&hints, 0, sizeof hints);
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;
-	if ((error = getaddrinfo(host, NULL, &hints, &res)) != 0)
+	if ((error = resolve_addrinfo(host, NULL, &hints, &res)) != 0)
 		return util_fail(cause, "cannot resolve '%s': %s", host,
 		    error == EAI_SYSTEM ? strerror(errno) :
 		    gai_strerror(error));
@@ -420,7 +421,7 @@ netif_real_resolve(void *arg, const char *host, struct netif_addrs *addrs,
 		if (a.family != 0 && i == addrs->n)
 			netif_addrs_add(addrs, &a);
 	}
-	freeaddrinfo(res);
+	resolve_free(res);
 	return 0;
 }
 

@@ -3,14 +3,18 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "launcher.h"
 #include "nodecmd.h"
 #include "profile.h"
 #include "quote.h"
+#include "runtime.h"
 #include "scheduler.h"
 #include "script.h"
 #include "util.h"
+#include "vocab.h"
 #include "xmalloc.h"
 
 static void
@@ -39,11 +43,37 @@ nodecmd_exchange(struct strlist *argv, const struct job *job)
 	nodecmd_addf_int(argv, job->nodes);
 }
 
-/* ddprank exec and its options, up to and with "--". */
+/* A launcher other than torchrun: its name, and the processes per node
+ * when its flags count every node's. */
 static void
-nodecmd_ddprank(struct strlist *argv, const struct job *job)
+nodecmd_launcher(struct strlist *argv, const struct job *job,
+    const struct launcher *l)
+{
+	const struct launcher_flag	*f;
+
+	strlist_add(argv, "--launcher");
+	strlist_add(argv, l->name);
+	for (f = l->flags; f->flag != NULL; f++) {
+		if (f->val == LAUNCHER_VAL_PROCS) {
+			strlist_add(argv, "--nproc-per-node");
+			nodecmd_addf_int(argv, profile_nproc(job->prof));
+		}
+	}
+}
+
+static const struct launcher *
+nodecmd_row(const struct job *job)
+{
+	return launcher_get(launcher_find(job->prof->launcher.v[0]));
+}
+
+/* ddprank exec and its options, up to and with "--"; rt words of a
+ * container runtime's command come before the launcher. */
+static void
+nodecmd_ddprank(struct strlist *argv, const struct job *job, size_t rt)
 {
 	const struct profile	*p = job->prof;
+	const struct launcher	*l = nodecmd_row(job);
 	char			*s;
 
 	strlist_add(argv, job->ddprank);
@@ -66,28 +96,162 @@ nodecmd_ddprank(struct strlist *argv, const struct job *job)
 	strlist_add(argv, "--port-range");
 	xasprintf(&s, "%d-%d", p->port_min, p->port_max);
 	strlist_addown(argv, s);
-	strlist_add(argv, "--rdzv");
-	strlist_add(argv, rdzv_names[p->rdzv]);
+	if (l->rdzv) {
+		strlist_add(argv, "--rdzv");
+		strlist_add(argv, rdzv_names[p->rdzv]);
+	}
+	if (l != launcher_get(LAUNCHER_TORCHRUN))
+		nodecmd_launcher(argv, job, l);
+	/* The launcher's run-time flags go after its first words. */
+	if (rt > 0 && l->flags[0].flag != NULL) {
+		strlist_add(argv, "--launcher-at");
+		xasprintf(&s, "%zu", rt);
+		strlist_addown(argv, s);
+	}
 	strlist_add(argv, "--");
+}
+
+static void
+nodecmd_add_all(struct strlist *argv, const char *const *words)
+{
+	for (; words != NULL && *words != NULL; words++)
+		strlist_add(argv, *words);
+}
+
+/* A runtime that passes no environment is told each name that must
+ * cross: ddprank's and the script's variables, the profile's env and
+ * the names --env passes (each once, in that order). */
+static void
+nodecmd_env_names(struct strlist *argv, const struct job *job,
+    const char *opt)
+{
+	const struct profile	*p = job->prof;
+	struct strlist		 names;
+	size_t			 i, j;
+
+	strlist_init(&names);
+	nodecmd_add_all(&names, vocab_exec_vars);
+	for (i = 0; i < p->env.n; i++)
+		strlist_addown(&names, xstrndup(p->env.v[i],
+		    strcspn(p->env.v[i], "=")));
+	for (i = 0; job->env_pass != NULL && i < job->env_pass->n; i++)
+		strlist_add(&names, job->env_pass->v[i]);
+	for (i = 0; i < names.n; i++) {
+		for (j = 0; j < i && strcmp(names.v[j], names.v[i]) != 0; j++)
+			;
+		if (j < i)
+			continue;
+		strlist_add(argv, opt);
+		strlist_add(argv, names.v[i]);
+	}
+	strlist_free(&names);
+}
+
+static void
+nodecmd_mounts(struct strlist *argv, const struct profile *p,
+    const char *opt)
+{
+	size_t	 n = strlen(opt), i;
+	char	*m, *s;
+
+	for (i = 0; i < p->container_mounts.n; i++) {
+		m = runtime_mount(p->container_mounts.v[i]);
+		if (opt[n - 1] == '=') {
+			xasprintf(&s, "%s%s", opt, m);
+			strlist_addown(argv, s);
+			free(m);
+		} else {
+			strlist_add(argv, opt);
+			strlist_addown(argv, m);
+		}
+	}
+}
+
+/* The runtime's command up to the launcher, for a runtime that ddprank
+ * execs (runtime.h has each row's source). */
+static void
+nodecmd_runtime(struct strlist *argv, const struct job *job)
+{
+	const struct profile	*p = job->prof;
+	const struct runtime	*rt = runtime_get(p->container);
+	char			*s;
+	size_t			 i;
+
+	nodecmd_add_all(argv, rt->argv);
+	if (p->gpus_per_node > 0)
+		nodecmd_add_all(argv, rt->gpu_args);
+	/* Shifter's modules are #SBATCH --module (script.c). */
+	for (i = 0; rt->module_opt != NULL && rt->image == RT_IMAGE_WORD &&
+	    i < p->container_modules.n; i++) {
+		xasprintf(&s, "%s%s", rt->module_opt,
+		    p->container_modules.v[i]);
+		strlist_addown(argv, s);
+	}
+	if (rt->env_opt != NULL)
+		nodecmd_env_names(argv, job, rt->env_opt);
+	nodecmd_mounts(argv, p, rt->mount_opt);
+	strlist_copy(argv, &p->container_args);
+	if (rt->image == RT_IMAGE_WORD)
+		strlist_add(argv, p->image);
+	if (rt->command_sep != NULL)
+		strlist_add(argv, rt->command_sep);
+}
+
+/* 1 if l holds one of the words of alt. */
+static int
+nodecmd_has(const struct strlist *l, const char *const *alt)
+{
+	size_t	i, k;
+
+	for (i = 0; i < l->n; i++)
+		for (k = 0; alt[k] != NULL; k++)
+			if (strcmp(l->v[i], alt[k]) == 0)
+				return 1;
+	return 0;
+}
+
+/* The row's fixed flags, unless the profile chose another of alt. */
+static void
+nodecmd_fixed(struct strlist *argv, const struct profile *p,
+    const struct launcher *l)
+{
+	size_t	i;
+
+	if (l->fixed == NULL || nodecmd_has(&p->launcher, l->alt) ||
+	    nodecmd_has(&p->launcher_args, l->alt))
+		return;
+	for (i = 0; l->fixed[i] != NULL; i++)
+		strlist_add(argv, l->fixed[i]);
 }
 
 void
 nodecmd_build(struct nodecmd *c, const struct job *job)
 {
 	const struct profile	*p = job->prof;
+	const struct launcher	*l = nodecmd_row(job);
+	struct strlist		 rt;
 	char			*s;
 	size_t			 i;
 
 	strlist_init(&c->argv);
-	nodecmd_ddprank(&c->argv, job);
+	strlist_init(&rt);
+	if (runtime_get(p->container)->argv != NULL)
+		nodecmd_runtime(&rt, job);
+	nodecmd_ddprank(&c->argv, job, rt.n);
+	c->runtime = rt.n > 0 ? c->argv.n : SIZE_MAX;
+	strlist_copy(&c->argv, &rt);
+	strlist_free(&rt);
 	c->launcher = c->argv.n;
-	strlist_copy(&c->argv, &p->launcher);
-	xasprintf(&s, "--nproc_per_node=%d", profile_nproc(p));
-	strlist_addown(&c->argv, s);
-	if (p->max_restarts > 0) {
-		xasprintf(&s, "--max-restarts=%d", p->max_restarts);
+	launcher_program(&c->argv, &p->launcher);
+	if (l->nproc_flag != NULL) {
+		xasprintf(&s, "%s=%d", l->nproc_flag, profile_nproc(p));
 		strlist_addown(&c->argv, s);
 	}
+	if (p->max_restarts > 0 && l->restarts_flag != NULL) {
+		xasprintf(&s, "%s=%d", l->restarts_flag, p->max_restarts);
+		strlist_addown(&c->argv, s);
+	}
+	nodecmd_fixed(&c->argv, p, l);
 	strlist_copy(&c->argv, &p->launcher_args);
 	c->script = c->argv.n;
 	strlist_add(&c->argv, job->script);
@@ -99,11 +263,14 @@ void
 nodecmd_doctor(struct nodecmd *c, const struct job *job)
 {
 	const struct profile	*p = job->prof;
+	const struct runtime	*rt = runtime_get(p->container);
 	int			 partial = sched_get(p->scheduler)->partial_list;
+	struct strlist		 prog;
 	char			*s;
 
 	strlist_init(&c->argv);
-	c->launcher = c->script = SIZE_MAX;
+	strlist_init(&prog);
+	c->runtime = c->launcher = c->script = SIZE_MAX;
 	strlist_add(&c->argv, job->ddprank);
 	strlist_add(&c->argv, "doctor");
 	if (partial) {
@@ -133,12 +300,44 @@ nodecmd_doctor(struct nodecmd *c, const struct job *job)
 		xasprintf(&s, "%d-%d", p->port_min, p->port_max);
 		strlist_addown(&c->argv, s);
 	}
+	/* The program the node runs: srun's is python. */
+	launcher_program(&prog, &p->launcher);
 	strlist_add(&c->argv, "--launcher");
-	strlist_add(&c->argv, p->launcher.v[0]);
+	strlist_add(&c->argv, rt->argv != NULL ? rt->argv[0] : prog.v[0]);
+	strlist_free(&prog);
 	if (!partial && p->gpus_per_node > 0) {
 		strlist_add(&c->argv, "--gpus");
 		nodecmd_addf_int(&c->argv, p->gpus_per_node);
 	}
+}
+
+void
+nodecmd_srun_container(struct strlist *l, const struct job *job)
+{
+	const struct profile	*p = job->prof;
+	const char		*slash = strrchr(job->ddprank, '/');
+	struct buf		 b;
+	char			*m;
+	size_t			 i;
+
+	strlist_init(l);
+	if (runtime_get(p->container)->image != RT_IMAGE_SRUN)
+		return;
+	buf_init(&b);
+	buf_addf(&b, "--container-image=%s", p->image);
+	strlist_addown(l, b.s);
+	/* job_resolve made ddprank's path absolute. */
+	buf_init(&b);
+	buf_addf(&b, "--container-mounts=%.*s:%.*s:ro",
+	    (int)(slash - job->ddprank), job->ddprank,
+	    (int)(slash - job->ddprank), job->ddprank);
+	for (i = 0; i < p->container_mounts.n; i++) {
+		m = runtime_mount(p->container_mounts.v[i]);
+		buf_addf(&b, ",%s", m);
+		free(m);
+	}
+	strlist_addown(l, b.s);
+	strlist_copy(l, &p->container_args);
 }
 
 void
@@ -155,8 +354,9 @@ nodecmd_sh(struct buf *b, const struct nodecmd *c, const struct job *job)
 
 	for (i = 0; i < c->argv.n; i++) {
 		if (i > 0)
-			buf_adds(b, !s->cmd_one_line && (i == c->launcher ||
-			    i == c->script) ? " \\\n\t" : " ");
+			buf_adds(b, !s->cmd_one_line && (i == c->runtime ||
+			    i == c->launcher || i == c->script) ? " \\\n\t" :
+			    " ");
 		if (i == 0 && s->cmd_ddprank != NULL)
 			buf_adds(b, s->cmd_ddprank);
 		else if (s->cmd_one_line)

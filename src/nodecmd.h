@@ -1,6 +1,7 @@
 /* nodecmd.h: the command every node of a job runs, built once for every
  * template: ddprank exec and its options, the launcher with its options,
- * the training script and its arguments. Templates place it (the
+ * the training script and its arguments, inside the container
+ * runtime's command when ddprank runs outside it. Templates place it (the
  * node_command variable, and HPC Pack's task_command around it); none
  * spells it. */
 #ifndef DDPGEN_NODECMD_H
@@ -12,8 +13,10 @@ struct job;
 
 struct nodecmd {
 	struct strlist	 argv;
-	/* Where a multi-line layout breaks: the launcher's first word and
-	 * the training script (SIZE_MAX: nowhere). */
+	/* Where a multi-line layout breaks: the container runtime's first
+	 * word, the launcher's and the training script (SIZE_MAX:
+	 * nowhere). */
+	size_t		 runtime;
 	size_t		 launcher;
 	size_t		 script;
 };
@@ -21,14 +24,22 @@ struct nodecmd {
 /* The words of job's node command; free with nodecmd_free. The
  * scheduler's row decides the options it needs besides (a scheduler
  * whose tasks may see only part of the node list exchanges addresses
- * in the profile's shared_dir). */
+ * in the profile's shared_dir); the container runtime's row, whether
+ * ddprank execs the runtime, and the runtime's words (runtime.h). */
 void	nodecmd_build(struct nodecmd *, const struct job *);
 /* The preflight every node runs first (profile key preflight): ddprank
  * doctor with the same interface, port and launcher; where tasks may see
  * only part of the list, through the shared directory, else with --gpus
- * when the job asks for GPUs. One line. */
+ * when the job asks for GPUs. Where ddprank runs outside a container,
+ * the launcher it checks for is the runtime. One line. */
 void	nodecmd_doctor(struct nodecmd *, const struct job *);
 void	nodecmd_free(struct nodecmd *);
+
+/* The container's srun options, for a runtime that starts the step's
+ * tasks inside it (Pyxis): the image, ddprank's directory mounted read
+ * only and the profile's mounts, the profile's container_args. An empty
+ * list otherwise. */
+void	nodecmd_srun_container(struct strlist *, const struct job *);
 
 /* The command as shell code for the job's scheduler (its row's cmd_*
  * fields): ddprank as the row says, and either one line of

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fluxr.h"
 #include "hostlist.h"
 #include "nodes.h"
 #include "scheduler.h"
@@ -461,6 +462,59 @@ out:
 	return rc;
 }
 
+/* The variable that stands in for `flux job info ID R`: R's text, for
+ * tests and for jobs that fetch R once themselves. */
+#define NODES_FLUX_R	"DDPRANK_FLUX_R"
+
+/* R's text: DDPRANK_FLUX_R, else flux's answer for the job. */
+static char *
+nodes_flux_text(struct nodes *n, const struct nodes_env *env,
+    const char *id, size_t *len, char **cause)
+{
+	const char	*v;
+
+	if ((v = nodes_var(env, NODES_FLUX_R)) != NULL) {
+		n->source = xstrdup(NODES_FLUX_R);
+		*len = strlen(v);
+		return xstrdup(v);
+	}
+	xasprintf(&n->source, "flux job info %s R", id);
+	return fluxr_fetch(id, len, cause);
+}
+
+/* A Flux job's nodes: its resource set R's execution.nodelist, RFC 29
+ * hostlists, which Slurm's grammar reads the same for the lists Flux
+ * writes. */
+static int
+nodes_flux(struct nodes *n, const struct sched *s,
+    const struct nodes_env *env, char **cause)
+{
+	struct buf	 hosts;
+	const char	*id;
+	char		*r, *why;
+	size_t		 len;
+	int		 rc = -1;
+
+	if ((id = nodes_var(env, s->list_vars[0])) == NULL)
+		return nodes_unset(s, cause);
+	if ((r = nodes_flux_text(n, env, id, &len, cause)) == NULL)
+		return -1;
+	buf_init(&hosts);
+	if (fluxr_nodelist(r, len, &hosts, &why) == -1) {
+		util_fail(cause, "%s: %s", n->source, why);
+		free(why);
+	} else if ((n->list = hostlist_parse(hosts.s, &why)) == NULL) {
+		util_fail(cause, "%s: execution.nodelist: %s", n->source, why);
+		free(why);
+	} else
+		rc = 0;
+	n->text = buf_take(&hosts);
+	free(r);
+	if (rc == 0)
+		rc = nodes_var_num(&n->nodeid, env, s->nodeid_var, 0, cause);
+	return rc;
+}
+
 /* The first scheduler, in table order, one of whose list variables is
  * set; SCHED_AUTO when none is. */
 static enum sched_id
@@ -491,6 +545,8 @@ nodes_load_list(struct nodes *n, const struct nodes_env *env,
 		return nodes_pairlist(n, s, env, cause);
 	case SCHED_LIST_NODEFILE:
 		return nodes_nodefile(n, s, env, cause);
+	case SCHED_LIST_FLUX_R:
+		return nodes_flux(n, s, env, cause);
 	case SCHED_LIST_NONE:
 		break;
 	}
@@ -570,6 +626,32 @@ nodes_jobnum(struct nodes_job *job, const struct nodes_env *env,
 	return 0;
 }
 
+/* Flux's job ids: F58 (FLUX_JOB_ID's form) or decimal. */
+static int
+nodes_jobf58(struct nodes_job *job, const struct nodes_env *env,
+    const char *var, char **cause)
+{
+	const char	*v;
+	uint64_t	 id;
+
+	if ((v = nodes_var(env, var)) == NULL)
+		return 0;
+	if (fluxr_jobid(v, &id) == -1)
+		return util_fail(cause, "%s is not a Flux job id: '%s'", var, v);
+	job->set = 1;
+	job->id = id;
+	job->var = var;
+	return 0;
+}
+
+static int
+nodes_jobid(struct nodes_job *job, const struct nodes_env *env,
+    const struct sched *s, char **cause)
+{
+	if (s->job_f58)
+		return nodes_jobf58(job, env, s->job_var, cause);
+	return nodes_jobnum(job, env, s->job_var, s->job_prefix, cause);
+}
 
 /* The first scheduler, in table order, whose job id variable is set;
  * SCHED_AUTO when none is. */
@@ -610,7 +692,7 @@ nodes_job(struct nodes_job *job, const struct nodes_env *env,
 	s = sched_get(sched);
 	if (s->job_var == NULL)
 		return 0;
-	if (nodes_jobnum(job, env, s->job_var, s->job_prefix, cause) == -1 ||
+	if (nodes_jobid(job, env, s, cause) == -1 ||
 	    nodes_var_last(&job->task, env, s->task_vars, cause) == -1 ||
 	    nodes_var_last(&job->step, env, s->step_vars, cause) == -1)
 		return -1;

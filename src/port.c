@@ -15,6 +15,7 @@
 
 #include "auth.h"
 #include "port.h"
+#include "resolve.h"
 #include "util.h"
 
 /* Keeps consecutive job ids and steps apart in the range: prime, and
@@ -154,10 +155,10 @@ port_check_addr(const char *addr, int port, char **cause)
 	snprintf(serv, sizeof serv, "%d", port);
 	/* A name is not resolved: it may name another interface than the
 	 * one torchrun will listen on; the wildcard is checked anyway. */
-	if (addr == NULL || getaddrinfo(addr, serv, &hints, &res) != 0)
+	if (addr == NULL || resolve_addrinfo(addr, serv, &hints, &res) != 0)
 		return 0;
 	rc = port_bind(res, cause, addr, port);
-	freeaddrinfo(res);
+	resolve_free(res);
 	return rc;
 }
 

@@ -101,6 +101,7 @@ site_add(struct profile_site **v, size_t *n, const char *dir,
 	*v = xreallocarray(*v, *n + 1, sizeof **v);
 	(*v)[*n].name = xstrndup(file, len);
 	(*v)[*n].description = NULL;
+	(*v)[*n].scheduler = "?";
 	(*v)[(*n)++].path = path;
 }
 
@@ -168,6 +169,7 @@ profile_list(const struct strlist *dirs, struct profile_site **out)
 		strlist_init(&errors);
 		if ((p = profile_load(v[i].path, dirs, &errors)) != NULL) {
 			v[i].description = xstrdup(p->description);
+			v[i].scheduler = sched_name(p->scheduler);
 			profile_free(p);
 		} else
 			xasprintf(&v[i].description, "(error: %s)",

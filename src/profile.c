@@ -15,8 +15,10 @@
 
 #include <confuse.h>
 
+#include "launcher.h"
 #include "profile.h"
 #include "profile-int.h"
+#include "quote.h"
 #include "rx.h"
 #include "util.h"
 #include "xmalloc.h"
@@ -27,6 +29,10 @@
 static int	check_iface(const char *, char **);
 static int	check_time(const char *, char **);
 static int	check_sbatch(const char *, char **);
+static int	check_image(const char *, char **);
+static int	check_module(const char *, char **);
+static int	check_filesystems(const char *, char **);
+static int	check_pbs_select(const char *, char **);
 
 const char *const profile_disc_names[] = {
 	[PROFILE_HOSTNAME] = "hostname", [PROFILE_IFACE] = "iface", NULL
@@ -40,6 +46,14 @@ const char *const profile_shell_names[] = {
 const char *const profile_signal_names[] = {
 	[PROFILE_SIG_USR2] = "USR2", [PROFILE_SIG_USR1] = "USR1", NULL
 };
+const char *const profile_pbs_launch_names[] = {
+	[PROFILE_PBS_MPIEXEC] = "mpiexec", [PROFILE_PBS_PBSDSH] = "pbsdsh",
+	NULL
+};
+
+const char *const profile_lsf_launch_names[] = {
+	[PROFILE_LSF_BLAUNCH] = "blaunch", [PROFILE_LSF_JSRUN] = "jsrun", NULL
+};
 
 /* Enums are stored through int pointers by the generic code below. */
 _Static_assert(sizeof(enum sched_id) == sizeof(int), "enum size");
@@ -47,6 +61,9 @@ _Static_assert(sizeof(enum profile_disc) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum rdzv) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum profile_shell) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum profile_signal) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum runtime_id) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum profile_pbs_launch) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum profile_lsf_launch) == sizeof(int), "enum size");
 
 #define OFF(f)	offsetof(struct profile, f)
 
@@ -102,6 +119,18 @@ static const struct key keys[] = {
 	{ .name = "ddprank", .type = K_STR, .off = OFF(ddprank),
 	  .flags = KF_LINE },
 	{ .name = "preflight", .type = K_BOOL, .off = OFF(preflight) },
+	{ .name = "container", .type = K_ENUM, .off = OFF(container),
+	  .names = runtime_names },
+	{ .name = "image", .type = K_STR, .off = OFF(image),
+	  .flags = KF_LINE, .check = check_image },
+	{ .name = "container_mounts", .type = K_LIST,
+	  .off = OFF(container_mounts), .flags = KF_LINE,
+	  .check = runtime_check_mount },
+	{ .name = "container_args", .type = K_LIST,
+	  .off = OFF(container_args), .flags = KF_LINE },
+	{ .name = "container_modules", .type = K_LIST,
+	  .off = OFF(container_modules), .flags = KF_LINE,
+	  .check = check_module },
 	{ .name = "node_group", .type = K_STR, .off = OFF(node_group),
 	  .flags = KF_LINE },
 	{ .name = "shared_dir", .type = K_STR, .off = OFF(shared_dir),
@@ -125,6 +154,14 @@ static const struct key keys[] = {
 	  .min = 0, .max = 1000 },
 	{ .name = "max_restarts", .type = K_INT, .off = OFF(max_restarts),
 	  .min = 0, .max = 1000 },
+	{ .name = "filesystems", .type = K_STR, .off = OFF(filesystems),
+	  .flags = KF_LINE, .check = check_filesystems },
+	{ .name = "pbs_select", .type = K_STR, .off = OFF(pbs_select),
+	  .flags = KF_LINE, .check = check_pbs_select },
+	{ .name = "pbs_launcher", .type = K_ENUM, .off = OFF(pbs_launcher),
+	  .names = profile_pbs_launch_names },
+	{ .name = "lsf_launcher", .type = K_ENUM, .off = OFF(lsf_launcher),
+	  .names = profile_lsf_launch_names },
 };
 #define NKEYS	(sizeof keys / sizeof keys[0])
 const struct key *const profile_keys = keys;
@@ -365,6 +402,78 @@ check_sbatch(const char *s, char **cause)
 		return 0;
 	return fail_vis(cause, "'", s, "' is not an sbatch option (want "
 	    "--name, --name=value, --name value, -x, -xvalue or -x value)");
+}
+
+/* An image becomes a word of the runtime's command or of an option:
+ * one that begins with '-' would be read as an option. */
+static int
+check_image(const char *s, char **cause)
+{
+	if (*s == '-')
+		return fail_vis(cause, "'", s, "' begins with '-'");
+	return 0;
+}
+
+/* A module becomes an option (podman-hpc --NAME) or an item of a comma
+ * list (Shifter --module=A,B). */
+static int
+check_module(const char *s, char **cause)
+{
+	if (*s == '\0' || *s == '-' || s[strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789_.-")] != '\0')
+		return fail_vis(cause, "'", s, "' is not a module name "
+		    "(letters, digits, '_', '.', '-')");
+	return 0;
+}
+
+/*
+ * PBS resource values go on "#PBS -l NAME=VALUE" lines, where qsub
+ * separates resources with ',' and a select chunk's with ':'. A
+ * filesystems value is names joined by ':' (ALCF: "home:eagle");
+ * pbs_select holds NAME=VALUE resources joined by ':' ("system=polaris").
+ */
+static int
+check_pbs_words(const char *s, int pairs, const char *what, char **cause)
+{
+	const char	*word = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			    "0123456789_.-", *all = s;
+	size_t		 n;
+
+	for (;;) {
+		n = strspn(s, word);
+		if (n > 0 && pairs) {
+			if (s[n] != '=' || strspn(s + n + 1, word) == 0)
+				break;
+			n += 1 + strspn(s + n + 1, word);
+		}
+		if (n == 0)
+			break;
+		if (s[n] == '\0')
+			return 0;
+		if (s[n] != ':')
+			break;
+		s += n + 1;
+	}
+	return fail_vis(cause, "'", all, what);
+}
+
+static int
+check_filesystems(const char *s, char **cause)
+{
+	if (*s == '\0')
+		return 0;
+	return check_pbs_words(s, 0, "' is not a PBS filesystems list "
+	    "(names of [A-Za-z0-9_.-] joined by ':', as home:eagle)", cause);
+}
+
+static int
+check_pbs_select(const char *s, char **cause)
+{
+	if (*s == '\0')
+		return 0;
+	return check_pbs_words(s, 1, "' is not a list of PBS resources "
+	    "(NAME=VALUE of [A-Za-z0-9_.-] joined by ':', as system=polaris)",
+	    cause);
 }
 
 /* A checked item as one word; the caller frees it. */
@@ -836,6 +945,95 @@ problems_ports(const struct profile *p, problem_fn *fn, void *arg)
 		    "high port %d", p->port_min, p->port_max);
 }
 
+/* LSF: what lands on an #BSUB line must be one bsub can read
+ * (quote_bsub), and Slurm's own requests have no LSF meaning. */
+static void
+problems_lsf(const struct profile *p, problem_fn *fn, void *arg)
+{
+	const char *const bsub[] = { "job_name", "job_output", "partition",
+	    "account", NULL };
+	const char *const slurm[] = { "qos", "constraint", NULL };
+	const char	*v;
+	char		*why;
+	struct buf	 b;
+	size_t		 i;
+
+	for (i = 0; bsub[i] != NULL; i++) {
+		v = *(char **)key_field(p, profile_key_find(bsub[i]));
+		buf_init(&b);
+		if (quote_bsub(&b, v, &why) == -1) {
+			problem(fn, arg, bsub[i], "%s: %s", bsub[i], why);
+			free(why);
+		}
+		buf_free(&b);
+	}
+	for (i = 0; slurm[i] != NULL; i++)
+		if (**(char **)key_field(p, profile_key_find(slurm[i])) != '\0')
+			problem(fn, arg, slurm[i], "%s: a Slurm request, which "
+			    "LSF has no word for", slurm[i]);
+	if (p->sbatch_extra.n > 0)
+		problem(fn, arg, "sbatch_extra", "sbatch_extra: sbatch options "
+		    "do not reach bsub");
+	/* Under CSM the batch shell runs on a launch node. */
+	if (p->lsf_launcher == PROFILE_LSF_JSRUN &&
+	    p->discovery == PROFILE_IFACE)
+		problem(fn, arg, "discovery", "discovery: 'iface' reads the "
+		    "batch shell's node, which lsf_launcher = jsrun leaves out "
+		    "(a launch node): use hostname");
+}
+
+static void
+problems_container(const struct profile *p, problem_fn *fn, void *arg)
+{
+	const struct runtime	*rt = runtime_get(p->container);
+
+	if (p->container == RT_NONE)
+		return;
+	if (p->image[0] == '\0')
+		problem(fn, arg, "container", "container: '%s' needs an image",
+		    rt->name);
+	if (rt->slurm_only && p->scheduler != SCHED_SLURM)
+		problem(fn, arg, "container", "container: '%s' runs under "
+		    "slurm only, not %s", rt->name,
+		    sched_get(p->scheduler)->name);
+	if (p->container_modules.n > 0 && rt->module_opt == NULL)
+		problem(fn, arg, "container_modules", "container_modules: "
+		    "'%s' has no modules", rt->name);
+	/* DeepSpeed's hostfile is a file descriptor ddprank leaves open,
+	 * which podman does not pass into its container. */
+	if (rt->env_opt != NULL && p->launcher.n > 0 &&
+	    launcher_find(p->launcher.v[0]) == LAUNCHER_DEEPSPEED)
+		problem(fn, arg, "container", "container: launcher deepspeed "
+		    "reads its hostfile from a descriptor '%s' does not pass",
+		    rt->name);
+}
+
+/* What the launcher the first word names can do. */
+static void
+problems_launcher(const struct profile *p, problem_fn *fn, void *arg)
+{
+	const struct launcher	*l;
+
+	l = launcher_get(launcher_find(p->launcher.v[0]));
+	if (l->sched != SCHED_AUTO && l->sched != p->scheduler)
+		problem(fn, arg, "launcher", "launcher: %s starts one %s task "
+		    "per process and runs only on %s sites, not %s", l->name,
+		    sched_get(l->sched)->title, sched_get(l->sched)->title,
+		    sched_get(p->scheduler)->title);
+	/* ddprank exec puts its flags after the program's first words. */
+	if (l->words > 1 && p->launcher.n > 1 &&
+	    strcmp(p->launcher.v[1], l->program[1]) != 0)
+		problem(fn, arg, "launcher", "launcher: '%s' is not '%s': %s "
+		    "runs as '%s %s'", p->launcher.v[1], l->program[1], l->name,
+		    l->program[0], l->program[1]);
+	if (!l->rdzv && p->rdzv != RDZV_STATIC)
+		problem(fn, arg, "rdzv", "rdzv: %s is torchrun's rendezvous; "
+		    "launcher %s has none", rdzv_names[p->rdzv], l->name);
+	if (l->restarts_flag == NULL && p->max_restarts > 0)
+		problem(fn, arg, "max_restarts", "max_restarts: launcher %s "
+		    "does not restart workers", l->name);
+}
+
 /* Rules between keys. */
 static void
 problems_cross(const struct profile *p, problem_fn *fn, void *arg)
@@ -852,6 +1050,8 @@ problems_cross(const struct profile *p, problem_fn *fn, void *arg)
 		    p->nproc_per_node, p->gpus_per_node);
 	if (p->launcher.n == 0)
 		problem(fn, arg, "launcher", "launcher: empty list");
+	else
+		problems_launcher(p, fn, arg);
 	if (p->template[0] == '\0')
 		problem(fn, arg, "template", "template: empty value");
 	/* The warning would come before the job starts. */
@@ -861,6 +1061,9 @@ problems_cross(const struct profile *p, problem_fn *fn, void *arg)
 		problem(fn, arg, "signal_lead", "signal_lead: %d s is not "
 		    "shorter than the time limit '%s'", p->signal_lead,
 		    p->time);
+	problems_container(p, fn, arg);
+	if (p->scheduler == SCHED_LSF)
+		problems_lsf(p, fn, arg);
 	if (p->scheduler != SCHED_HPCPACK)
 		return;
 	if (p->shared_dir[0] != '/') {

@@ -4,6 +4,7 @@
 #ifndef DDPGEN_PROFILE_H
 #define DDPGEN_PROFILE_H
 
+#include "runtime.h"
 #include "scheduler.h"
 #include "util.h"
 #include "vocab.h"
@@ -20,9 +21,19 @@ enum profile_shell {		/* how an HPC Pack task runs its command */
 	PROFILE_SHELL_LOGIN_INTERACTIVE /* bash -lic, the default */
 };
 
+enum profile_lsf_launch {	/* how an LSF job starts a task per node */
+	PROFILE_LSF_BLAUNCH,	/* bsub -n N -R "span[ptile=1]"; blaunch */
+	PROFILE_LSF_JSRUN	/* bsub -nnodes N (IBM CSM); jsrun */
+};
+
 enum profile_signal {		/* the checkpoint signal */
 	PROFILE_SIG_USR2,
 	PROFILE_SIG_USR1	/* NCCL installs its own USR1 handler */
+};
+
+enum profile_pbs_launch {	/* how a PBS job starts a process per node */
+	PROFILE_PBS_MPIEXEC,	/* Cray PALS: mpiexec -n N --ppn 1 */
+	PROFILE_PBS_PBSDSH	/* pbsdsh -n INDEX, a task per host */
 };
 
 /* Each enum's words, as profiles and options spell them, indexed by the
@@ -30,6 +41,8 @@ enum profile_signal {		/* the checkpoint signal */
 extern const char *const profile_disc_names[];
 extern const char *const profile_shell_names[];
 extern const char *const profile_signal_names[];
+extern const char *const profile_pbs_launch_names[];
+extern const char *const profile_lsf_launch_names[];
 
 /* A resolved profile: every string is owned and never NULL ("" = unset). */
 struct profile {
@@ -71,6 +84,13 @@ struct profile {
 	char		*ddprank;	/* ddprank on the nodes; "" = resolve */
 	int		 preflight;	/* ddprank doctor before training */
 
+	/* Containers (runtime.h). */
+	enum runtime_id	 container;	/* RT_NONE: bare nodes */
+	char		*image;
+	struct strlist	 container_mounts; /* "SRC" or "SRC:DST" */
+	struct strlist	 container_args;	/* the runtime's own options */
+	struct strlist	 container_modules; /* Shifter, podman-hpc modules */
+
 	/* HPC Pack. */
 	char		*node_group;
 	char		*shared_dir;
@@ -86,6 +106,13 @@ struct profile {
 	enum profile_signal checkpoint_signal;
 	int		 max_requeues;	/* time-limit requeues */
 	int		 max_restarts;	/* torchrun --max-restarts; 0 unset */
+
+	/* PBS Pro. */
+	char		*filesystems;	/* -l filesystems=, "" = none */
+	char		*pbs_select;	/* more resources of each chunk */
+	enum profile_pbs_launch pbs_launcher;
+	/* LSF. */
+	enum profile_lsf_launch lsf_launcher;
 };
 
 /* One site found along the search path, for --list-sites. */
@@ -93,6 +120,7 @@ struct profile_site {
 	char	*name;
 	char	*description;
 	char	*path;
+	const char *scheduler;	/* its name, static; "?" when not loaded */
 };
 
 /* The profile directories: util_searchpath's order, with

@@ -214,6 +214,40 @@ quote_utf8_len(const unsigned char *s)
 	return len;
 }
 
+/* What a double-quoted #BSUB value cannot hold: quote_bsub. */
+static int
+quote_bsub_refuses(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f || strchr("\"'\\`$#", c) != NULL;
+}
+
+int
+quote_bsub(struct buf *b, const char *s, char **cause)
+{
+	const unsigned char	*u = (const unsigned char *)s;
+	struct buf		 v;
+
+	if (*s != '\0' && strspn(s, QUOTE_SAFE) == strlen(s)) {
+		buf_adds(b, s);
+		return 0;
+	}
+	for (; *u != '\0'; u++) {
+		if (!quote_bsub_refuses(*u))
+			continue;
+		buf_init(&v);
+		util_addvis(&v, (const char *)u, 1);
+		util_fail(cause, "'%s' at offset %zu cannot be written on an "
+		    "#BSUB line (LSF documents no quoting there)", v.s,
+		    (size_t)(u - (const unsigned char *)s));
+		buf_free(&v);
+		return -1;
+	}
+	buf_addc(b, '"');
+	buf_adds(b, s);
+	buf_addc(b, '"');
+	return 0;
+}
+
 /* The control bytes each format refuses. XML 1.0 has tab, newline and
  * CR, and DEL is an ordinary character there. */
 static int
@@ -408,4 +442,31 @@ quote_sh_eval(struct buf *b, const char *s)
 		quote_sh_single(b, s);
 	else
 		quote_sh_posix(b, s);
+}
+
+int
+quote_pbs(struct buf *b, const char *s, char **cause)
+{
+	const unsigned char	*p;
+
+	for (p = (const unsigned char *)s; *p != '\0'; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return util_fail(cause, "control byte 0x%02x at offset "
+			    "%zu cannot be written on a #PBS line", *p,
+			    (size_t)(p - (const unsigned char *)s));
+	if (*s != '\0' && s[strspn(s, QUOTE_SAFE)] == '\0') {
+		buf_adds(b, s);
+		return 0;
+	}
+	/* qsub takes no escape between quotes, and a line ending in a
+	 * backslash goes on on the next: a ' is written as "'". */
+	buf_addc(b, '\'');
+	for (; *s != '\0'; s++) {
+		if (*s == '\'')
+			buf_adds(b, "'\"'\"'");
+		else
+			buf_addc(b, *s);
+	}
+	buf_addc(b, '\'');
+	return 0;
 }

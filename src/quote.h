@@ -54,6 +54,17 @@ void	quote_sh_line(struct buf *, const char *s);
  * ddprank env's output. */
 void	quote_sh_eval(struct buf *, const char *s);
 
+/*
+ * Appends s as one value of an option on an #BSUB line of an LSF job
+ * script: bare when quote_sh would leave it bare, else between double
+ * quotes, as IBM's examples write -R "span[ptile=1]". IBM documents no
+ * escape for #BSUB lines (bsub.zz1argument.job_script, bsub
+ * command-line pages, LSF 10.1), so a value holding what a quote or an
+ * escape would need -- " ' \ ` $ #, or a control byte -- is refused
+ * (-1 and *cause, appending nothing). Bytes >= 128 pass through.
+ */
+int	quote_bsub(struct buf *, const char *s, char **cause);
+
 /* Appends s escaped for XML 1.0 attribute values and text alike
  * (& < > " ' as entities; tab, newline and CR as character references).
  * s must be UTF-8, as the generated documents are. Returns -1 (and sets
@@ -105,5 +116,18 @@ int	quote_ps(struct buf *, const char *s, char **cause);
  * XML job file, whose CommandLine is taken as written, is the reference.
  */
 int	quote_cmd(struct buf *, const char *s, char **cause);
+
+/*
+ * Appends s as one word of a #PBS directive line, as qsub splits one
+ * (OpenPBS src/cmds/qsub.c, make_argv): left bare when every byte is in
+ * [A-Za-z0-9_@%+=:,./-] and s is non-empty; otherwise between single
+ * quotes, inside which qsub takes every byte as it is, each ' written
+ * as "'" (quotes of either kind join the text around them into one
+ * word). No backslash is written: qsub continues a directive that ends
+ * in one on the next line. Returns -1 (and sets *cause, appending
+ * nothing) on a control byte (1-31, 127), which would end the line or
+ * split the word.
+ */
+int	quote_pbs(struct buf *, const char *s, char **cause);
 
 #endif

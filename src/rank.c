@@ -313,7 +313,10 @@ rank_check_port(struct rank_ctx *c, struct rank *r, char **cause)
 {
 	char	*why;
 
-	if (!c->o->check_port || r->node_rank != 0 || r->duplicate)
+	/* Per process, the task with local rank 0 checks; the others
+	 * could find its training already listening. */
+	if (!c->o->check_port || r->node_rank != 0 || r->duplicate ||
+	    r->local_rank != 0)
 		return XC_OK;
 	if (port_check(r->master_addr, r->master_port, &why) == -1) {
 		util_fail(cause, "node 0 cannot host the rendezvous: %s", why);
@@ -323,17 +326,60 @@ rank_check_port(struct rank_ctx *c, struct rank *r, char **cause)
 	return XC_OK;
 }
 
+/* One task per process (srun-direct): the step's tasks must fill
+ * every node alike, as --ntasks-per-node has them, for the ranks to be
+ * torchrun's (node rank times tasks per node plus local rank). */
+static int
+rank_per_process(struct rank_ctx *c, struct rank *r, char **cause)
+{
+	const struct sched	*s = sched_get(c->nodes.sched);
+	int64_t			 local = -1, tasks = 0, nodes = 0;
+
+	if (s->local_task_var == NULL || s->step_tasks_var == NULL ||
+	    s->step_nodes_var == NULL) {
+		util_fail(cause, "one task per process needs a scheduler that "
+		    "numbers a node's tasks (Slurm); this is %s", s->title);
+		return XC_NODES;
+	}
+	if (nodes_var_num(&local, c->env, s->local_task_var, 0,
+	    cause) == -1 ||
+	    nodes_var_num(&tasks, c->env, s->step_tasks_var, 1, cause) == -1 ||
+	    nodes_var_num(&nodes, c->env, s->step_nodes_var, 1, cause) == -1)
+		return XC_NODES;
+	if (local < 0 || tasks < 1 || nodes < 1) {
+		util_fail(cause, "one task per process needs %s, %s and %s "
+		    "(start the step with srun)", s->local_task_var,
+		    s->step_tasks_var, s->step_nodes_var);
+		return XC_NODES;
+	}
+	if (tasks % nodes != 0 || local >= tasks / nodes) {
+		util_fail(cause, "this job step runs %lld tasks on %lld nodes "
+		    "(%s, %s) and this is task %lld of its node (%s): every "
+		    "node must run as many; start the step with "
+		    "--ntasks-per-node", (long long)tasks, (long long)nodes,
+		    s->step_tasks_var, s->step_nodes_var, (long long)local,
+		    s->local_task_var);
+		return XC_NODES;
+	}
+	r->local_rank = (uint64_t)local;
+	r->local_size = (uint64_t)(tasks / nodes);
+	return XC_OK;
+}
+
 /* One torchrun per node: a Slurm step of more tasks than nodes (an
  * inherited --ntasks-per-node, -n) would start two on a node, which then
  * collide on the port with a confusing error. Every task of such a step
  * refuses, so the whole step fails at once. The scheduler's row names
  * the variables (nodes_var_num leaves a count at 0 for a NULL name). */
 static int
-rank_one_task(struct rank_ctx *c, char **cause)
+rank_one_task(struct rank_ctx *c, struct rank *r, char **cause)
 {
 	const struct sched	*s = sched_get(c->nodes.sched);
 	int64_t			 local = 0, tasks = 0, nodes = 0;
 
+	r->local_size = 1;
+	if (c->o->per_process)
+		return rank_per_process(c, r, cause);
 	if (s->one_per_node == NULL)
 		return XC_OK;
 	if (nodes_var_num(&local, c->env, s->local_task_var, 0,
@@ -357,6 +403,15 @@ rank_one_task(struct rank_ctx *c, char **cause)
 	return XC_OK;
 }
 
+static void
+rank_hosts(struct rank_ctx *c, struct rank *r)
+{
+	uint64_t	i;
+
+	for (i = 0; i < r->nnodes; i++)
+		strlist_addown(&r->hosts, rank_nth(&c->nodes, i));
+}
+
 /* With the node list: this node's place in it, the master's address. */
 static int
 rank_from_list(struct rank_ctx *c, struct rank *r, char **cause)
@@ -366,12 +421,14 @@ rank_from_list(struct rank_ctx *c, struct rank *r, char **cause)
 
 	if (nodes_load(&c->nodes, c->env, o->sched, o->hostfile, cause) == -1)
 		return XC_NODES;
-	if ((xc = rank_one_task(c, cause)) == XC_OK &&
+	if ((xc = rank_one_task(c, r, cause)) == XC_OK &&
 	    (xc = rank_job_port(r, o, c->env, c->nodes.sched,
 	    cause)) == XC_OK &&
 	    (xc = rank_identify(c, r, cause)) == XC_OK &&
 	    (xc = rank_match_iface(c, r, cause)) == XC_OK)
 		xc = rank_master(c, r, cause);
+	if (xc == XC_OK && o->want_hosts)
+		rank_hosts(c, r);
 	return xc;
 }
 
@@ -686,6 +743,8 @@ rank_compute(struct rank *r, const struct rank_opts *o,
 	int		xc;
 
 	memset(r, 0, sizeof *r);
+	strlist_init(&r->hosts);
+	r->local_size = 1;
 	memset(&c, 0, sizeof c);
 	c.o = o;
 	c.env = env;
@@ -719,6 +778,7 @@ rank_free(struct rank *r)
 	free(r->warning);
 	free(r->note);
 	free(r->local_addr);
+	strlist_free(&r->hosts);
 	memset(r, 0, sizeof *r);
 }
 
@@ -751,8 +811,13 @@ static void __attribute__((format(printf, 4, 5)))
 rank_var(struct rank_vars *vs, const char *name, int number,
     const char *fmt, ...)
 {
-	struct rank_var	*v = &vs->v[vs->n++];
+	struct rank_var	*v;
 	va_list		 ap;
+
+	/* Every variable of every launcher fits (RANK_VARS_MAX). */
+	if (vs->n >= RANK_VARS_MAX)
+		abort();
+	v = &vs->v[vs->n++];
 
 	v->name = name;
 	v->number = number;
@@ -802,6 +867,21 @@ rank_vars(struct rank_vars *vs, const struct rank *r, int exec,
 	rank_var(vs, "PET_MASTER_PORT", 0, "%d", r->master_port);
 	if (rdzv == RDZV_C10D)
 		rank_vars_c10d(vs, r);
+}
+
+void
+rank_vars_worker(struct rank_vars *vs, const struct rank *r)
+{
+	rank_var(vs, "RANK", 1, "%llu", (unsigned long long)(r->node_rank *
+	    r->local_size + r->local_rank));
+	rank_var(vs, "LOCAL_RANK", 1, "%llu",
+	    (unsigned long long)r->local_rank);
+	rank_var(vs, "WORLD_SIZE", 1, "%llu",
+	    (unsigned long long)(r->nnodes * r->local_size));
+	rank_var(vs, "LOCAL_WORLD_SIZE", 1, "%llu",
+	    (unsigned long long)r->local_size);
+	rank_var(vs, "GROUP_RANK", 1, "%llu",
+	    (unsigned long long)r->node_rank);
 }
 
 void

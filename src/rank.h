@@ -43,6 +43,11 @@ struct rank_opts {
 	/* The job's secret: the automatic port derives from it when it has
 	 * one (len > 0). NULL for none. */
 	const struct auth	*auth;
+	/* One task per process (ddprank exec --launcher srun), not one per
+	 * node: the scheduler's task variables give the local rank. */
+	int			 per_process;
+	/* Keep every node's name in rank's hosts (deepspeed's hostfile). */
+	int			 want_hosts;
 };
 
 struct rank {
@@ -68,6 +73,12 @@ struct rank {
 	/* With c10d and --iface: this node's address on the interface,
 	 * for torchrun's --local-addr (PET_LOCAL_ADDR); else NULL. */
 	char		*local_addr;
+	/* With per_process: this task's index on its node, and the tasks
+	 * of every node; else 0 and 1. */
+	uint64_t	 local_rank;
+	uint64_t	 local_size;
+	/* With want_hosts and a node list: every node's name, in order. */
+	struct strlist	 hosts;
 };
 
 /* One variable to export; number says JSON should not quote it. */
@@ -77,7 +88,7 @@ struct rank_var {
 	int		 number;
 };
 
-#define RANK_VARS_MAX	16
+#define RANK_VARS_MAX	24
 struct rank_vars {
 	struct rank_var	 v[RANK_VARS_MAX];
 	size_t		 n;
@@ -101,6 +112,10 @@ int	rank_ip(char **addr, const struct rank_opts *, int family,
  * the PET_* ones torchrun reads, and the c10d ones for RDZV_C10D). */
 void	rank_vars(struct rank_vars *, const struct rank *, int exec,
 	    enum rdzv);
+/* What torchrun gives a worker, for a task that is one (srun-direct):
+ * RANK (node rank times local size plus local rank), LOCAL_RANK,
+ * WORLD_SIZE, LOCAL_WORLD_SIZE and GROUP_RANK, appended to vs. */
+void	rank_vars_worker(struct rank_vars *, const struct rank *);
 void	rank_vars_free(struct rank_vars *);
 
 /* "export NAME=WORD" lines safe to eval, or one JSON object. */

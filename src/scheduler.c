@@ -25,16 +25,27 @@ static const struct sched_format hpcpack_formats[] = {
 	{ "xml", ".xml" }, { "cmd", ".cmd" }, { "ps", ".ps1" }
 };
 
+/* Flux sets no node list variable: FLUX_JOB_ID names the job, whose
+ * resource set R (flux job info ID R) lists its nodes (nodes.c). Flux
+ * starts jobs' tasks without the SLURM_ and PALS_ variables of a
+ * Slurm or PBS allocation it runs in, but not without PBS's or LSF's
+ * own: it comes before them, the innermost scheduler being the one
+ * that started the task. */
+static const char *const flux_list[] = { "FLUX_JOB_ID", NULL };
+static const struct sched_format flux_formats[] = { { "flux", ".sh" } };
+
 /* Array sub-jobs share the numeric prefix: PBS Pro numbers them in
  * PBS_ARRAY_INDEX, Torque in PBS_ARRAYID. */
 static const char *const pbs_list[] = { "PBS_NODEFILE", NULL };
 static const char *const pbs_task[] = { "PBS_ARRAYID", "PBS_ARRAY_INDEX",
     NULL };
+static const struct sched_format pbs_formats[] = { { "pbs", ".sh" } };
 
 /* Elements of an LSF job array share LSB_JOBID; LSB_JOBINDEX is 0
  * outside arrays. */
 static const char *const lsf_list[] = { "LSB_MCPU_HOSTS", NULL };
 static const char *const lsf_task[] = { "LSB_JOBINDEX", NULL };
+static const struct sched_format lsf_formats[] = { { "lsf", ".sh" } };
 
 static const char *const none[] = { NULL };
 
@@ -72,12 +83,37 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		.nformats = NELEM(hpcpack_formats), .cmd_one_line = 1,
 		.env_refs_in_task = 1,
 	},
+	[SCHED_FLUX] = {
+		.name = "flux", .title = "Flux",
+		.list_vars = flux_list, .list = SCHED_LIST_FLUX_R,
+		/* The task's rank is the node's with one task per node and
+		 * the default block task map (flux-environment(7)). */
+		.nodeid_var = "FLUX_TASK_RANK",
+		.hostlist_flags = HOSTLIST_SHORT,
+		.local_task_var = "FLUX_TASK_LOCAL_ID",
+		.step_tasks_var = "FLUX_JOB_SIZE",
+		.step_nodes_var = "FLUX_JOB_NNODES",
+		.one_per_node = "start it with flux run -N N --tasks-per-node=1",
+		/* A negated hostlist term of RFC 35's constraint syntax
+		 * (flux-batch(1), CONSTRAINTS). */
+		.exclude_opt = "--requires=-host:",
+		.job_var = "FLUX_JOB_ID", .job_f58 = 1,
+		.task_vars = none, .step_vars = none,
+		.tmpl = "flux.sh", .formats = flux_formats,
+		.nformats = NELEM(flux_formats), .warn_signal = 1,
+		.env_pass = 1,
+		.cmd_ddprank = "\"$DDPRANK\"",
+	},
 	[SCHED_PBS] = {
 		.name = "pbs", .title = "PBS",
 		.list_vars = pbs_list, .list = SCHED_LIST_NODEFILE,
 		.hostlist_flags = HOSTLIST_SHORT,
 		.job_var = "PBS_JOBID", .job_prefix = 1,
 		.task_vars = pbs_task, .step_vars = none,
+		/* No signal before the walltime: the script arms a timer. */
+		.tmpl = "pbs.sh", .formats = pbs_formats,
+		.nformats = NELEM(pbs_formats),
+		.cmd_ddprank = "\"$DDPRANK\"",
 	},
 	[SCHED_LSF] = {
 		.name = "lsf", .title = "LSF",
@@ -86,6 +122,10 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		.hostlist_flags = HOSTLIST_SHORT,
 		.job_var = "LSB_JOBID", .task_vars = lsf_task,
 		.step_vars = none, .task_zero_absent = 1,
+		/* bsub -wa/-wt: a warning before the run limit. */
+		.tmpl = "lsf.sh", .formats = lsf_formats,
+		.nformats = NELEM(lsf_formats), .warn_signal = 1,
+		.cmd_ddprank = "\"$DDPRANK\"",
 	},
 	[SCHED_HOSTFILE] = {
 		.name = "hostfile", .title = "hostfile",
@@ -99,8 +139,12 @@ static const struct sched sched_table[SCHED_COUNT] = {
 	},
 };
 
-const char *const sched_gen_names[] = { "slurm", "hpcpack", NULL };
+const char *const sched_gen_names[] = { "slurm", "hpcpack", "flux", "pbs",
+    "lsf", NULL };
 _Static_assert(SCHED_GEN_FIRST + 1 == SCHED_HPCPACK, "sched_gen_names");
+_Static_assert(SCHED_GEN_FIRST + 2 == SCHED_FLUX, "sched_gen_names");
+_Static_assert(SCHED_GEN_FIRST + 3 == SCHED_PBS, "sched_gen_names");
+_Static_assert(SCHED_GEN_FIRST + 4 == SCHED_LSF, "sched_gen_names");
 
 
 const struct sched *

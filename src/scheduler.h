@@ -14,6 +14,7 @@ enum sched_id {
 	SCHED_AUTO,
 	SCHED_SLURM,
 	SCHED_HPCPACK,
+	SCHED_FLUX,
 	SCHED_PBS,
 	SCHED_LSF,
 	SCHED_HOSTFILE
@@ -27,7 +28,9 @@ enum sched_list {
 	SCHED_LIST_HOSTLIST,	/* "nid[01-04],gpu7" (hostlist.h) */
 	SCHED_LIST_COUNTED,	/* "COUNT host1 cores1 host2 cores2 ..." */
 	SCHED_LIST_PAIRS,	/* "host1 n1 host2 n2 ..." */
-	SCHED_LIST_NODEFILE	/* the path of a file, a host per slot */
+	SCHED_LIST_NODEFILE,	/* the path of a file, a host per slot */
+	SCHED_LIST_FLUX_R	/* the variable names a Flux job, whose
+				   resource set R holds the list (fluxr.h) */
 };
 
 /* An output format of ddpgen: the template extension it selects. */
@@ -68,6 +71,10 @@ struct sched {
 	 * the variable set when it gave each task only its own (Slurm). */
 	const char	*gpus_var;
 	const char	*gpus_per_task_var;
+	/* The doctor's last line: the option that keeps the failing nodes
+	 * out of the next submission, before their hostlist; NULL for
+	 * sbatch's "--exclude=". */
+	const char	*exclude_opt;
 	/* Tasks may see only part of the job's nodes (HPC Pack's
 	 * CCP_NODES): --nnodes and --exchange are the remedy. */
 	int		 partial_list;
@@ -79,6 +86,7 @@ struct sched {
 	 * no array (LSF's LSB_JOBINDEX). */
 	const char	*job_var;
 	int		 job_prefix;
+	int		 job_f58;	/* Flux's F58 form, or decimal */
 	const char *const *task_vars;
 	const char *const *step_vars;
 	int		 task_zero_absent;

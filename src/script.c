@@ -10,9 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "launcher.h"
 #include "nodecmd.h"
 #include "profile.h"
 #include "quote.h"
+#include "runtime.h"
 #include "scheduler.h"
 #include "script.h"
 #include "tmpl.h"
@@ -92,6 +94,52 @@ script_set_envlist(struct tmpl_vars *v, const char *var,
 	}
 }
 
+/* Slurm's output pattern in Flux's terms (flux-submit(1), MUSTACHE
+ * TEMPLATES): %j the job id, %x its name, %% a %; any other % stays. */
+static void
+script_set_flux_output(struct tmpl_vars *v, const struct profile *p)
+{
+	struct buf	 b;
+	const char	*s;
+
+	buf_init(&b);
+	for (s = p->job_output; *s != '\0'; s++) {
+		if (s[0] == '%' && s[1] == 'j')
+			buf_adds(&b, "{{id}}");
+		else if (s[0] == '%' && s[1] == 'x')
+			buf_adds(&b, "{{name}}");
+		else if (s[0] == '%' && s[1] == '%')
+			buf_addc(&b, '%');
+		else {
+			buf_addc(&b, *s);
+			continue;
+		}
+		s++;
+	}
+	tmpl_set(v, "job_output_flux", b.s);
+	buf_free(&b);
+}
+
+/* A launcher that runs one task per process (srun) shares the node's
+ * CPUs (cpus_per_task: a node's) between the tasks; else the one task
+ * of a node shares them between its processes. */
+static void
+script_set_launcher(struct tmpl_vars *v, const struct profile *p)
+{
+	const struct launcher	*l;
+	int			 nproc = profile_nproc(p), cpus;
+
+	l = launcher_get(launcher_find(p->launcher.v[0]));
+	cpus = p->cpus_per_task;
+	if (l->per_process && cpus > 0)
+		cpus = cpus / nproc > 0 ? cpus / nproc : 1;
+	script_set_count(v, "cpus_per_task", cpus);
+	tmpl_set(v, "launcher_name", l->name);
+	tmpl_set(v, "per_process", l->per_process ? "1" : "");
+	script_set_int(v, "tasks_per_node", l->per_process ? nproc : 1);
+	script_set_int(v, "procs_per_task", l->per_process ? 1 : nproc);
+}
+
 static void
 script_set_requests(struct tmpl_vars *v, const struct profile *p)
 {
@@ -103,9 +151,10 @@ script_set_requests(struct tmpl_vars *v, const struct profile *p)
 	tmpl_set(v, "constraint", p->constraint);
 	tmpl_set(v, "time", p->time);
 	script_set_count(v, "gpus_per_node", p->gpus_per_node);
-	script_set_count(v, "cpus_per_task", p->cpus_per_task);
+	script_set_launcher(v, p);
 	script_set_int(v, "nproc_per_node", profile_nproc(p));
 	script_set_list(v, "sbatch_extra", &p->sbatch_extra);
+	script_set_flux_output(v, p);
 }
 
 /* Long trainings: the warning, the checkpoint signal, the requeues. */
@@ -118,6 +167,42 @@ script_set_life(struct tmpl_vars *v, const struct profile *p)
 	    profile_signal_names[p->checkpoint_signal]);
 	script_set_int(v, "max_requeues", p->max_requeues);
 	script_set_count(v, "max_restarts", p->max_restarts);
+}
+
+/* LSF: the run limit as bsub -W's [hour:]minute and the warning's
+ * lead as -wt's minutes, both rounded up; how tasks start (lsf_launcher:
+ * -nnodes and jsrun, or -n with span[ptile=1] and blaunch). */
+static void
+script_set_lsf(struct tmpl_vars *v, const struct profile *p)
+{
+	long long	secs, min;
+	char		w[64];
+
+	w[0] = '\0';
+	if (profile_parse_time(p->time, &secs) == 0 && secs > 0) {
+		min = (secs + 59) / 60;
+		snprintf(w, sizeof w, "%lld:%02lld", min / 60, min % 60);
+	}
+	tmpl_set(v, "lsf_walltime", w);
+	script_set_int(v, "lsf_warn_time", (p->signal_lead + 59) / 60);
+	tmpl_set(v, "lsf_jsrun", p->lsf_launcher == PROFILE_LSF_JSRUN ?
+	    "1" : "");
+	/* bsub -o names the job id %J; the default is Slurm's pattern. */
+	tmpl_set(v, "lsf_output", strcmp(p->job_output, "ddp-%j.out") == 0 ?
+	    "ddp-%J.out" : p->job_output);
+}
+
+/* The program's first word, which the preflight looks for (srun's is
+ * the python that runs the script). */
+static void
+script_set_program(struct tmpl_vars *v, const struct profile *p)
+{
+	struct strlist	prog;
+
+	strlist_init(&prog);
+	launcher_program(&prog, &p->launcher);
+	tmpl_set(v, "launcher_program", prog.v[0]);
+	strlist_free(&prog);
 }
 
 static void
@@ -139,7 +224,7 @@ script_set_runtime(struct tmpl_vars *v, const struct profile *p)
 	tmpl_set(v, "rdzv_c10d", p->rdzv == RDZV_C10D ? "1" : "");
 	tmpl_set(v, "label_output", p->label_output ? "1" : "");
 	script_set_list(v, "launcher", &p->launcher);
-	tmpl_set(v, "launcher_program", p->launcher.v[0]);
+	script_set_program(v, p);
 	script_set_list(v, "launcher_args", &p->launcher_args);
 	tmpl_set(v, "preflight", p->preflight ? "1" : "");
 	script_set_list(v, "setup", &p->setup);
@@ -496,6 +581,84 @@ script_set_node_commands(struct tmpl_vars *v, const struct job *job)
 	buf_free(&b);
 }
 
+/* Shifter's #SBATCH options: the image, and the modules (a GPU job's
+ * first, then the profile's). */
+static void
+script_set_sbatch_container(struct tmpl_vars *v, const struct profile *p)
+{
+	const struct runtime	*rt = runtime_get(p->container);
+	struct strlist		 l, mods;
+	struct buf		 b;
+	size_t			 i;
+
+	strlist_init(&l);
+	strlist_init(&mods);
+	if (rt->image == RT_IMAGE_SBATCH) {
+		buf_init(&b);
+		buf_addf(&b, "--image=%s", p->image);
+		strlist_addown(&l, b.s);
+		for (i = 0; p->gpus_per_node > 0 && rt->gpu_modules != NULL &&
+		    rt->gpu_modules[i] != NULL; i++)
+			strlist_add(&mods, rt->gpu_modules[i]);
+		strlist_copy(&mods, &p->container_modules);
+	}
+	if (mods.n > 0) {
+		buf_init(&b);
+		buf_adds(&b, rt->module_opt);
+		for (i = 0; i < mods.n; i++)
+			buf_addf(&b, "%s%s", i > 0 ? "," : "", mods.v[i]);
+		strlist_addown(&l, b.s);
+	}
+	script_set_list(v, "container_sbatch", &l);
+	strlist_free(&l);
+	strlist_free(&mods);
+}
+
+/* The container runtime (runtime.h): what the template places besides
+ * the node command, which holds the runtime's own command. */
+static void
+script_set_container(struct tmpl_vars *v, const struct job *job)
+{
+	const struct profile	*p = job->prof;
+	struct strlist		 l;
+
+	tmpl_set(v, "container", p->container == RT_NONE ? "" :
+	    runtime_names[p->container]);
+	tmpl_set(v, "image", p->image);
+	tmpl_set(v, "container_inside",
+	    runtime_get(p->container)->inside ? "1" : "");
+	script_set_sbatch_container(v, p);
+	nodecmd_srun_container(&l, job);
+	script_set_list(v, "container_srun", &l);
+	strlist_free(&l);
+}
+
+/* PBS Pro: the walltime as H:MM:SS, the output file, the resources. */
+static void
+script_set_pbs(struct tmpl_vars *v, const struct profile *p)
+{
+	long long	secs = 0;
+	char		s[64];
+
+	if (*p->time != '\0')
+		profile_parse_time(p->time, &secs);
+	if (secs <= 0)
+		s[0] = '\0';
+	else
+		snprintf(s, sizeof s, "%lld:%02lld:%02lld", secs / 3600,
+		    secs / 60 % 60, secs % 60);
+	tmpl_set(v, "walltime", s);
+	/* qsub -o takes a path and expands nothing: a Slurm pattern
+	 * (the default ddp-%j.out) leaves PBS's own NAME.oID. */
+	tmpl_set(v, "pbs_output", strchr(p->job_output, '%') != NULL ? "" :
+	    p->job_output);
+	tmpl_set(v, "filesystems", p->filesystems);
+	tmpl_set(v, "pbs_select", p->pbs_select);
+	tmpl_set(v, "pbs_launcher", profile_pbs_launch_names[p->pbs_launcher]);
+	tmpl_set(v, "pbs_mpiexec", p->pbs_launcher == PROFILE_PBS_MPIEXEC ?
+	    "1" : "");
+}
+
 struct tmpl_vars *
 script_vars(const struct job *job)
 {
@@ -515,6 +678,7 @@ script_vars(const struct job *job)
 	tmpl_set(v, "script", job->script);
 	tmpl_set_list(v, "args", job->args, job->nargs);
 	script_set_node_commands(v, job);
+	script_set_container(v, job);
 	if (job->env_pass != NULL)
 		script_set_list(v, "env_pass", job->env_pass);
 	else
@@ -522,7 +686,9 @@ script_vars(const struct job *job)
 	script_set_requests(v, job->prof);
 	script_set_runtime(v, job->prof);
 	script_set_life(v, job->prof);
+	script_set_lsf(v, job->prof);
 	script_set_hpcpack(v, job);
+	script_set_pbs(v, job->prof);
 	return v;
 }
 

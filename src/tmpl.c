@@ -56,7 +56,9 @@ enum tmpl_filter {
 	TMPL_F_SHVARS,
 	TMPL_F_XML,
 	TMPL_F_CMD,
-	TMPL_F_PS
+	TMPL_F_PS,
+	TMPL_F_PBS,
+	TMPL_F_BSUB
 };
 
 struct tmpl_node;
@@ -542,6 +544,10 @@ tmpl_add_filter(struct tmpl_parser *ps, struct tmpl_node *n,
 		f = TMPL_F_CMD;
 	else if (len == 2 && memcmp(s, "ps", 2) == 0)
 		f = TMPL_F_PS;
+	else if (len == 3 && memcmp(s, "pbs", 3) == 0)
+		f = TMPL_F_PBS;
+	else if (len == 4 && memcmp(s, "bsub", 4) == 0)
+		f = TMPL_F_BSUB;
 	else if (len == 3 && memcmp(s, "raw", 3) == 0) {
 		/* Not a filter of the value: it only turns off the
 		 * context's quoting at the end. */
@@ -913,6 +919,10 @@ tmpl_filter(const struct tmpl *t, const struct tmpl_node *n,
 		return tmpl_filter_words(t, n, l, quote_cmd, cause);
 	case TMPL_F_PS:
 		return tmpl_filter_words(t, n, l, quote_ps, cause);
+	case TMPL_F_PBS:
+		return tmpl_filter_words(t, n, l, quote_pbs, cause);
+	case TMPL_F_BSUB:
+		return tmpl_filter_words(t, n, l, quote_bsub, cause);
 	case TMPL_F_XML:
 		return tmpl_quote(t, n, l, quote_xml, cause);
 	}

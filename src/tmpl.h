@@ -6,7 +6,9 @@
  *                       escape; filters: sh (one shell word; a list becomes
  *                       its words joined by spaces), shvars (as sh, but
  *                       $NAME and ${NAME} expand: quote_sh_vars), cmd and
- *                       ps (likewise, with quote_cmd and quote_ps), xml,
+ *                       ps (likewise, with quote_cmd and quote_ps), pbs
+ *                       (one word of a #PBS line: quote_pbs), bsub
+ *                       (an #BSUB line's value: quote_bsub), xml,
  *                       raw (no context escape at the end: must be asked
  *                       for explicitly)
  *   {{#list}}..{{/list}} repeated per item; {{.}} is a string item, the

@@ -10,6 +10,17 @@ const char *const rdzv_names[] = {
 	[RDZV_STATIC] = "static", [RDZV_C10D] = "c10d", NULL
 };
 
+const char *const vocab_exec_vars[] = {
+	"NODE_RANK", "NNODES", "MASTER_ADDR", "MASTER_PORT",
+	"GLOO_SOCKET_IFNAME", "NCCL_SOCKET_IFNAME",
+	"PET_NNODES", "PET_NODE_RANK", "PET_MASTER_ADDR", "PET_MASTER_PORT",
+	"PET_RDZV_BACKEND", "PET_RDZV_ENDPOINT", "PET_RDZV_ID",
+	"PET_RDZV_CONF", "PET_LOCAL_ADDR",
+	"RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "GROUP_RANK",
+	"DDPGEN_RESTART_COUNT", "DDPGEN_LAST_STOP",
+	"DDPGEN_CHECKPOINT_SIGNAL", "OMP_NUM_THREADS", NULL
+};
+
 int
 vocab_word(const char *const *names, const char *s)
 {

@@ -23,6 +23,13 @@ enum rdzv {
 /* The words of enum rdzv, indexed by it, NULL-ended. */
 extern const char *const rdzv_names[];
 
+/* What crosses into a container that passes no environment (podman-hpc
+ * -e NAME), NULL-ended: every variable ddprank exec may set for the
+ * command it runs (rank_vars with exec, restart_setenv), and those the
+ * job script exports for the training (its thread count, the checkpoint
+ * signal). check_rank holds rank_vars to this list. */
+extern const char *const vocab_exec_vars[];
+
 /* The index of s in names (a NULL-ended list), or -1. */
 int	vocab_word(const char *const *names, const char *s);
 

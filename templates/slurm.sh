@@ -5,7 +5,7 @@
 #   {{command}}
 #SBATCH --job-name={{job_name}}
 #SBATCH --nodes={{nodes}}
-#SBATCH --ntasks-per-node=1
+#SBATCH --ntasks-per-node={{tasks_per_node}}
 {{?sbatch_exclusive}}
 #SBATCH --exclusive
 {{/sbatch_exclusive}}
@@ -38,6 +38,9 @@
 #SBATCH --open-mode=append
 #SBATCH --signal=B:{{checkpoint_signal}}@{{signal_lead}}
 {{/requeue}}
+{{#container_sbatch}}
+#SBATCH {{.}}
+{{/container_sbatch}}
 {{#sbatch_extra}}
 #SBATCH {{.}}
 {{/sbatch_extra}}
@@ -57,6 +60,29 @@ if [ ! -x "$DDPRANK" ]; then
 	echo "ddpgen job: ddprank not found at $DDPRANK on $(hostname)" >&2
 	exit 127
 fi
+{{?container_inside}}
+
+# The container ({{container}}) mounts ddprank's directory, which every
+# task then runs from: neither ddprank nor a directory above it may be
+# owned by another user, or writable by one (OpenSSH's StrictModes),
+# unless sticky as /tmp is, where no one else can replace what is ours.
+ddpgen_trusted() {
+	local p=$1 o m
+	while [ -n "$p" ]; do
+		read -r o m <<<"$(stat -c '%u %a' -- "$p")" || return 1
+		# A link's own mode means nothing: its directory's does.
+		if { [ "$o" != 0 ] && [ "$o" != "$(id -u)" ]; } ||
+		    { [ ! -L "$p" ] && (( 8#$m & 8#022 )) &&
+		    { [ ! -d "$p" ] || (( !(8#$m & 8#1000) )); }; }; then
+			echo "ddpgen job: $p is owned by uid $o with mode $m: another user could replace ddprank" >&2
+			return 1
+		fi
+		p=${p%/*}
+	done
+}
+ddpgen_trusted "$DDPRANK"
+ddpgen_trusted "$(readlink -f -- "$DDPRANK")"
+{{/container_inside}}
 {{?setup}}
 
 # Setup lines run as the user's own shell runs them, without -u, which
@@ -112,7 +138,7 @@ ddpgen_default {{name}} {{value|shvars|raw}}
 # share of the CPUs of the task instead, as Slurm counts them at run time
 # (-c given to sbatch included).
 if [ -z "${OMP_NUM_THREADS:-}" ] && [ "${SLURM_CPUS_PER_TASK:-0}" -gt 0 ] 2>/dev/null; then
-	OMP_NUM_THREADS=$((SLURM_CPUS_PER_TASK / {{nproc_per_node}}))
+	OMP_NUM_THREADS=$((SLURM_CPUS_PER_TASK / {{procs_per_task}}))
 	[ "$OMP_NUM_THREADS" -ge 1 ] || OMP_NUM_THREADS=1
 	export OMP_NUM_THREADS
 fi
@@ -266,10 +292,15 @@ export DDPRANK_SECRET
 # variables before any training process starts. Node 0 prints the
 # report; a failed check ends the job here (set -e), naming the nodes.
 # After the secret: the port it checks derives from it.
-srun --nodes="$SLURM_NNODES" --ntasks="$SLURM_NNODES" --ntasks-per-node=1 --export=ALL \
+{{?container_srun}}
+# shellcheck disable=SC2016 # a '$' in a mount is a byte of its path
+{{/container_srun}}
+srun --nodes="$SLURM_NNODES" --ntasks="$SLURM_NNODES" --ntasks-per-node=1 --export=ALL{{?container_srun}} \
+	{{container_srun}}{{/container_srun}} \
 	{{preflight_command|raw}}
 {{/preflight}}
 
+{{^per_process}}
 # One task per node; each runs ddprank, which execs the launcher with its
 # node rank, node count, master address and port set. A node where
 # ddprank is missing says so; a failing node ends the whole step. The
@@ -278,7 +309,20 @@ srun --nodes="$SLURM_NNODES" --ntasks="$SLURM_NNODES" --ntasks-per-node=1 --expo
 # script exported even when the job was submitted with --export=NONE.
 # shellcheck disable=SC2016
 srun --nodes="$SLURM_NNODES" --ntasks="$SLURM_NNODES" --ntasks-per-node=1 \
-	--kill-on-bad-exit=1 --export=ALL{{?label_output}} --label{{/label_output}} \
+{{/per_process}}
+{{?per_process}}
+# One task per process (launcher {{launcher_name}}), no agent: each runs
+# ddprank, which execs the training with what torchrun would have given
+# it (RANK, LOCAL_RANK, WORLD_SIZE, LOCAL_WORLD_SIZE, GROUP_RANK, the
+# master address and port). A failing task ends the whole step. The
+# counts on the command line beat what sbatch was given; --export=ALL
+# passes what this script exported even when the job was submitted with
+# --export=NONE.
+# shellcheck disable=SC2016
+srun --nodes="$SLURM_NNODES" --ntasks="$((SLURM_NNODES * {{tasks_per_node}}))" --ntasks-per-node={{tasks_per_node}} \
+{{/per_process}}
+	--kill-on-bad-exit=1 --export=ALL{{?label_output}} --label{{/label_output}}{{?container_srun}} \
+	{{container_srun}}{{/container_srun}} \
 	/bin/bash -c 'if [ ! -x "$1" ]; then echo "ddpgen job: ddprank not found at $1 on $(hostname)" >&2; exit 127; fi; exec "$@"' ddprank \
 	{{node_command|raw}}{{?requeue}} &{{/requeue}}
 {{?requeue}}

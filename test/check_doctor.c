@@ -16,6 +16,7 @@
 
 #include "auth.h"
 #include "doctor.h"
+#include "scheduler.h"
 #include "netif.h"
 #include "nodes.h"
 #include "rank.h"
@@ -778,6 +779,12 @@ START_TEST(test_silent_node)
 	ck_assert_ptr_nonnull(strstr(b.s, "FAIL connect n2: no findings "
 	    "reached node 0 within 1 s\n"));
 	ck_assert_ptr_nonnull(strstr(b.s, "\n--exclude=n2\n"));
+	/* Flux's row: flux batch's option, not sbatch's. */
+	r.exclude_opt = sched_get(SCHED_FLUX)->exclude_opt;
+	buf_free(&b);
+	buf_init(&b);
+	doctor_format_text(&b, &r);
+	ck_assert_ptr_nonnull(strstr(b.s, "\n--requires=-host:n2\n"));
 	buf_free(&b);
 	doctor_report_free(&r);
 }

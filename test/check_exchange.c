@@ -945,8 +945,8 @@ START_TEST(test_dir_setup_errors)
 	run_init(&w, 1, "node1", 2);
 	w.x.jobid = NULL;
 	expect_dir_error(&w, "--exchange dir: needs a job id to name its "
-	    "directory, and none is set (CCP_JOBID, SLURM_JOB_ID, PBS_JOBID or "
-	    "LSB_JOBID)");
+	    "directory, and none is set (CCP_JOBID, SLURM_JOB_ID, FLUX_JOB_ID, "
+	    "PBS_JOBID or LSB_JOBID)");
 
 	run_init(&w, 1, "node1", 0);
 	run_go(&w);

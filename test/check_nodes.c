@@ -69,6 +69,8 @@ START_TEST(test_sched_names)
 	ck_assert_int_eq(sched_parse("Slurm", &s), -1);
 	ck_assert_int_eq(sched_parse("", &s), -1);
 	ck_assert_str_eq(sched_name(SCHED_LSF), "lsf");
+	ck_assert_int_eq(sched_parse("flux", &s), 0);
+	ck_assert_int_eq(s, SCHED_FLUX);
 	ck_assert_str_eq(sched_name(SCHED_AUTO), "auto");
 }
 END_TEST
@@ -368,6 +370,41 @@ START_TEST(test_hostfile_errors)
 }
 END_TEST
 
+/* A Flux job: FLUX_JOB_ID names it, R (here from DDPRANK_FLUX_R, the
+ * seam for `flux job info ID R`, which check_fluxr covers) lists it. */
+START_TEST(test_flux)
+{
+	struct nodes	n;
+
+	expect_hosts(&n, ENV("FLUX_JOB_ID=\xc6\x92" "2b", "FLUX_TASK_RANK=1",
+	    "DDPRANK_FLUX_R={\"version\":1,\"execution\":{\"R_lite\":[],"
+	    "\"nodelist\":[\"tuolumne[1001-1002]\",\"t7\"]}}"), SCHED_AUTO,
+	    NULL, "tuolumne1001 tuolumne1002 t7");
+	ck_assert_int_eq(n.sched, SCHED_FLUX);
+	ck_assert_int_eq(n.nodeid, 1);
+	ck_assert_str_eq(n.source, "DDPRANK_FLUX_R");
+	ck_assert_str_eq(n.text, "tuolumne[1001-1002],t7");
+	nodes_free(&n);
+}
+END_TEST
+
+START_TEST(test_flux_errors)
+{
+	expect_error(ENV("DDPRANK_FLUX_R={}"), SCHED_FLUX, NULL,
+	    "no node list: FLUX_JOB_ID is not set");
+	expect_error(ENV("FLUX_JOB_ID=f2", "DDPRANK_FLUX_R={\"version\":1}"),
+	    SCHED_AUTO, NULL, "DDPRANK_FLUX_R: R has no execution.nodelist");
+	expect_error(ENV("FLUX_JOB_ID=f2", "DDPRANK_FLUX_R={\"version\":1,"
+	    "\"execution\":{\"nodelist\":[\"a[2-1]\"]}}"), SCHED_AUTO, NULL,
+	    "DDPRANK_FLUX_R: execution.nodelist: decreasing range \"2-1\" "
+	    "in \"a[2-1]\"");
+	expect_error(ENV("FLUX_JOB_ID=f2", "FLUX_TASK_RANK=x",
+	    "DDPRANK_FLUX_R={\"version\":1,\"execution\":{\"nodelist\":"
+	    "[\"a\"]}}"), SCHED_AUTO, NULL,
+	    "FLUX_TASK_RANK is not a number: 'x'");
+}
+END_TEST
+
 START_TEST(test_detect_order)
 {
 	struct nodes	 n;
@@ -387,10 +424,15 @@ START_TEST(test_detect_order)
 	expect_hosts(&n, ENV("LSB_MCPU_HOSTS=l1 1", var), SCHED_LSF, NULL,
 	    "l1");
 	nodes_free(&n);
+	/* Flux, the innermost where it runs in a PBS or LSF job. */
+	expect_hosts(&n, ENV("LSB_MCPU_HOSTS=l1 1", var, "FLUX_JOB_ID=f2",
+	    "DDPRANK_FLUX_R={\"version\":1,\"execution\":{\"nodelist\":"
+	    "[\"x1\"]}}"), SCHED_AUTO, NULL, "x1");
+	nodes_free(&n);
 	expect_error(ENV("SLURM_JOB_ID=7", "CCP_NODES="), SCHED_AUTO, NULL,
 	    "no node list: none of SLURM_STEP_NODELIST, SLURM_JOB_NODELIST, "
-	    "SLURM_NODELIST, CCP_NODES, PBS_NODEFILE, LSB_MCPU_HOSTS is set "
-	    "and no --hostfile was given");
+	    "SLURM_NODELIST, CCP_NODES, FLUX_JOB_ID, PBS_NODEFILE, "
+	    "LSB_MCPU_HOSTS is set and no --hostfile was given");
 	unlink(path);
 	free(var);
 	free(path);
@@ -484,6 +526,12 @@ START_TEST(test_job_others)
 	expect_job_error(ENV("CCP_JOBID=x"), SCHED_HPCPACK,
 	    "CCP_JOBID is not a number: 'x'");
 	expect_job(ENV("LSB_JOBID="), SCHED_LSF, NULL, NULL);
+	expect_job(ENV("FLUX_JOB_ID=\xc6\x92" "uZZybuNNy"), SCHED_FLUX,
+	    "6731191091817518", "FLUX_JOB_ID");
+	expect_job(ENV("FLUX_JOB_ID=f21"), SCHED_AUTO, "58", "FLUX_JOB_ID");
+	expect_job(ENV("FLUX_JOB_ID=77"), SCHED_FLUX, "77", "FLUX_JOB_ID");
+	expect_job_error(ENV("FLUX_JOB_ID=fO"), SCHED_FLUX,
+	    "FLUX_JOB_ID is not a Flux job id: 'fO'");
 }
 END_TEST
 
@@ -581,6 +629,8 @@ nodes_suite(void)
 	tcase_add_test(tc, test_lsf_csm);
 	tcase_add_test(tc, test_hostfile);
 	tcase_add_test(tc, test_hostfile_errors);
+	tcase_add_test(tc, test_flux);
+	tcase_add_test(tc, test_flux_errors);
 	tcase_add_test(tc, test_detect_order);
 	tcase_add_test(tc, test_describe);
 	tcase_add_test(tc, test_long_name);

@@ -393,10 +393,27 @@ static const struct {
 	    "t.conf:3: description: expected one value, got a list of 2" },
 	{ "job_name = {}\n",
 	    "t.conf:3: job_name: expected one value, got an empty list" },
-	{ "scheduler = pbs\n",
-	    "t.conf:3: scheduler: bad value 'pbs' (slurm or hpcpack)" },
+	{ "scheduler = sge\n",
+	    "t.conf:3: scheduler: bad value 'sge' (slurm, hpcpack, flux, pbs or lsf)" },
+	{ "lsf_launcher = srun\n",
+	    "t.conf:3: lsf_launcher: bad value 'srun' (blaunch or jsrun)" },
 	{ "discovery = dns\n",
 	    "t.conf:3: discovery: bad value 'dns' (hostname or iface)" },
+	/* PBS resource values: ',' would start another resource. */
+	{ "filesystems = \"home,eagle\"\n",
+	    "t.conf:3: filesystems: 'home,eagle' is not a PBS filesystems "
+	    "list (names of [A-Za-z0-9_.-] joined by ':', as home:eagle)" },
+	{ "filesystems = \"home::eagle\"\n",
+	    "t.conf:3: filesystems: 'home::eagle' is not a PBS filesystems "
+	    "list (names of [A-Za-z0-9_.-] joined by ':', as home:eagle)" },
+	{ "pbs_select = \"system\"\n",
+	    "t.conf:3: pbs_select: 'system' is not a list of PBS resources "
+	    "(NAME=VALUE of [A-Za-z0-9_.-] joined by ':', as system=polaris)" },
+	{ "pbs_select = \"a=b:c='d'\"\n",
+	    "t.conf:3: pbs_select: 'a=b:c='d'' is not a list of PBS resources "
+	    "(NAME=VALUE of [A-Za-z0-9_.-] joined by ':', as system=polaris)" },
+	{ "pbs_launcher = srun\n",
+	    "t.conf:3: pbs_launcher: bad value 'srun' (mpiexec or pbsdsh)" },
 	{ "rdzv = etcd\n",
 	    "t.conf:3: rdzv: bad value 'etcd' (static or c10d)" },
 	{ "task_shell = zsh\n", "t.conf:3: task_shell: bad value 'zsh' "
@@ -589,11 +606,49 @@ END_TEST
 
 /* Every value error of a file is reported, in line order, until a
  * syntax error ends the parse. */
+/* LSF: what bsub cannot be told, and Slurm's own requests, are named
+ * at their line; jsrun's launch node cannot be the master. */
+START_TEST(test_lsf_errors)
+{
+	struct profile	*p;
+	char		*cause = NULL;
+
+	parse_fails("description = d\nscheduler = lsf\n"
+	    "job_name = \"say \\\"hi\\\"\"\n"
+	    "account = \"$HOME\"\n"
+	    "partition = \"a b\"\n"
+	    "qos = \"high\"\n"
+	    "lsf_launcher = jsrun\n"
+	    "discovery = iface\n"
+	    "iface = \"^ib0$\"\n",
+	    "t.conf:3: job_name: '\"' at offset 4 cannot be written on an "
+	    "#BSUB line (LSF documents no quoting there)\n"
+	    "t.conf:4: account: '$' at offset 0 cannot be written on an "
+	    "#BSUB line (LSF documents no quoting there)\n"
+	    "t.conf:6: qos: a Slurm request, which LSF has no word for\n"
+	    "t.conf:8: discovery: 'iface' reads the batch shell's node, "
+	    "which lsf_launcher = jsrun leaves out (a launch node): use "
+	    "hostname");
+	/* The same values are fine for Slurm. */
+	p = parse_ok(BASE "job_name = \"say \\\"hi\\\"\"\nqos = \"high\"\n");
+	profile_free(p);
+	/* Command-line values are checked again after the merge. */
+	p = parse_ok("description = d\nscheduler = lsf\n");
+	free(p->job_name);
+	p->job_name = xstrdup("it's");
+	ck_assert_int_eq(profile_validate(p, &cause), -1);
+	ck_assert_str_eq(cause, "job_name: ''' at offset 2 cannot be "
+	    "written on an #BSUB line (LSF documents no quoting there)");
+	free(cause);
+	profile_free(p);
+}
+END_TEST
+
 START_TEST(test_many_errors)
 {
 	parse_fails(
 	    "description = d\n"
-	    "scheduler = pbs\n"
+	    "scheduler = sge\n"
 	    "gpus = 4\n"
 	    "gpus_per_node = many\n"
 	    "iface = \"[\"\n"
@@ -606,7 +661,7 @@ START_TEST(test_many_errors)
 	    "task_shell = \"fish\"\n"
 	    "port = =\n"
 	    "account = never-read\n",
-	    "t.conf:2: scheduler: bad value 'pbs' (slurm or hpcpack)\n"
+	    "t.conf:2: scheduler: bad value 'sge' (slurm, hpcpack, flux, pbs or lsf)\n"
 	    "t.conf:3: unknown key 'gpus'\n"
 	    "t.conf:4: gpus_per_node: 'many' is not an integer\n"
 	    "t.conf:5: iface: bad pattern '[': missing terminating ] for "
@@ -938,15 +993,15 @@ START_TEST(test_extends_missing)
 	put("d/a.conf", BASE "extends = nosuch\n");
 	put("d/b.conf", BASE "extends = \"sub/nosuch.conf\"\n");
 	put("d/c.conf", "extends = \"bad\"\n");
-	put("d/bad.conf", "description = x\nscheduler = lsf\nextends = a\n");
+	put("d/bad.conf", "description = x\nscheduler = sge\nextends = a\n");
 	dirs_of(&dirs, "d", NULL);
 	load_fails("a", &dirs, "@/d/a.conf:3: extends target 'nosuch' "
 	    "not found");
 	load_fails("b", &dirs, "@/d/b.conf:3: extends target "
 	    "'sub/nosuch.conf' not found");
 	/* A parent's errors name the parent, and the chain goes on. */
-	load_fails("c", &dirs, "@/d/bad.conf:2: scheduler: bad value 'lsf' "
-	    "(slurm or hpcpack)\n"
+	load_fails("c", &dirs, "@/d/bad.conf:2: scheduler: bad value 'sge' "
+	    "(slurm, hpcpack, flux, pbs or lsf)\n"
 	    "@/d/a.conf:3: extends target 'nosuch' not found");
 	strlist_free(&dirs);
 }
@@ -1223,6 +1278,7 @@ START_TEST(test_dump_format)
 	    "label_output = true\n"
 	    "sbatch_extra = {}\n"
 	    "env = {}\n"
+	    "env_default = {}\n"
 	    "setup = {\"say \\\"hi\\\"\", \"a\\\\b\"}\n"
 	    "launcher = {\"torchrun\"}\n"
 	    "launcher_args = {}\n"
@@ -1232,6 +1288,11 @@ START_TEST(test_dump_format)
 	    "template = \"slurm.sh\"\n"
 	    "ddprank = \"\"\n"
 	    "preflight = true\n"
+	    "container = \"none\"\n"
+	    "image = \"\"\n"
+	    "container_mounts = {}\n"
+	    "container_args = {}\n"
+	    "container_modules = {}\n"
 	    "node_group = \"\"\n"
 	    "shared_dir = \"/app\"\n"
 	    "task_shell = \"login-interactive\"\n"
@@ -1243,7 +1304,11 @@ START_TEST(test_dump_format)
 	    "signal_lead = 120\n"
 	    "checkpoint_signal = \"USR2\"\n"
 	    "max_requeues = 3\n"
-	    "max_restarts = 0\n");
+	    "max_restarts = 0\n"
+	    "filesystems = \"\"\n"
+	    "pbs_select = \"\"\n"
+	    "pbs_launcher = \"mpiexec\"\n"
+	    "lsf_launcher = \"blaunch\"\n");
 	free(d);
 	profile_free(p);
 }
@@ -1337,7 +1402,8 @@ dump_again(const struct profile *p)
 	strlist_free(&dirs);
 }
 
-static const char *const shipped[] = { "cori", "hpcpack", "plmt", "slurm" };
+static const char *const shipped[] = { "cori", "frontier", "hpcpack", "lsf",
+    "lsf-csm", "plmt", "polaris", "slurm", "tuolumne" };
 
 START_TEST(test_shipped_valid)
 {
@@ -1396,8 +1462,39 @@ START_TEST(test_shipped_facts)
 	ck_assert_int_eq(p->max_requeues, 3);
 	ck_assert_int_eq(p->checkpoint_signal, PROFILE_SIG_USR2);
 	profile_free(p);
+	/* Flux's: its queue, one process per APU, the continuation. */
+	p = load_ok("tuolumne", &dirs);
+	ck_assert_int_eq(p->scheduler, SCHED_FLUX);
+	ck_assert_str_eq(p->iface, "^hsi0$");
+	ck_assert_int_eq(profile_nproc(p), 4);
+	ck_assert_str_eq(p->partition, "pbatch");
+	ck_assert_int_eq(p->requeue, 1);
+	profile_free(p);
+	/* ALCF's settings, and the launcher Polaris documents. */
+	p = load_ok("polaris", &dirs);
+	ck_assert_int_eq(p->scheduler, SCHED_PBS);
+	ck_assert_str_eq(p->template, "pbs.sh");
+	ck_assert_str_eq(p->iface, "^hsn0$");
+	ck_assert_int_eq(p->gpus_per_node, 4);
+	ck_assert_str_eq(p->filesystems, "home:eagle");
+	ck_assert_str_eq(p->pbs_select, "system=polaris");
+	ck_assert_int_eq(p->pbs_launcher, PROFILE_PBS_MPIEXEC);
+	ck_assert_str_eq(p->env.v[3], "NCCL_NET=AWS Libfabric");
+	ck_assert_int_eq(p->requeue, 1);
+	profile_free(p);
+	p = load_ok("lsf", &dirs);
+	ck_assert_int_eq(p->scheduler, SCHED_LSF);
+	ck_assert_int_eq(p->lsf_launcher, PROFILE_LSF_BLAUNCH);
+	ck_assert_str_eq(p->template, "lsf.sh");
+	ck_assert_str_eq(p->job_output, "ddp-%J.out");
+	ck_assert_int_eq(p->requeue, 1);
+	profile_free(p);
+	p = load_ok("lsf-csm", &dirs);
+	ck_assert_int_eq(p->lsf_launcher, PROFILE_LSF_JSRUN);
+	ck_assert_int_eq(p->discovery, PROFILE_HOSTNAME);
+	profile_free(p);
 	n = profile_list(&dirs, &v);
-	ck_assert_uint_eq(n, 4);
+	ck_assert_uint_eq(n, 9);
 	for (i = 0; i < n; i++) {
 		ck_assert_str_eq(v[i].name, shipped[i]);
 		ck_assert_msg(strncmp(v[i].description, "(error", 6) != 0,
@@ -1579,6 +1676,7 @@ profile_suite(void)
 	tcase_add_loop_test(tc, test_error, 0, sizeof errs / sizeof errs[0]);
 	tcase_add_test(tc, test_missing_required);
 	tcase_add_test(tc, test_many_errors);
+	tcase_add_test(tc, test_lsf_errors);
 	tcase_add_test(tc, test_cross_order);
 	suite_add_tcase(s, tc);
 

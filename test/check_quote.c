@@ -1366,6 +1366,107 @@ END_TEST
 
 /* The task's command line of an HPC Pack job, a shell word for bash -c
  * made of hostile words, goes through a batch line unchanged. */
+/*
+ * qsub's reading of a #PBS line, as OpenPBS's qsub documents and does
+ * it (src/cmds/qsub.c, make_argv): blanks split words; ' or " open a
+ * quote that the same character closes, everything between taken as
+ * it is; outside quotes a backslash takes the next byte literally. A
+ * line ending in a backslash would be joined to the next (qsub_sup.c,
+ * pbs_extendable_line): refused here. Returns the words in *out, or -1.
+ */
+static int
+pbs_decode(const char *line, struct strlist *out)
+{
+	struct buf	w;
+	char		q;
+	int		inword = 0;
+
+	if (*line != '\0' && line[strlen(line) - 1] == '\\')
+		return -1;
+	buf_init(&w);
+	strlist_init(out);
+	for (; *line != '\0'; line++) {
+		if (*line == ' ' || *line == '\t') {
+			if (inword)
+				strlist_add(out, w.s);
+			w.len = 0;
+			w.s[0] = '\0';
+			inword = 0;
+			continue;
+		}
+		inword = 1;
+		if (*line == '\'' || *line == '"') {
+			q = *line++;
+			while (*line != q && *line != '\0')
+				buf_addc(&w, *line++);
+			if (*line == '\0') {
+				buf_free(&w);
+				return -1;
+			}
+		} else if (*line == '\\') {
+			buf_addc(&w, *++line);
+		} else
+			buf_addc(&w, *line);
+	}
+	if (inword)
+		strlist_add(out, w.s);
+	buf_free(&w);
+	return 0;
+}
+
+START_TEST(test_pbs_units)
+{
+	struct buf	 b;
+	char		*why = NULL;
+
+	buf_init(&b);
+	ck_assert_int_eq(quote_pbs(&b, "home:eagle", NULL), 0);
+	ck_assert_str_eq(b.s, "home:eagle");
+	b.len = 0;
+	ck_assert_int_eq(quote_pbs(&b, "it's \\", NULL), 0);
+	ck_assert_str_eq(b.s, "'it'\"'\"'s \\'");
+	b.len = 0;
+	ck_assert_int_eq(quote_pbs(&b, "", NULL), 0);
+	ck_assert_str_eq(b.s, "''");
+	b.len = 0;
+	ck_assert_int_eq(quote_pbs(&b, "a\tb", &why), -1);
+	ck_assert_str_eq(why, "control byte 0x09 at offset 1 cannot be "
+	    "written on a #PBS line");
+	ck_assert_uint_eq(b.len, 0);
+	free(why);
+	buf_free(&b);
+}
+END_TEST
+
+/* Every value without a control byte comes back whole from qsub's
+ * reading of "#PBS -A VALUE -N VALUE". */
+START_TEST(test_pbs_property)
+{
+	struct strlist	 args;
+	struct buf	 line;
+	size_t		 i;
+	char		*s;
+
+	t_rng_seed(0x5eed00b5);
+	buf_init(&line);
+	for (i = 0; i < 5000; i++) {
+		s = random_win_string(0);
+		line.len = 0;
+		buf_adds(&line, "-A ");
+		ck_assert_int_eq(quote_pbs(&line, s, NULL), 0);
+		buf_adds(&line, " -N ");
+		ck_assert_int_eq(quote_pbs(&line, s, NULL), 0);
+		ck_assert_int_eq(pbs_decode(line.s, &args), 0);
+		ck_assert_uint_eq(args.n, 4);
+		ck_assert_str_eq(args.v[1], s);
+		ck_assert_str_eq(args.v[3], s);
+		strlist_free(&args);
+		free(s);
+	}
+	buf_free(&line);
+}
+END_TEST
+
 START_TEST(test_cmd_shell_word)
 {
 	struct strlist	 args = { NULL, 0, 0 };
@@ -1395,6 +1496,36 @@ START_TEST(test_cmd_shell_word)
 	}
 	buf_free(&line);
 	buf_free(&word);
+}
+END_TEST
+
+/* quote_bsub: bare as quote_sh when it can be, else in double quotes;
+ * what a quote or escape would need is refused. */
+START_TEST(test_bsub_units)
+{
+	expect_quoted(quote_bsub, "quote_bsub", "ddp", "ddp");
+	expect_quoted(quote_bsub, "quote_bsub", "ddp-%J.out", "ddp-%J.out");
+	expect_quoted(quote_bsub, "quote_bsub", "", "\"\"");
+	expect_quoted(quote_bsub, "quote_bsub", "my proj", "\"my proj\"");
+	expect_quoted(quote_bsub, "quote_bsub", "a;b|c&<d>*?[e](f){g}~!",
+	    "\"a;b|c&<d>*?[e](f){g}~!\"");
+	expect_quoted(quote_bsub, "quote_bsub", "caf\xc3\xa9",
+	    "\"caf\xc3\xa9\"");
+}
+END_TEST
+
+START_TEST(test_bsub_refused)
+{
+	expect_refused(quote_bsub, "a\"b", "'\"' at offset 1 cannot be "
+	    "written on an #BSUB line");
+	expect_refused(quote_bsub, "it's", "''' at offset 2");
+	expect_refused(quote_bsub, "a\\b", "'\\' at offset 1");
+	expect_refused(quote_bsub, "$HOME", "'$' at offset 0");
+	expect_refused(quote_bsub, "`id`", "'`' at offset 0");
+	expect_refused(quote_bsub, "x #y", "'#' at offset 2");
+	expect_refused(quote_bsub, "a\nb", "'\\n' at offset 1");
+	expect_refused(quote_bsub, "\x7f", "at offset 0");
+	expect_refused(quote_bsub, "tab\there", "at offset 3");
 }
 END_TEST
 
@@ -1445,6 +1576,11 @@ quote_suite(void)
 	tcase_add_test(tc, test_win_accepts_as_xml);
 	suite_add_tcase(s, tc);
 
+	tc = tcase_create("bsub");
+	tcase_add_test(tc, test_bsub_units);
+	tcase_add_test(tc, test_bsub_refused);
+	suite_add_tcase(s, tc);
+
 	tc = tcase_create("cmd");
 	tcase_add_test(tc, test_cmd_units);
 	tcase_add_test(tc, test_cmd_refused);
@@ -1455,6 +1591,12 @@ quote_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_cmd_property);
 	tcase_add_test(tc, test_cmd_shell_word);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("pbs");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_pbs_units);
+	tcase_add_test(tc, test_pbs_property);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("xml_property");

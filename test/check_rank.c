@@ -16,6 +16,7 @@
 #include "netif.h"
 #include "nodes.h"
 #include "rank.h"
+#include "vocab.h"
 #include "rx.h"
 #include "testlib.h"
 #include "util.h"
@@ -358,8 +359,8 @@ START_TEST(test_errors)
 	free(cause);
 	expect_error(ENV("CCP_NODES="), XC_NODES,
 	    "no node list: none of SLURM_STEP_NODELIST, SLURM_JOB_NODELIST, "
-	    "SLURM_NODELIST, CCP_NODES, PBS_NODEFILE, LSB_MCPU_HOSTS is set "
-	    "and no --hostfile was given");
+	    "SLURM_NODELIST, CCP_NODES, FLUX_JOB_ID, PBS_NODEFILE, "
+	    "LSB_MCPU_HOSTS is set and no --hostfile was given");
 }
 END_TEST
 
@@ -389,7 +390,8 @@ START_TEST(test_port)
 	env = t_env(ENV("PATH=/bin"));
 	ck_assert_int_eq(rank_port(&port, &opts, &env, &cause), XC_PORT);
 	ck_assert_str_eq(cause, "--port auto needs a job id (SLURM_JOB_ID, "
-	    "CCP_JOBID, PBS_JOBID or LSB_JOBID) and none is set; choose a "
+	    "CCP_JOBID, FLUX_JOB_ID, PBS_JOBID or LSB_JOBID) and none is set; "
+	    "choose a "
 	    "port with --port N");
 	free(cause);
 	env = t_env(ENV("LSB_JOBID=x"));
@@ -469,6 +471,40 @@ START_TEST(test_port_taken)
 	ck_assert_str_eq(cause, want);
 	free(cause);
 	rank_free(&r);
+}
+END_TEST
+
+/* A container that passes no environment is told every name ddprank exec
+ * may set (vocab_exec_vars, podman-hpc -e): each rdzv, every optional
+ * variable set. */
+START_TEST(test_vars_crossing)
+{
+	struct rank		r = { .node_rank = 1, .nnodes = 2,
+				    .master_port = 29500 };
+	struct rank_vars	vs;
+	size_t			i;
+	int			rdzv;
+
+	r.master_addr = xstrdup("10.3.0.1");
+	r.ifname = xstrdup("eth3");
+	r.jobid = xstrdup("42");
+	r.local_addr = xstrdup("10.3.0.2");
+	for (rdzv = RDZV_STATIC; rdzv <= RDZV_C10D; rdzv++) {
+		rank_vars(&vs, &r, 1, rdzv);
+		/* srun-direct's worker variables too (launcher.h). */
+		rank_vars_worker(&vs, &r);
+		for (i = 0; i < vs.n; i++)
+			ck_assert_msg(vocab_word(vocab_exec_vars,
+			    vs.v[i].name) >= 0, "%s is not in vocab_exec_vars",
+			    vs.v[i].name);
+		rank_vars_free(&vs);
+	}
+	ck_assert_int_ge(vocab_word(vocab_exec_vars, "DDPGEN_RESTART_COUNT"), 0);
+	ck_assert_int_ge(vocab_word(vocab_exec_vars, "DDPGEN_LAST_STOP"), 0);
+	free(r.master_addr);
+	free(r.ifname);
+	free(r.jobid);
+	free(r.local_addr);
 }
 END_TEST
 
@@ -592,6 +628,70 @@ START_TEST(test_one_task_per_node)
 	/* Other schedulers' lists do not read Slurm's task variables. */
 	ck_assert_int_eq(compute(&r, ENV("CCP_NODES=2 NID01 8 NID02 8",
 	    "SLURM_LOCALID=1"), &cause), XC_OK);
+	rank_free(&r);
+}
+END_TEST
+
+/* srun-direct: one task per process, each a worker of torchrun's
+ * layout; an uneven step is refused, and only local rank 0 of node 0
+ * would check the port. */
+START_TEST(test_per_process)
+{
+	struct rank		 r;
+	struct rank_vars	 vs;
+	struct buf		 b;
+	char			*cause;
+
+	opts.per_process = 1;
+	ck_assert_int_eq(compute(&r, ENV("SLURM_STEP_NODELIST=nid[01-03]",
+	    "SLURM_STEP_NUM_TASKS=6", "SLURM_STEP_NUM_NODES=3",
+	    "SLURM_LOCALID=1"), &cause), XC_OK);
+	rank_vars(&vs, &r, 0, RDZV_STATIC);
+	rank_vars_worker(&vs, &r);
+	buf_init(&b);
+	rank_format_sh(&b, &vs);
+	ck_assert_str_eq(b.s,
+	    "export NODE_RANK=1\n"
+	    "export NNODES=3\n"
+	    "export MASTER_ADDR=10.0.0.1\n"
+	    "export MASTER_PORT=29500\n"
+	    "export RANK=3\n"
+	    "export LOCAL_RANK=1\n"
+	    "export WORLD_SIZE=6\n"
+	    "export LOCAL_WORLD_SIZE=2\n"
+	    "export GROUP_RANK=1\n");
+	buf_free(&b);
+	rank_vars_free(&vs);
+	rank_free(&r);
+	expect_error(ENV("SLURM_STEP_NODELIST=nid[01-03]",
+	    "SLURM_STEP_NUM_TASKS=5", "SLURM_STEP_NUM_NODES=3",
+	    "SLURM_LOCALID=0"), XC_NODES,
+	    "this job step runs 5 tasks on 3 nodes (SLURM_STEP_NUM_TASKS, "
+	    "SLURM_STEP_NUM_NODES) and this is task 0 of its node "
+	    "(SLURM_LOCALID): every node must run as many; start the step "
+	    "with --ntasks-per-node");
+	expect_error(ENV("SLURM_STEP_NODELIST=nid[01-03]",
+	    "SLURM_STEP_NUM_TASKS=6", "SLURM_STEP_NUM_NODES=3",
+	    "SLURM_LOCALID=2"), XC_NODES,
+	    "this job step runs 6 tasks on 3 nodes (SLURM_STEP_NUM_TASKS, "
+	    "SLURM_STEP_NUM_NODES) and this is task 2 of its node "
+	    "(SLURM_LOCALID): every node must run as many; start the step "
+	    "with --ntasks-per-node");
+	expect_error(ENV("SLURM_STEP_NODELIST=nid[01-03]"), XC_NODES,
+	    "one task per process needs SLURM_LOCALID, SLURM_STEP_NUM_TASKS "
+	    "and SLURM_STEP_NUM_NODES (start the step with srun)");
+	/* Node 0's second task does not bind the port its first task's
+	 * training may hold already (10.0.0.1 is not this machine's). */
+	fake.hostname = "nid01";
+	opts.check_port = 1;
+	ck_assert_int_eq(compute(&r, ENV("SLURM_STEP_NODELIST=nid[01-03]",
+	    "SLURM_STEP_NUM_TASKS=6", "SLURM_STEP_NUM_NODES=3",
+	    "SLURM_LOCALID=1", "MASTER_ADDR=10.0.0.1"), &cause), XC_OK);
+	rank_free(&r);
+	ck_assert_int_eq(compute(&r, ENV("SLURM_STEP_NODELIST=nid[01-03]",
+	    "SLURM_STEP_NUM_TASKS=6", "SLURM_STEP_NUM_NODES=3",
+	    "SLURM_LOCALID=0", "MASTER_ADDR=10.0.0.1"), &cause), XC_PORT);
+	free(cause);
 	rank_free(&r);
 }
 END_TEST
@@ -814,6 +914,7 @@ rank_suite(void)
 	tc = tcase_create("compute");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_by_hostname);
+	tcase_add_test(tc, test_per_process);
 	tcase_add_test(tc, test_hpcpack_case);
 	tcase_add_test(tc, test_master_iface);
 	tcase_add_test(tc, test_master_fallbacks);
@@ -838,6 +939,7 @@ rank_suite(void)
 
 	tc = tcase_create("output");
 	tcase_add_test(tc, test_vars_exec);
+	tcase_add_test(tc, test_vars_crossing);
 	tcase_add_test(tc, test_format_hostile);
 	tcase_add_test(tc, test_format_zsh);
 	suite_add_tcase(s, tc);

@@ -66,20 +66,23 @@ START_TEST(test_texts)
 	char	*s;
 
 	s = sched_names_text();
-	ck_assert_str_eq(s, "auto, slurm, hpcpack, pbs, lsf or hostfile");
+	ck_assert_str_eq(s, "auto, slurm, hpcpack, flux, pbs, lsf or hostfile");
 	free(s);
 	s = sched_list_vars_text();
 	ck_assert_str_eq(s, "SLURM_STEP_NODELIST, SLURM_JOB_NODELIST, "
-	    "SLURM_NODELIST, CCP_NODES, PBS_NODEFILE, LSB_MCPU_HOSTS");
+	    "SLURM_NODELIST, CCP_NODES, FLUX_JOB_ID, PBS_NODEFILE, "
+	    "LSB_MCPU_HOSTS");
 	free(s);
 	s = sched_job_vars_text(SCHED_PBS, SCHED_AUTO);
 	ck_assert_str_eq(s, "PBS_JOBID");
 	free(s);
 	s = sched_job_vars_text(SCHED_AUTO, SCHED_AUTO);
-	ck_assert_str_eq(s, "SLURM_JOB_ID, CCP_JOBID, PBS_JOBID or LSB_JOBID");
+	ck_assert_str_eq(s, "SLURM_JOB_ID, CCP_JOBID, FLUX_JOB_ID, PBS_JOBID or "
+	    "LSB_JOBID");
 	free(s);
 	s = sched_job_vars_text(SCHED_HOSTFILE, SCHED_HPCPACK);
-	ck_assert_str_eq(s, "CCP_JOBID, SLURM_JOB_ID, PBS_JOBID or LSB_JOBID");
+	ck_assert_str_eq(s, "CCP_JOBID, SLURM_JOB_ID, FLUX_JOB_ID, PBS_JOBID or "
+	    "LSB_JOBID");
 	free(s);
 }
 END_TEST
@@ -97,9 +100,23 @@ START_TEST(test_formats)
 	f = sched_format("sh", &s);
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(s, SCHED_SLURM);
+	f = sched_format("pbs", &s);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(s, SCHED_PBS);
+	ck_assert_str_eq(f->ext, ".sh");
+	ck_assert_str_eq(sched_get(SCHED_PBS)->tmpl, "pbs.sh");
+	/* PBS has no warning signal: its script arms a timer. */
+	ck_assert_int_eq(sched_get(SCHED_PBS)->warn_signal, 0);
 	ck_assert_ptr_null(sched_format("bat", &s));
+	f = sched_format("lsf", &s);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(s, SCHED_LSF);
+	ck_assert_str_eq(f->ext, ".sh");
 	t = sched_formats_text(SCHED_AUTO);
-	ck_assert_str_eq(t, "sh, xml, cmd or ps");
+	ck_assert_str_eq(t, "sh, xml, cmd, ps, flux, pbs or lsf");
+	free(t);
+	t = sched_formats_text(SCHED_LSF);
+	ck_assert_str_eq(t, "lsf");
 	free(t);
 	t = sched_formats_text(SCHED_HPCPACK);
 	ck_assert_str_eq(t, "xml, cmd or ps");
@@ -107,6 +124,10 @@ START_TEST(test_formats)
 	t = sched_formats_text(SCHED_SLURM);
 	ck_assert_str_eq(t, "sh");
 	free(t);
+	f = sched_format("flux", &s);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(s, SCHED_FLUX);
+	ck_assert_str_eq(f->ext, ".sh");
 }
 END_TEST
 

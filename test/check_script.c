@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fluxjob.h"
 #include "profile.h"
 #include "script.h"
 #include "testlib.h"
@@ -342,6 +343,62 @@ START_TEST(test_vars_requests)
 }
 END_TEST
 
+/* Slurm's %j and %x as Flux's mustache tags, %% a %, others kept. */
+START_TEST(test_vars_flux_output)
+{
+	char	*s;
+
+	s = render(BASE "job_output = \"%x-%j.%%.%N%\"\n",
+	    "{{job_output_flux|raw}}", 1);
+	ck_assert_str_eq(s, "{{name}}-{{id}}.%.%N%");
+	free(s);
+}
+END_TEST
+
+static void
+expect_flux_refused(const char *script, const char *want)
+{
+	char	*cause = NULL;
+
+	ck_assert_int_eq(fluxjob_check(script, &cause), -1);
+	ck_assert_str_eq(cause, want);
+	free(cause);
+}
+
+/* flux batch's rules (RFC 36, cli/batch.py): UTF-8, and directives in
+ * one block at the top with one sentinel. */
+START_TEST(test_fluxjob_check)
+{
+	char	*cause = NULL;
+
+	ck_assert_int_eq(fluxjob_check("#!/bin/bash\n# c\n#flux: -N 2\n\n"
+	    "#flux: -t 60s\nset -e\n# flux is here\necho 'flux: x'\n"
+	    "\ttorchrun caf\xc3\xa9 \xf0\x9f\x98\x80\n", &cause), 0);
+	ck_assert_int_eq(fluxjob_check("", &cause), 0);
+	expect_flux_refused("#flux: -N 2\nset -e\n\t/flux:/t.py\n",
+	    "line 3 of the Flux job would be read by flux batch as a "
+	    "submission directive: '\t/flux:/t.py'");
+	expect_flux_refused("#flux: -N 2\nx\n#FLUX: -N 3", "line 3 of the "
+	    "Flux job would be read by flux batch as a submission directive: "
+	    "'#FLUX: -N 3'");
+	expect_flux_refused("#!/bin/bash\n#   /flux:/ddpgen\n#flux: -N 2\n",
+	    "line 2 of the Flux job would be read by flux batch as a "
+	    "submission directive: '#   /flux:/ddpgen'");
+	expect_flux_refused("#flux: -N 2\n\necho \xff\n", "line 3 of the "
+	    "Flux job is not valid UTF-8, which flux batch requires: a value "
+	    "holds other bytes");
+	expect_flux_refused("a\xed\xa0\x80", "line 1 of the Flux job is not "
+	    "valid UTF-8, which flux batch requires: a value holds other "
+	    "bytes");
+	expect_flux_refused("a\xc0\xaf", "line 1 of the Flux job is not "
+	    "valid UTF-8, which flux batch requires: a value holds other "
+	    "bytes");
+	expect_flux_refused("a\xf0\x9f\x98", "line 1 of the Flux job is not "
+	    "valid UTF-8, which flux batch requires: a value holds other "
+	    "bytes");
+}
+END_TEST
+
 START_TEST(test_vars_life)
 {
 	char	*s;
@@ -355,6 +412,35 @@ START_TEST(test_vars_life)
 	    "[{{requeue}}] {{signal_lead}} {{checkpoint_signal}} "
 	    "{{max_requeues}} [{{max_restarts}}]", 1);
 	ck_assert_str_eq(s, "[1] 300 USR1 0 [2]");
+	free(s);
+}
+END_TEST
+
+/* LSF: bsub -W's hours:minutes and -wt's minutes, rounded up; how the
+ * tasks start; the output pattern with LSF's job id. */
+#define LSF "description = \"d\"\nscheduler = lsf\n"
+#define LSF_VARS "[{{lsf_walltime}}] {{lsf_warn_time}} [{{lsf_jsrun}}] " \
+	"{{lsf_output}}"
+
+START_TEST(test_vars_lsf)
+{
+	char	*s;
+
+	s = render(LSF, LSF_VARS, 2);
+	ck_assert_str_eq(s, "[''] 2 [''] ddp-%J.out");
+	free(s);
+	s = render(LSF "time = \"90\"\nsignal_lead = 61\nlsf_launcher = jsrun\n"
+	    "job_output = \"run-%J.log\"\n", LSF_VARS, 2);
+	ck_assert_str_eq(s, "[1:30] 2 [1] run-%J.log");
+	free(s);
+	s = render(LSF "time = \"1:30\"\nsignal_lead = 60\n", LSF_VARS, 2);
+	ck_assert_str_eq(s, "[0:02] 1 [''] ddp-%J.out");
+	free(s);
+	s = render(LSF "time = \"2-00:00:01\"\n", LSF_VARS, 2);
+	ck_assert_str_eq(s, "[48:01] 2 [''] ddp-%J.out");
+	free(s);
+	s = render(LSF "time = \"UNLIMITED\"\n", LSF_VARS, 2);
+	ck_assert_str_eq(s, "[''] 2 [''] ddp-%J.out");
 	free(s);
 }
 END_TEST
@@ -489,6 +575,8 @@ script_suite(void)
 	TCase	*tc = tcase_create("vars");
 
 	tcase_add_test(tc, test_vars_basic);
+	tcase_add_test(tc, test_vars_flux_output);
+	tcase_add_test(tc, test_fluxjob_check);
 	tcase_add_test(tc, test_vars_node_command);
 	tcase_add_test(tc, test_vars_nproc_default);
 	tcase_add_test(tc, test_vars_runtime);
@@ -500,6 +588,7 @@ script_suite(void)
 	tcase_add_test(tc, test_check_hpcpack_limits);
 	tcase_add_test(tc, test_vars_requests);
 	tcase_add_test(tc, test_vars_life);
+	tcase_add_test(tc, test_vars_lsf);
 	tcase_add_test(tc, test_task_max_restarts);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("templates");

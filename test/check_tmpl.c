@@ -239,6 +239,21 @@ START_TEST(test_filters_win)
 }
 END_TEST
 
+/* bsub: an #BSUB line's value, bare or in double quotes; what IBM
+ * documents no quoting for is an error naming the template's line. */
+START_TEST(test_filter_bsub)
+{
+	expect_sh("#BSUB -J {{name|bsub|raw}}", "#BSUB -J world");
+	expect_sh("#BSUB -R {{words|bsub|raw}}", "#BSUB -R x \"y z\"");
+	expect_render_error(TMPL_SH, "\n#BSUB -J {{hostile|bsub|raw}}",
+	    "t.sh:2: variable 'hostile': ''' at offset 3 cannot be written "
+	    "on an #BSUB line (LSF documents no quoting there)");
+	expect_render_error(TMPL_SH, "{{nl|bsub|raw}}", "t.sh:1: variable "
+	    "'nl': '\\n' at offset 3 cannot be written on an #BSUB line "
+	    "(LSF documents no quoting there)");
+}
+END_TEST
+
 START_TEST(test_render_errors_win)
 {
 	expect_render_error(TMPL_CMD, "\nx {{nl}}", "t.cmd:2: variable 'nl': "
@@ -778,6 +793,7 @@ tmpl_suite(void)
 	tcase_add_test(tc, test_render_errors);
 	tcase_add_test(tc, test_check_unrendered);
 	tcase_add_test(tc, test_render_errors_win);
+	tcase_add_test(tc, test_filter_bsub);
 	tcase_add_test(tc, test_fuzz);
 	suite_add_tcase(s, tc);
 

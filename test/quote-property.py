@@ -9,7 +9,9 @@ given, byte for byte; an --env value in a Slurm job as the job-time rule
 of ddpgen(1) expands it ($NAME and ${NAME} only, \\$ a literal $),
 checked against a model of that rule. Values ddpgen refuses by design
 (control bytes in an #SBATCH value or an interface pattern, text XML
-cannot carry) must be refused with one clear error line. Then random host names and MASTER_ADDR
+cannot carry) must be refused with one clear error line. Then profiles
+with a container whose image and mounts are hostile bytes: each runtime
+gets them byte for byte. Then random host names and MASTER_ADDR
 values go through ddprank env and back through eval in bash and sh.
 
 Executions are batched: one bash process runs many jobs, each in a
@@ -38,6 +40,14 @@ import xml.etree.ElementTree as ET
 
 SBATCH_OPTS = ["job-name", "partition", "account", "qos", "constraint"]
 SBATCH_KEYS = {o: o.replace("-", "_") for o in SBATCH_OPTS}
+# An LSF job's #BSUB lines: the options that reach them, and the flag
+# each becomes (qos and constraint are Slurm's alone).
+BSUB_OPTS = {"job-name": b"-J", "partition": b"-q", "account": b"-P"}
+# What quote_bsub refuses besides control bytes: IBM documents no
+# quoting on #BSUB lines.
+BSUB_REFUSED = b"\"'\\`$#"
+# What reaches a PBS job's #PBS lines, and the qsub option of each.
+PBS_OPTS = {"job-name": b"-N", "partition": b"-q", "account": b"-A"}
 HOSTILE = [b"$(touch pwned)", b"`touch pwned`", b"';touch pwned;'",
            b"\";touch pwned;\"", b"${IFS}", b"\\", b"\\'", b"'\\''", b"--",
            b"-", b"--help", b"$HOME", b"!!", b"#", b"%PATH%", b"^", b"&",
@@ -48,6 +58,10 @@ HOSTILE = [b"$(touch pwned)", b"`touch pwned`", b"';touch pwned;'",
            b"&amp;", b"]]>", b"=", b"a=b", b"packjob", b"hetjob", b"%j",
            b"${HOME}", b"\\$HOME", b"$1", b"$$", b"${X:-y}", b"$QP_UNSET",
            b"${QP_UNSET}", b"${", b"$_"]
+# The program words each launcher (ddpgen --launcher) runs on a node.
+LAUNCHER_WORDS = {None: [b"torchrun"], "srun": [b"python3"],
+                  "deepspeed": [b"deepspeed"],
+                  "accelerate": [b"accelerate", b"launch"]}
 # MASTER_ADDR values that ran code through sh's eval of $'...' words.
 EXPLOITS = [b"\x01';touch pwned;#", b"\x01';touch pwned;'"]
 SAFE = b"abcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-"
@@ -167,7 +181,8 @@ class Vector:
         self.args = [rand_bytes(rng) for _ in range(rng.randint(0, 8))]
         self.script = (rand_bytes(rng, 64, 1) if rng.random() < 0.25
                        else b"/scratch/my dir/train.py")
-        self.site = rng.choice(["cori", "plmt", "slurm"])
+        self.site = rng.choice(["cori", "plmt", "slurm", "polaris",
+                                "tuolumne", "lsf"])
         self.opts = {}
         for o in SBATCH_OPTS:
             if rng.random() < 0.3:
@@ -184,6 +199,9 @@ class Vector:
             if rng.random() < 0.9:
                 v = bytes(c for c in v if c >= 32 and c != 127) or b"x"
             self.iface = v
+        # The launcher (ddpgen --launcher): its words come before the
+        # script; srun-direct is Slurm's alone.
+        self.launcher = rng.choice([None, "srun", "deepspeed", "accelerate"])
         self.real = i % 100 == 0
         # Half the vectors hold only what XML can carry, so that HPC Pack
         # jobs are generated from them too.
@@ -204,13 +222,33 @@ class Vector:
                 a += [b"--job-name", self.opts["job-name"]]
         else:
             a += [b"--site", self.site.encode()]
-            for o, v in self.opts.items():
+            for o, v in self.sh_opts().items():
                 a += [b"--" + o.encode(), v]
+            if self.site == "polaris":
+                # The timer of requeue would outlive the job here.
+                a += [b"--no-requeue"]
         if self.env is not None:
             a += [b"--env", b"HOSTILE_ENV=" + self.env]
         if self.iface is not None:
             a += [b"--iface", self.iface]
+        if self.launcher_of(xml) is not None:
+            a += [b"--launcher", self.launcher.encode()]
         return a + [b"--", self.script] + self.args
+
+    def sh_opts(self):
+        """The options given to a Slurm, PBS or LSF job: those that
+        reach its directive lines."""
+        if self.site == "lsf":
+            return {o: v for o, v in self.opts.items() if o in BSUB_OPTS}
+        if self.site == "polaris":
+            return {o: v for o, v in self.opts.items() if o in PBS_OPTS}
+        return self.opts
+
+    def launcher_of(self, xml):
+        """srun-direct runs on Slurm sites only: elsewhere the default."""
+        slurm = not xml and self.site not in ("polaris", "tuolumne", "lsf")
+        return None if not slurm and self.launcher == "srun" \
+            else self.launcher
 
     def may_be_too_long(self):
         """Whether the HPC Pack job's variables may pass 2,048 characters:
@@ -225,13 +263,28 @@ class Vector:
 
     def refusal(self, xml):
         """The error ddpgen must give, as (status, regex), or None."""
-        line = [SBATCH_KEYS[o] for o, v in self.opts.items()
+        opts = self.opts if xml else self.sh_opts()
+        line = [SBATCH_KEYS[o] for o, v in opts.items()
                 if (not xml or o == "job-name") and has_ctrl(v)]
         if self.iface is not None and has_ctrl(self.iface):
             line.append("iface")
         if line:
             return (2, rb"^ddpgen: (%s): control character in " %
                     "|".join(line).encode())
+        bsub = [SBATCH_KEYS[o] for o, v in opts.items()
+                if not xml and self.site == "lsf" and
+                any(c in BSUB_REFUSED for c in v)]
+        if bsub:
+            return (2, rb"^ddpgen: (%s): '.{1,4}' at offset \d+ cannot be "
+                    rb"written on an #BSUB line" % "|".join(bsub).encode())
+        if not xml and self.site == "tuolumne":
+            # flux batch reads the script as UTF-8 (cli/batch.py).
+            values = [self.script] + self.args + list(self.opts.values())
+            values += [self.env or b"", self.iface or b""]
+            if not all(utf8(v) == v for v in values):
+                return (2, rb"^ddpgen: line [0-9]+ of the Flux job is not "
+                        rb"valid UTF-8")
+            return None
         if not xml:
             return None
         values = [self.script] + self.args + [self.iface or b""]
@@ -361,6 +414,12 @@ class Checker:
 d=$1; shift
 SLURM_NNODES=2
 export SLURM_NNODES
+# flux, a script: a Flux job execs it (t-quote-property.sh writes it).
+# LSF jobs: the job's one host, blaunch and bstatus there too, and the
+# script's poll of its tasks at once rather than each second.
+PATH=$d/../bin:$PATH LSB_JOBID=1 LSB_MCPU_HOSTS='h1 1'
+export PATH LSB_JOBID LSB_MCPU_HOSTS
+sleep() { command sleep 0.01; }
 # srun: drop its options; run "/bin/bash -c CODE NAME ARG..." as bash
 # would, in a subshell, CODE seeing ARG... as "$@".
 srun() {
@@ -374,6 +433,20 @@ srun() {
 	fi
 }
 module() { :; }
+conda() { :; }
+# PBS: mpiexec runs its command once, as srun does.
+PBS_JOBID=1234.pbs PBS_NODEFILE=$d/nodefile
+export PBS_JOBID PBS_NODEFILE
+mpiexec() {
+	while [ $# -gt 0 ]; do
+		case $1 in -n|--ppn) shift 2 ;; *) break ;; esac
+	done
+	if [ "$1" = /bin/bash ] && [ "$2" = -c ]; then
+		(code=$3; shift 4; eval "$code")
+	else
+		"$@"
+	fi
+}
 for i; do
 	REC=$d/rec.$i
 	export REC
@@ -381,10 +454,14 @@ for i; do
 	echo "$i $?"
 done
 ''')
+        with open(os.path.join(d, "nodefile"), "w") as f:
+            f.write("node1\nnode1\n")
         self.execute_chunks(jobs, d, driver, "bash")
         # Every 100th for real: a srun script in PATH, bash job.sh.
         bindir = os.path.join(self.work, "bin")
-        env = dict(os.environ, SLURM_NNODES="2")
+        env = dict(os.environ, SLURM_NNODES="2", PBS_JOBID="1234.pbs",
+                   PBS_NODEFILE=os.path.join(d, "nodefile"), LSB_JOBID="1",
+                   LSB_MCPU_HOSTS="h1 1")
         env["PATH"] = bindir + ":" + env["PATH"]
 
         def real(v):
@@ -443,6 +520,18 @@ done
         self.check(argv[-1 - len(v.args):] == [v.script] + v.args,
                    "%s: argv differs:\n  want %r\n  got  %r" %
                    (what, [v.script] + v.args, argv))
+        prog = LAUNCHER_WORDS[v.launcher_of(xml)]
+        if xml and v.launcher_of(xml) is None:
+            # hpcpack.conf's, torchrun-compatible.
+            prog = [b"python3", b"-m", b"torch.distributed.run"]
+        # The record starts after the first "--", which an --iface value
+        # "--" makes come early: then "--" and the words follow later.
+        end = len(argv) - 1 - len(v.args)
+        starts = [0] + [k + 1 for k in range(end) if argv[k] == b"--"]
+        self.check(any(argv[k:k + len(prog)] == prog and k + len(prog) <= end
+                       for k in starts),
+                   "%s: launcher %s: argv %r" %
+                   (what, v.launcher_of(xml), argv[:end]))
         # HPC Pack sets the job's variables, not its command line: the
         # XML check (xml_values) reads those. A value the job-time rule
         # expands is exported by DDPGEN_TASK instead, so the run sees it.
@@ -460,7 +549,9 @@ done
                        "%r" % (what, env, v.env, want_env))
         want_iface = v.iface
         if want_iface is None and not xml:
-            want_iface = {"cori": b"^eth3$", "plmt": b"^nmn0$"}.get(v.site)
+            want_iface = {"cori": b"^eth3$", "plmt": b"^nmn0$",
+                          "polaris": b"^hsn0$",
+                          "tuolumne": b"^hsi0$"}.get(v.site)
         if want_iface is None and xml:
             want_iface = b"^eth0$"
         self.check(iface == (want_iface or b""),
@@ -507,6 +598,57 @@ done
                 return out + [b"<unmatched quote>"]
             out.append(arg)
 
+    def pbs_model(self, line):
+        """qsub's make_argv (OpenPBS src/cmds/qsub.c) over one #PBS line:
+        blanks split words, ' and " quote up to the same character, a
+        backslash outside quotes takes the next byte; and a line that
+        ends in a backslash would go on on the next (qsub_sup.c)."""
+        if line.rstrip().endswith(b"\\"):
+            return [b"<continued>"]
+        out, arg, inword, ptr = [], b"", False, 0
+        while ptr < len(line):
+            c = line[ptr:ptr + 1]
+            if c.isspace():
+                if inword:
+                    out.append(arg)
+                arg, inword = b"", False
+                ptr += 1
+                continue
+            inword = True
+            if c in (b"'", b'"'):
+                end = line.find(c, ptr + 1)
+                if end < 0:
+                    return out + [b"<unmatched quote>"]
+                arg += line[ptr + 1:end]
+                ptr = end + 1
+            elif c == b"\\":
+                arg += line[ptr + 1:ptr + 2]
+                ptr += 2
+            else:
+                arg += c
+                ptr += 1
+        return out + [arg] if inword else out
+
+    def check_pbs(self, v, text):
+        """Each value on its #PBS line, one word, as qsub reads it."""
+        args = []
+        for ln in text.split(b"\n"):
+            if ln.startswith(b"#PBS"):
+                args += self.pbs_model(ln[len(b"#PBS"):])
+        for o, val in v.opts.items():
+            if o not in PBS_OPTS:
+                continue
+            flag = PBS_OPTS[o]
+            hits = [args[k + 1] for k in range(len(args) - 1)
+                    if args[k] == flag]
+            if val == b"" and o != "job-name":
+                self.check(hits == [], "polaris vector %d: empty --%s "
+                           "still requested: %r" % (v.i, o, hits))
+            else:
+                self.check(hits == [val], "polaris vector %d: #PBS %s "
+                           "parses as %r, want %r" % (v.i, flag.decode(),
+                                                      hits, val))
+
     def check_sbatch(self, jobs, d):
         """The #SBATCH lines: each option one argument equal to its value,
         by a model of sbatch's parser and, when asked, by sbatch -vvv."""
@@ -515,6 +657,15 @@ done
             if getattr(v, "failed", False):
                 continue
             text = read(os.path.join(d, "job.%d.sh" % v.i))
+            if v.site == "tuolumne":
+                self.check_flux(v, text)
+                continue
+            if v.site == "polaris":
+                self.check_pbs(v, text)
+                continue
+            if v.site == "lsf":
+                self.check_bsub(v, text)
+                continue
             lines = [ln[len(b"#SBATCH"):] for ln in text.split(b"\n")
                      if ln.startswith(b"#SBATCH")]
             found[v.i] = lines
@@ -531,7 +682,102 @@ done
                                "--%s parses as %r, want %r" %
                                (v.site, v.i, o, hits, want))
         if self.a.sbatch:
-            self.sbatch_real(jobs, found, d)
+            self.sbatch_real([v for v in jobs if v.site != "tuolumne"],
+                             found, d)
+
+    # Flux's directives: flux batch finds them with this pattern and
+    # splits them with shlex so (src/bindings/python/flux/job/
+    # directives.py, flux-core 4a5e79f): RFC 36.
+    FLUX_SENTINEL = re.compile(r"^([^\w]*)((?:flux|FLUX):)(.*)$")
+    FLUX_OPTS = {"job-name": "--job-name", "partition": "-q",
+                 "account": "-B", "constraint": "--requires"}
+
+    def flux_model(self, text):
+        """The arguments of the script's directives, as flux batch reads
+        them, or None when it would refuse the script."""
+        import shlex
+        args = []
+        try:
+            lines = text.decode("utf-8").split("\n")
+        except UnicodeError:
+            return None
+        for ln in lines:
+            m = self.FLUX_SENTINEL.match(ln)
+            if not m:
+                continue
+            if m.group(1) + m.group(2) != "#flux:":
+                return None
+            lexer = shlex.shlex(m.group(3), posix=True,
+                                punctuation_chars=True)
+            lexer.whitespace_split = True
+            lexer.escapedquotes = "\"'"
+            try:
+                args.extend(lexer)
+            except ValueError:
+                return None
+        return args
+
+    def check_flux(self, v, text):
+        """Each request of a Flux job one argument equal to its value."""
+        args = self.flux_model(text)
+        if not self.check(args is not None, "tuolumne vector %d: flux "
+                          "batch would refuse the script" % v.i):
+            return
+        for o, val in v.opts.items():
+            if o not in self.FLUX_OPTS:
+                continue
+            flag = self.FLUX_OPTS[o]
+            want = val.decode("utf-8")
+            if flag.startswith("--"):
+                hits = [a[len(flag) + 1:] for a in args
+                        if a.startswith(flag + "=")]
+            else:
+                hits = [args[k + 1] for k, a in enumerate(args[:-1])
+                        if a == flag]
+            if val == b"" and o != "job-name":
+                self.check(hits == [], "tuolumne vector %d: empty --%s "
+                           "still requested: %r" % (v.i, o, hits))
+            else:
+                self.check(hits == [want], "tuolumne vector %d: #flux: "
+                           "%s parses as %r, want %r" % (v.i, flag, hits,
+                                                        want))
+
+    def bsub_model(self, line):
+        """One #BSUB line as LSF's pages write them: an option and a
+        value, bare or between double quotes (quote_bsub), or a flag:
+        (option, value or None), or None when the line is not of that
+        form."""
+        opt, sep, val = line.partition(b" ")
+        if sep == b"":
+            return opt, None        # a flag, as -x
+        if val[:1] == b'"':
+            if len(val) < 2 or val[-1:] != b'"' or b'"' in val[1:-1]:
+                return None
+            return opt, val[1:-1]
+        if val == b"" or re.search(rb"[\s\"']", val):
+            return None
+        return opt, val
+
+    def check_bsub(self, v, text):
+        """The #BSUB lines: each option's value read back is the value
+        given, and nothing else holds a quote or a control byte."""
+        got = {}
+        for ln in text.split(b"\n"):
+            if not ln.startswith(b"#BSUB "):
+                continue
+            m = self.bsub_model(ln[len(b"#BSUB "):])
+            if not self.check(m is not None, "lsf vector %d: #BSUB line "
+                              "%r is not an option and one value" %
+                              (v.i, ln)):
+                continue
+            got.setdefault(m[0], []).append(m[1])
+        opts = v.sh_opts()
+        for o, flag in BSUB_OPTS.items():
+            want = opts.get(o, b"ddp" if o == "job-name" else b"")
+            want = [want] if want != b"" else []
+            self.check(got.get(flag, []) == want, "lsf vector %d: #BSUB %s "
+                       "reads back as %r, want %r" %
+                       (v.i, flag.decode(), got.get(flag, []), want))
 
     def sbatch_real(self, jobs, found, d):
         """All #SBATCH lines in one script, a marker before each job's,
@@ -680,6 +926,107 @@ done
 
     # --- ddprank env ------------------------------------------------------
 
+    def containers(self, rng, n):
+        """Image names and mounts of hostile bytes reach each runtime byte
+        for byte: the runtime's words after ddprank's "--", srun's
+        options for Pyxis, #SBATCH --image for Shifter."""
+        d = os.path.join(self.work, "ctr")
+        os.makedirs(d, exist_ok=True)
+        ddpgen = os.fsencode(self.a.ddpgen)
+        standin = os.fsencode(self.a.standin)
+        vs = [Container(rng, i) for i in range(n)]
+
+        def gen(v):
+            conf = os.path.join(d, "site.%d.conf" % v.i)
+            with open(conf, "wb") as f:
+                f.write(v.profile())
+            return v, run([ddpgen, b"--ddprank", standin, b"--site",
+                           os.fsencode(conf), b"--nodes", b"2", b"--",
+                           v.script] + v.args, cwd=d)
+        jobs = []
+        for v, p in self.map(gen, vs):
+            what = "container vector %d (%s)" % (v.i, v.runtime)
+            if v.refused():
+                self.check(p.returncode == 3 and b"begins with '-'" in
+                           p.stderr, "%s: image %r not refused: %r" %
+                           (what, v.image, p.stderr[:300]))
+                continue
+            if not self.check(p.returncode == 0 and p.stderr == b"",
+                              "%s: ddpgen exit %d: %r" %
+                              (what, p.returncode, p.stderr[:300])):
+                continue
+            with open(os.path.join(d, "job.%d.sh" % v.i), "wb") as f:
+                f.write(p.stdout)
+            jobs.append(v)
+        driver = os.path.join(d, "driver.sh")
+        with open(driver, "w") as f:
+            f.write(r'''
+d=$1; shift
+SLURM_NNODES=2
+export SLURM_NNODES
+# srun as run_sh's, recording its --container-* options in $REC.srun.
+srun() {
+	: >"$REC.srun"
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--container-*) printf '%s\0' "$1" >>"$REC.srun"; shift ;;
+		-N|-n) shift 2 ;;
+		--*) shift ;;
+		*) break ;;
+		esac
+	done
+	if [ "$1" = /bin/bash ] && [ "$2" = -c ]; then
+		(code=$3; shift 4; eval "$code")
+	else
+		"$@"
+	fi
+}
+module() { :; }
+for i; do
+	REC=$d/rec.$i
+	export REC
+	(. "$d/job.$i.sh") </dev/null >"$d/log.$i" 2>&1
+	echo "$i $?"
+done
+''')
+        self.execute_chunks(jobs, d, driver, "bash")
+        for v in jobs:
+            if not getattr(v, "failed", False):
+                self.compare_container(v, d, standin)
+        print("containers: %d jobs, %d refused as they must be" %
+              (len(jobs), sum(1 for v in vs if v.refused())), flush=True)
+
+    def compare_container(self, v, d, standin):
+        what = "container vector %d (%s)" % (v.i, v.runtime)
+        rec = read(os.path.join(d, "rec.%d" % v.i)).split(b"\0")
+        n = int(rec[0])
+        got = rec[1:1 + n]
+        srun = read(os.path.join(d, "rec.%d.srun" % v.i)).split(b"\0")[:-1]
+        want, want_srun = v.want(standin)
+        if None in want:
+            # podman-hpc: "-e NAME" pairs, ddprank's variables among them.
+            at = want.index(None)
+            end = at
+            while end + 1 < len(got) and got[end] == b"-e":
+                end += 2
+            names = got[at + 1:end:2]
+            self.check(b"PET_NODE_RANK" in names and b"MASTER_ADDR" in
+                       names and all(re.fullmatch(NAME, x) for x in names),
+                       "%s: -e names %r" % (what, names))
+            want = want[:at] + got[at:end] + want[at + 1:]
+        self.check(got == want, "%s: runtime argv differs:\n  want %r\n"
+                   "  got  %r" % (what, want, got))
+        self.check(srun == want_srun, "%s: srun container options %r, want "
+                   "%r" % (what, srun, want_srun))
+        if v.runtime == "shifter":
+            text = read(os.path.join(d, "job.%d.sh" % v.i))
+            args = [a for ln in text.split(b"\n")
+                    if ln.startswith(b"#SBATCH")
+                    for a in self.sbatch_model(ln[len(b"#SBATCH"):])]
+            self.check([a for a in args if a.startswith(b"--image=")] ==
+                       [b"--image=" + v.image], "%s: #SBATCH --image "
+                       "parses as %r" % (what, args))
+
     def ddprank_env(self, rng, n):
         d = os.path.join(self.work, "env")
         os.makedirs(d, exist_ok=True)
@@ -767,6 +1114,76 @@ done
               (len(ok), sum(1 for c in ok if has_ctrl(c[3]))), flush=True)
 
 
+# --- containers ------------------------------------------------------------
+
+RUNTIMES = ["shifter", "podman-hpc", "apptainer", "pyxis", "charliecloud"]
+
+
+def no_ctrl(b):
+    return bytes(c for c in b if c >= 32 and c != 127)
+
+
+def cfg_string(b):
+    """b as a libconfuse double-quoted string."""
+    return b'"' + b.replace(b"\\", b"\\\\").replace(b'"', b'\\"') + b'"'
+
+
+class Container:
+    """A job in a container: a profile with hostile image and mounts."""
+
+    def __init__(self, rng, i):
+        self.i = i
+        self.runtime = rng.choice(RUNTIMES)
+        self.image = no_ctrl(rand_bytes(rng, 48, 1)) or b"img"
+        self.mounts = []
+        for _ in range(rng.randint(0, 3)):
+            m = b"/" + no_ctrl(rand_bytes(rng, 24)).replace(
+                b",", b"").replace(b":", b"")
+            if rng.random() < 0.5:
+                m += b":/" + no_ctrl(rand_bytes(rng, 24)).replace(
+                    b",", b"").replace(b":", b"")
+            self.mounts.append(m)
+        self.args = [rand_bytes(rng) for _ in range(rng.randint(0, 4))]
+        self.script = b"/scratch/my dir/train.py"
+
+    def profile(self):
+        lines = [b'extends = "slurm"', b'description = "quote property"',
+                 b"container = " + self.runtime.encode(),
+                 b"image = " + cfg_string(self.image)]
+        if self.mounts:
+            lines.append(b"container_mounts = {" + b", ".join(
+                cfg_string(m) for m in self.mounts) + b"}")
+        return b"\n".join(lines) + b"\n"
+
+    def full_mounts(self):
+        return [m if b":" in m else m + b":" + m for m in self.mounts]
+
+    def refused(self):
+        return self.image.startswith(b"-")
+
+    def want(self, ddprank):
+        """The words after ddprank's "--", and srun's container options;
+        podman-hpc's -e pairs are checked apart (None stands for them)."""
+        rt, ms = self.runtime, self.full_mounts()
+        launch = [b"torchrun", b"--nproc_per_node=1", self.script] + self.args
+        if rt == "shifter":
+            return [b"shifter"] + [b"--volume=" + m for m in ms] + launch, []
+        if rt == "podman-hpc":
+            return ([b"podman-hpc", b"run", b"--rm", b"--net", b"host", None]
+                    + [w for m in ms for w in (b"-v", m)] + [self.image]
+                    + launch, [])
+        if rt == "apptainer":
+            return ([b"apptainer", b"exec"] + [w for m in ms
+                    for w in (b"--bind", m)] + [self.image] + launch, [])
+        if rt == "charliecloud":
+            return ([b"ch-run"] + [w for m in ms for w in (b"-b", m)] +
+                    [self.image, b"--"] + launch, [])
+        d = os.path.dirname(ddprank)
+        return launch, [b"--container-image=" + self.image,
+                        b"--container-mounts=" + b",".join(
+                            [d + b":" + d + b":ro"] + ms)]
+
+
 def read(path):
     try:
         with open(path, "rb") as f:
@@ -799,6 +1216,9 @@ def main():
     jobs, d = c.generate(vectors, xml=True)
     c.run_xml(jobs, d)
     print("xml: done in %.0f s" % (time.time() - t0), flush=True)
+    t0 = time.time()
+    c.containers(rng, a.n // 20)
+    print("containers: done in %.0f s" % (time.time() - t0), flush=True)
     t0 = time.time()
     c.ddprank_env(rng, a.n // 2)
     print("env: done in %.0f s" % (time.time() - t0), flush=True)

@@ -54,7 +54,7 @@ rank_cmds="doctor env exec hosts ip port"
 
 # formats SITE: the formats ddpgen accepts for SITE, by trying each.
 formats() {
-	for f in cmd ps sh xml; do
+	for f in cmd flux lsf pbs ps sh xml; do
 		ddpgen --site "$1" --format "$f" train.py >/dev/null 2>&1 &&
 		    printf '%s ' "$f"
 	done
@@ -102,7 +102,7 @@ if check "bash-completion is not installed (Debian package bash-completion)" \
 		printf 'ddpgen train.py --\t\n'
 		printf 'ddpgen --nodes 2 -- --\t\n'
 		printf 'ddprank \t%s \n' "$rank_cmds"
-		printf 'ddprank --scheduler \tauto hostfile hpcpack lsf pbs slurm \n'
+		printf 'ddprank --scheduler \tauto flux hostfile hpcpack lsf pbs slurm \n'
 		printf 'ddprank env --format \tjson sh \n'
 		printf 'ddprank exec --rdzv \tc10d static \n'
 		printf 'ddprank exec --nnodes 2 --rdz\t--rdzv \n'
@@ -174,7 +174,7 @@ if check "fish is not installed (Debian package fish)" \
 	done
 	expect_eq "fish: ddprank --scheduler" \
 	    "$(fish_complete 'ddprank --scheduler ')" \
-	    "auto hostfile hpcpack lsf pbs slurm "
+	    "auto flux hostfile hpcpack lsf pbs slurm "
 	expect_eq "fish: ddprank exec -- command" \
 	    "$(fish_complete 'ddprank exec -- ddpge')" "ddpgen "
 fi
@@ -220,7 +220,7 @@ EOF
 	    DDPGEN_PROFILE_PATH='$DDPGEN_PROFILE_PATH' zsh -i"
 	check "zsh: no prompt" zsh_wait READY || cat "$T/pane"
 	check "zsh: --site does not list mysite" \
-	    zsh_tab "ddpgen --site " "mysite .*-- Test site" || cat "$T/pane"
+	    zsh_tab "ddpgen --site " "mysite .*-- hpcpack  *Test site" || cat "$T/pane"
 	for s in $sites; do
 		check "zsh: --site lacks $s" grep -q "^$s .*--" "$T/pane"
 	done

@@ -69,9 +69,10 @@ expect_eq "default site" "$(sed -n 2p "$T/job.sh")" \
 
 # --list-sites names every shipped profile with where it was found.
 "$DDPGEN" --list-sites >"$T/sites"
-for s in cori frontier plmt slurm hpcpack; do
-	check "--list-sites lacks $s: $(cat "$T/sites")" \
-	    grep -q "^$s .*profiles/$s.conf" "$T/sites"
+for s in cori:slurm frontier:slurm plmt:slurm slurm:slurm hpcpack:hpcpack polaris:pbs \
+    tuolumne:flux; do
+	check "--list-sites lacks ${s%:*} (${s#*:}): $(cat "$T/sites")" \
+	    grep -q "^${s%:*} *${s#*:} .*profiles/${s%:*}.conf" "$T/sites"
 done
 
 # A user's site file extending a shipped one, by path and by search path.

@@ -1,8 +1,9 @@
 #!/bin/sh
 # t-ddpgen-hostile.sh: hostile training arguments and --env values go
 # through a generated Slurm script and reach the training command byte for
-# byte. The script's srun line runs for real with stand-ins for srun,
-# ddprank and torchrun that record what they receive.
+# byte. The script's srun line (mpiexec for the PBS site polaris) runs
+# for real with stand-ins for srun, mpiexec, ddprank and torchrun that
+# record what they receive.
 . "$(dirname "$0")/lib.sh"
 
 # deps.sh installs shellcheck: without it the scripts go unchecked.
@@ -40,9 +41,24 @@ cat >"$T/bin/torchrun" <<'STUB'
 for a; do printf '%s\0' "$a"; done >"$REC"
 printf '%s\0' "${HOSTILE_ENV-(unset)}" "${MASTER_ADDR-(unset)}" >"$REC.env"
 STUB
-# module stand-in for the profiles' "module load" setup lines.
+# mpiexec stand-in (PBS, polaris): drop -n N --ppn 1, run the command.
+cat >"$T/bin/mpiexec" <<'STUB'
+#!/bin/sh
+while [ $# -gt 0 ]; do
+	case $1 in -n|--ppn) shift 2 ;; *) break ;; esac
+done
+exec "$@"
+STUB
+# module and conda stand-ins for the profiles' setup lines.
 printf '#!/bin/sh\nexit 0\n' >"$T/bin/module"
-chmod +x "$T/bin/srun" "$T/bin/ddprank" "$T/bin/torchrun" "$T/bin/module"
+cp "$T/bin/module" "$T/bin/conda"
+chmod +x "$T/bin/srun" "$T/bin/ddprank" "$T/bin/torchrun" "$T/bin/module" \
+    "$T/bin/mpiexec" "$T/bin/conda"
+# A PBS job's node file and id (polaris); the timer of requeue, which
+# would outlive the job here, is left out with --no-requeue.
+printf 'node1\nnode1\n' >"$T/nodefile"
+PBS_NODEFILE=$T/nodefile PBS_JOBID=1234.pbs
+export PBS_NODEFILE PBS_JOBID
 
 nl='
 '
@@ -54,12 +70,15 @@ set -- "plain" "two words" "it's" 'say "hi"' '$(touch pwned)' '`touch pwned`' \
     '| cat' '&' '>out' '<in' "$(printf 'caf\303\251')" "$(printf '\377\376')" \
     "$(printf 'x\001y\177z')" "$q$dq$q$dq" '{a,b}' ' ' "trailing${nl}"
 
-for site in cori plmt slurm; do
+for site in cori plmt slurm polaris; do
+	more=
+	[ "$site" != polaris ] || more=--no-requeue
 	rm -f "$T/rec"*
 	REC=$T/rec
 	export REC
 	env_value="v 'q' \"d\" \$(x) \`y\`${nl}line2"
-	"$DDPGEN" --site "$site" --nodes 2 --ddprank "$T/bin/ddprank" \
+	# shellcheck disable=SC2086 # $more: one word or none
+	"$DDPGEN" --site "$site" $more --nodes 2 --ddprank "$T/bin/ddprank" \
 	    --env "HOSTILE_ENV=$env_value" -o "$T/job.sh" \
 	    /scratch/my\ dir/train.py "$@"
 	expect_eq "$site: ddpgen exit" "$?" 0
@@ -69,7 +88,9 @@ for site in cori plmt slurm; do
 	    SLURM_NNODES=2 bash ./job.sh) \
 	    >"$T/out" 2>&1
 	expect_eq "$site: job exit" "$?" 0
-	for a in "--nproc_per_node=$( [ "$site" = plmt ] && echo 4 || echo 1)" \
+	nproc=1
+	case $site in plmt|polaris) nproc=4 ;; esac
+	for a in "--nproc_per_node=$nproc" \
 	    "/scratch/my dir/train.py" "$@"; do
 		printf '%s\0' "$a"
 	done >"$T/want"
@@ -82,6 +103,7 @@ for site in cori plmt slurm; do
 		case $site in
 		cori) printf '%s\0' --iface '^eth3$' ;;
 		plmt) printf '%s\0' --iface '^nmn0$' --comm-iface '^hsn[0-9]+$' ;;
+		polaris) printf '%s\0' --iface '^hsn0$' ;;
 		esac
 		printf '%s\0' --port auto --port-range 20000-29999 \
 		    --rdzv static -- torchrun

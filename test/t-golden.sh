@@ -32,9 +32,10 @@ for args in "$g"/*.args; do
 		[ -f "$want" ] || want=$T/want.$part
 		check "$name.$part as expected" diff -u "$want" "$T/$part"
 	done
-	# Every script the shipped Slurm profiles produce is clean shell.
+	# Every script the shipped Slurm and Flux profiles produce is clean
+	# shell.
 	case $name in
-	*.sh|slurm*|cori*|plmt*|frontier*)
+	*.sh|slurm*|cori*|plmt*|pbs*|polaris*|flux*|tuolumne*|lsf*|frontier*)
 		[ "$(cat "$T/rc")" = 0 ] || continue
 		check "$name: bash -n" bash -n "$T/out"
 		expect_eq "$name: shellcheck" \

@@ -26,6 +26,8 @@ for f in bin/ddpgen bin/ddprank share/man/man1/ddpgen.1 \
     share/ddpgen/profiles/cori.conf share/ddpgen/profiles/plmt.conf \
     share/ddpgen/profiles/slurm.conf share/ddpgen/profiles/hpcpack.conf \
     share/ddpgen/profiles/frontier.conf \
+    share/ddpgen/profiles/polaris.conf share/ddpgen/templates/pbs.sh \
+    share/ddpgen/profiles/tuolumne.conf share/ddpgen/templates/flux.sh \
     share/ddpgen/templates/slurm.sh share/ddpgen/templates/hpcpack.xml \
     share/ddpgen/templates/hpcpack.cmd share/ddpgen/templates/hpcpack.ps1 \
     share/bash-completion/completions/ddpgen \

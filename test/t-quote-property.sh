@@ -2,15 +2,25 @@
 # t-quote-property.sh: 10,000 random argument vectors (bytes 1-255,
 # 0-64 bytes each, up to 8 arguments; the seed is printed) and random
 # values of every option that reaches a job (--job-name, --partition,
-# --account, --qos, --constraint, --env NAME=VALUE, --iface) through
-# ddpgen into Slurm scripts and HPC Pack job files, executed with a
+# --account, --qos, --constraint, --env NAME=VALUE, --iface, under each
+# --launcher) through
+# ddpgen into Slurm scripts, PBS scripts (polaris), Flux scripts
+# (tuolumne), LSF scripts and HPC Pack job files, executed with a
 # ddprank stand-in that records what it receives: identical every time,
 # (an --env value as the job-time rule expands $NAME and ${NAME}, by a
 # model of the rule), or refused with one clear error when ddpgen refuses
 # the value by design
 # (control bytes in an #SBATCH line or a pattern; what XML cannot hold).
 # The #SBATCH lines are read back as sbatch reads them (a model of its
-# parser, and sbatch -vvv itself when installed). Then 5,000 hostfiles of
+# parser, and sbatch -vvv itself when installed), the #PBS lines as
+# qsub's make_argv reads them (a model), the #flux: lines as flux batch
+# reads them (its pattern and shlex settings, RFC 36), the #BSUB lines as
+# a bare or double-quoted value each (what IBM documents; anything else
+# must be refused). Then 500 profiles with
+# a container (each runtime of ddpgen-profile(5)) whose image and mounts
+# are hostile bytes: the runtime's words after ddprank's "--", Pyxis's
+# srun options and Shifter's #SBATCH --image carry them byte for byte.
+# Then 5,000 hostfiles of
 # random host names with random MASTER_ADDR values through ddprank env
 # and eval in bash and sh.
 #
@@ -97,8 +107,43 @@ while [ $# -gt 0 ]; do
 done
 exec "$@"
 EOF
+# PBS jobs (polaris): mpiexec likewise, conda a setup line.
+cat >"$T/work/bin/mpiexec" <<'EOF'
+#!/bin/sh
+while [ $# -gt 0 ]; do
+	case $1 in -n|--ppn) shift 2 ;; *) break ;; esac
+done
+exec "$@"
+EOF
 printf '#!/bin/sh\nexit 0\n' >"$T/work/bin/module"
-chmod +x "$T/work/bin/srun" "$T/work/bin/module"
+cp "$T/work/bin/module" "$T/work/bin/conda"
+# flux (for the tuolumne profile's jobs): "resource list" gives the node
+# count; "run" drops its options, as flux-run(1) lists them up to the
+# first non-option, and runs the task.
+cat >"$T/work/bin/flux" <<'FLUX'
+#!/bin/sh
+case $1 in
+resource) echo 2; exit 0 ;;
+run) shift ;;
+*) exit 9 ;;
+esac
+while [ $# -gt 0 ]; do
+	case $1 in -N|-n|-o) shift 2 ;; --) shift; break ;; -*) shift ;; *) break ;; esac
+done
+exec "$@"
+FLUX
+# LSF's blaunch HOST COMMAND...: as rsh would, the command words joined
+# into one line that an intermediate shell runs (blaunch.8, IBM Spectrum
+# LSF 10.1); bstatus: the job has no external status yet.
+cat >"$T/work/bin/blaunch" <<'EOF'
+#!/bin/sh
+shift
+exec /bin/sh -c "$*"
+EOF
+printf '#!/bin/sh\nexit 0\n' >"$T/work/bin/bstatus"
+chmod +x "$T/work/bin/srun" "$T/work/bin/mpiexec" "$T/work/bin/module" \
+    "$T/work/bin/conda" "$T/work/bin/flux" "$T/work/bin/blaunch" \
+    "$T/work/bin/bstatus"
 
 sbatch=
 if command -v sbatch >/dev/null; then

@@ -138,9 +138,22 @@ vg 0 PBS_NODEFILE="$T/pbsnodes" PBS_JOBID=88.server MASTER_ADDR=m \
     "$DDPRANK" env
 vg 0 LSB_MCPU_HOSTS="other 2 $me 2" LSB_JOBID=9 MASTER_ADDR=m \
     "$DDPRANK" env --format json
+vg 0 FLUX_JOB_ID=f2b FLUX_TASK_RANK=1 MASTER_ADDR=m \
+    DDPRANK_FLUX_R='{"version":1,"execution":{"R_lite":[{"rank":"0-1","children":{"core":"0"}}],"nodelist":["other","'"$me"'"]}}' \
+    "$DDPRANK" env
 vg 0 MASTER_ADDR=m "$DDPRANK" env --hostfile hosts --port 29500
 vg 127 SLURM_JOB_NODELIST="$me" SLURM_JOB_ID=1234 \
     MASTER_ADDR=127.0.0.1 "$DDPRANK" exec -- ./no-such-command
+# The launchers' variables and flags (deepspeed's hostfile, accelerate's
+# total), and srun-direct's per-task numbers.
+vg 127 SLURM_JOB_NODELIST="$me" SLURM_JOB_ID=1234 MASTER_ADDR=127.0.0.1 \
+    "$DDPRANK" exec --launcher deepspeed -- ./no-such-command x.py
+vg 127 SLURM_JOB_NODELIST="$me" SLURM_JOB_ID=1234 MASTER_ADDR=127.0.0.1 \
+    "$DDPRANK" exec --launcher accelerate --nproc-per-node 2 -- \
+    ./no-such-command launch x.py
+vg 127 SLURM_JOB_NODELIST="$me" SLURM_JOB_ID=1234 SLURM_LOCALID=1 \
+    SLURM_STEP_NUM_TASKS=2 SLURM_STEP_NUM_NODES=1 MASTER_ADDR=127.0.0.1 \
+    "$DDPRANK" exec --launcher srun -- ./no-such-command x.py
 vg 0 "$DDPRANK" hosts 'nid[001-004,010],login[1-2]'
 vg 0 SLURM_JOB_NODELIST='n[1-3]' "$DDPRANK" hosts
 vg 0 "$DDPRANK" hosts --hostfile hosts
@@ -189,6 +202,8 @@ vg 4 SLURM_JOB_NODELIST="$me" SLURM_NODEID=x "$DDPRANK" env
 vg 4 CCP_NODES="3 a 1" "$DDPRANK" env
 vg 4 PBS_NODEFILE="$T/missing" "$DDPRANK" env
 vg 4 LSB_MCPU_HOSTS="a" "$DDPRANK" env
+vg 4 FLUX_JOB_ID=f2b DDPRANK_FLUX_R='{"version":1,"execution":{"nodelist":["a"],"nodelist":[]}}' \
+    "$DDPRANK" env
 printf 'a\na\n' >dup
 vg 4 "$DDPRANK" env --hostfile dup
 vg 2 "$DDPRANK" hosts 'n[1-2'

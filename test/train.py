@@ -46,6 +46,11 @@ ENV_KEYS = ("MASTER_PORT", "LOCAL_WORLD_SIZE", "GLOO_SOCKET_IFNAME",
             # What the job script sets for the training: threads, and a
             # variable of the test's own (t-e2e-field.sh).
             "OMP_NUM_THREADS", "DDPTEST_VAR",
+            # Set by ch-run in its container (t-e2e-container.sh).
+            "CH_RUNNING",
+            # What a launcher other than torchrun gave the worker.
+            "RANK", "WORLD_SIZE", "LOCAL_RANK", "CROSS_RANK",
+            "ACCELERATE_MIXED_PRECISION",
             # Present only if ddprank exec failed to drop the secret.
             "DDPRANK_SECRET")
 
@@ -108,7 +113,9 @@ def fail_if_asked(rank, node_rank):
 
 def main():
     torch.set_num_threads(1)
-    node_rank = os.environ.get("GROUP_RANK", "")
+    # torchrun and srun-direct (ddprank) say GROUP_RANK; DeepSpeed's
+    # launcher CROSS_RANK.
+    node_rank = os.environ.get("GROUP_RANK", os.environ.get("CROSS_RANK", ""))
     fail_at = os.environ.get("DDPTEST_FAIL_AT", "up")
     if fail_at == "start":
         fail_if_asked(int(os.environ.get("RANK", "-1")), node_rank)

@@ -54,8 +54,10 @@ LIBS=$(pkg-config --libs libconfuse libpcre2-8 libcrypto)
 objs=
 for c in "$src"/*.c; do
 	m=$(basename "$c" .c)
-	# exchange-mpi.c needs <mpi.h>: the targets link the stub.
-	case $m in ddpgen|ddprank|exchange-mpi) continue ;; esac
+	# exchange-mpi.c needs <mpi.h>: the targets link the stub. mac-own.c
+	# and resolve-files.c stand in for mac-openssl.c and resolve-libc.c
+	# in ddprank-static only.
+	case $m in ddpgen|ddprank|exchange-mpi|mac-own|resolve-files) continue ;; esac
 	o=obj/$m.o
 	# Rebuilt when its source or any header is newer.
 	if [ ! -e "$o" ] || [ -n "$(find "$c" "$src"/*.h -newer "$o")" ]; then

@@ -1,0 +1,19 @@
+/* mac.h: HMAC-SHA256 (RFC 2104, FIPS 180-4) and a comparison that takes
+ * the same time wherever the inputs differ. ddprank links mac-openssl.c
+ * (libcrypto); ddprank-static links mac-own.c, which needs no library:
+ * libcrypto's static archive would bring dlopen, which glibc cannot do
+ * from a static program (README, "ddprank-static"). check_mac holds the
+ * two to each other and to RFC 4231's vectors. */
+#ifndef DDPGEN_MAC_H
+#define DDPGEN_MAC_H
+
+#include <stddef.h>
+
+#define MAC_LEN	32
+
+void	mac_hmac_sha256(const void *key, size_t keylen, const void *msg,
+	    size_t len, unsigned char out[MAC_LEN]);
+/* 1 when the n bytes of a and b are equal, else 0. */
+int	mac_equal(const void *a, const void *b, size_t n);
+
+#endif

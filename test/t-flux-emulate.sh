@@ -1,0 +1,261 @@
+#!/bin/sh
+# t-flux-emulate.sh: generated Flux jobs (templates/flux.sh) run as Flux
+# would run them. No Flux is packaged for Debian 12 (apt-cache policy
+# flux-core: none), so test/flux-standin.py plays it, from flux-core's
+# documentation and source (named in that file): the batch script runs
+# on the first node of a test/cluster cluster (network namespaces, eth0;
+# its Slurm daemons are not used) with the initial program's
+# environment, its #flux: lines read as flux batch reads them (RFC 36);
+# "flux run" starts one task per node in the node's namespace with
+# Flux's task variables, and "flux job info ID R" gives the job's
+# resource set, which ddprank reads. Cases:
+#   2x2    a real 2-node x 2-process gloo training with hostile
+#          arguments: world size, every rank once, parameters in sync,
+#          argv byte for byte (test/cluster/check_job.py, as the Slurm
+#          end-to-end test checks it)
+#   nostart  node2 never starts its task (ddprank is not executable
+#          there): the job says so and ends at once
+#   dies   node2 dies in the middle of the training (its task is
+#          killed): the run ends at once, no hang
+#   cont   the warning signal (--signal=USR2@LEAD): the workers
+#          checkpoint, the job submits its continuation to the enclosing
+#          instance (flux --parent batch --dependency=afterany:ID), and
+#          the continuation resumes with DDPGEN_RESTART_COUNT=1 and
+#          DDPGEN_LAST_STOP=time-limit
+# Flux's timer for the warning is the harness's: it triggers the signal
+# once the training runs.
+
+mkdir -p "${BUILDDIR:-$(dirname "$0")/..}/test/tmp"
+. "$(dirname "$0")/lib.sh"
+
+T=$(cd "$T" && pwd)
+cluster=$srcdir/test/cluster/cluster.sh
+check_job=$srcdir/test/cluster/check_job.py
+example=$srcdir/examples/train_resumable.py
+TASK_PATH=/usr/sbin:/usr/bin:/sbin:/bin
+
+# --- what the test needs -------------------------------------------------------
+need_cluster timeout
+need_torchrun
+need_built ddpgen ddprank
+
+DDPGEN_PROFILE_PATH=$srcdir/profiles
+DDPGEN_TEMPLATE_PATH=$srcdir/templates
+export DDPGEN_PROFILE_PATH DDPGEN_TEMPLATE_PATH
+
+# --- the nodes -------------------------------------------------------------------
+chmod 0755 "$T"			# munged, as user munge, reaches CLUSTER_DIR
+CLUSTER_DIR=$T/cluster
+export CLUSTER_DIR
+# shellcheck disable=SC2016 # expanded at exit
+on_exit '"$cluster" down >/dev/null 2>&1'
+trap 'exit 130' INT TERM
+t0=$(date +%s)
+if ! check "cluster.sh up 2 eth0" "$cluster" up 2 eth0 >"$T/up.log" 2>&1; then
+	cat "$T/up.log"
+	finish
+fi
+. "$CLUSTER_DIR/cluster.vars"
+addr1=$("$cluster" addr node1 eth0)
+
+# Flux's stand-in, as "flux" on the submitter's and the tasks' PATH.
+mkdir -p "$T/bin" "$T/home" "$T/work"
+ln -s "$srcdir/test/flux-standin.py" "$T/bin/flux"
+FLUXEMU_NODES="node1 node2"
+FLUXEMU_NETNS=ddp$ID-
+FLUXEMU_HOSTS=$CLUSTER_DIR/etc/hosts
+export FLUXEMU_NODES FLUXEMU_NETNS FLUXEMU_HOSTS
+cp "$srcdir/test/train.py" "$T/work/train.py"
+
+# A test profile: the shipped tuolumne one on this cluster's eth0, two
+# CPU processes a node.
+cat >"$T/emu.conf" <<EOF
+extends = "tuolumne"
+description = "tuolumne, emulated on namespaces"
+iface = "^eth0\$"
+gpus_per_node = 0
+nproc_per_node = 2
+EOF
+
+# Arguments that break naive quoting, as t-e2e-slurm.sh has them, with
+# Flux's own {{id}} mustache and a directive besides: written once as
+# ddpgen's arguments and once NUL-separated for check_job.py. flux batch
+# reads scripts as UTF-8 only: ddpgen refuses other bytes (below).
+nl=$(printf 'line1\nline2')
+notutf8=$(printf '\377\376 not utf-8')
+utf8=$(printf 'caf\303\251 \316\273')
+set -- --epochs=2 'two  words' '' '$(touch pwned)' '`touch pwned`' \
+    "it's \"quoted\" \\back\\slash\\" '*' '?' "$nl" -- \
+    --nnodes=7 --port=1 "$utf8" ' lead ' '-h' '${PATH}' ';' '&&' '|' \
+    '{{id}}' '#flux: -N 9' '\' "'" '"'
+for a; do printf '%s\0' "$a"; done >"$T/argv"
+
+# gen NAME DDPGEN-ARGS...: $T/NAME.sh.
+gen() {
+	g_name=$1
+	shift
+	check "$g_name: ddpgen" "$DDPGEN" --site "$T/emu.conf" \
+	    --ddprank "$DDPRANK" -o "$T/$g_name.sh" "$@"
+}
+
+# submitter_env FILE [VAR=VALUE...]: the environment flux batch would
+# copy into the job, as JSON: a user's minimal one, with the cluster's
+# torchrun fix for Python 3.11 on PYTHONPATH.
+submitter_env() {
+	s_file=$1
+	shift
+	env -i PATH="$T/bin:$TASK_PATH" HOME="$T/home" LANG=C.UTF-8 \
+	    PYTHONPATH="$srcdir/test/cluster" "$@" python3 -c \
+	    'import json, os, sys; json.dump(dict(os.environ), sys.stdout)' \
+	    >"$s_file"
+}
+
+# batch NAME LIMIT ENVFILE [ID]: runs $T/NAME.sh as batch job ID (F58;
+# default from NAME) from $T/work, for at most LIMIT seconds; RC its
+# status, OUT its output file.
+batch() {
+	b_name=$1
+	FLUXEMU_DIR=$T/emu-$b_name
+	mkdir -p "$FLUXEMU_DIR/jobs" "$FLUXEMU_DIR/tasks" \
+	    "$FLUXEMU_DIR/submitted"
+	FLUXEMU_BATCH_ID=${4:-$(printf '\306\222Ba%s' "$b_name")}
+	export FLUXEMU_DIR FLUXEMU_BATCH_ID
+	b_t0=$(date +%s)
+	OUT=$(cd "$T/work" && timeout "$2" python3 "$srcdir/test/flux-standin.py" \
+	    --emulate-batch "$3" "$T/$b_name.sh")
+	RC=$?
+	SECS=$(($(date +%s) - b_t0))
+	OUT=$T/work/$OUT
+	echo "TIME: $b_name $SECS s"
+}
+
+show() {
+	echo "--- $1"
+	grep -v -e OMP_NUM_THREADS -e '^\*\*\*' -e 'WARNING:torch' "$1" |
+	    tail -n 25 | cut -c 1-400
+}
+
+# --- what flux batch would refuse ------------------------------------------------
+"$DDPGEN" --site "$T/emu.conf" --ddprank "$DDPRANK" train.py "$notutf8" \
+    >"$T/notutf8.out" 2>"$T/notutf8.err"
+expect_eq "not UTF-8: exit status" "$?" 2
+expect_eq "not UTF-8: message" "$(cat "$T/notutf8.err")" \
+    "ddpgen: line 3 of the Flux job is not valid UTF-8, which flux batch requires: a value holds other bytes"
+expect_eq "not UTF-8: no script" "$(cat "$T/notutf8.out")" ""
+
+# --- 2 nodes, 2 processes each ---------------------------------------------------
+gen 2x2 -N 2 -t 10 "$T/work/train.py" "$@"
+expect_eq "2x2: #flux: lines" "$(grep '^#flux:' "$T/2x2.sh" | tr '\n' '|')" \
+    "#flux: --job-name=ddp|#flux: -N 2|#flux: --exclusive|#flux: -t 600s|#flux: -q pbatch|#flux: --output='ddp-{{id}}.out'|#flux: --signal=USR2@120s|#flux: -o output.mode=append|"
+submitter_env "$T/env.json"
+batch 2x2 300 "$T/env.json"
+expect_eq "2x2: exit status" "$RC" 0
+expect_eq "2x2: output file" "$OUT" "$T/work/ddp-$FLUXEMU_BATCH_ID.out"
+check "2x2: check_job.py" python3 "$check_job" --nodes 2 --procs-per-node 2 \
+    --argv-file "$T/argv" --node-order "node1 node2" \
+    --expect-env PET_NNODES=2 --expect-env PET_MASTER_ADDR="$addr1" \
+    --expect-env GLOO_SOCKET_IFNAME=eth0 "$OUT" || show "$OUT"
+check "2x2: the doctor ran first" grep -q 'ddprank doctor: 2 nodes' "$OUT" ||
+    show "$OUT"
+check "2x2: an argument was run as a command" test ! -e "$T/work/pwned"
+# The job ids ddprank read were Flux's F58 ones, and R came from flux.
+check "2x2: R was asked of flux" test -n "$(ls "$T/emu-2x2/jobs")"
+
+# --- node2 never starts its task -------------------------------------------------
+# ddprank is not executable on node2 (/dev/null over it): node2's task
+# says so and ends; -o exit-on-error ends node1's at once.
+gen nostart -N 2 -t 10 --no-requeue "$T/work/train.py"
+FLUXEMU_BINDS_node2="/dev/null:$DDPRANK"
+export FLUXEMU_BINDS_node2
+batch nostart 120 "$T/env.json"
+unset FLUXEMU_BINDS_node2
+check "nostart: exit status $RC is a failure" test "$RC" -ne 0 -a "$RC" -ne 124
+# The doctor runs first: it names the node that never reported.
+check "nostart: the doctor names node2" \
+    grep -q '^FAIL connect node2: no findings reached node 0' "$OUT" ||
+    show "$OUT"
+check "nostart: and why" grep -q "$DDPRANK: Permission denied" "$OUT"
+expect_eq "nostart: how to leave it out" "$(tail -n 1 "$OUT")" \
+    "--requires=-host:node2"
+check "nostart: took $SECS s" test "$SECS" -le 60
+
+# --- node2 dies during the training ----------------------------------------------
+# A long training; once it runs, node2's task is killed (its node gone):
+# Flux's exception ends the run, and the job, at once.
+gen dies -N 2 -t 10 --no-requeue "$example" --checkpoint "$T/work/dies.pt" \
+    --steps 100000 --step-seconds 1
+dies_killer() {
+	i=0
+	while [ $i -lt 600 ]; do
+		pid=
+		if grep -q 'resuming at step 0' "$T"/work/ddp-*dies*.out 2>/dev/null; then
+			for f in "$T"/emu-dies/tasks/*/node2.pid; do
+				[ -f "$f" ] && pid=$(cat "$f")
+			done
+		fi
+		case $pid in
+		[1-9]*)	kill -KILL "-$pid"
+			return ;;
+		esac
+		i=$((i + 1))
+		sleep 0.2
+	done
+}
+dies_killer &
+killer=$!
+batch dies 180 "$T/env.json"
+wait "$killer"
+check "dies: exit status $RC is a failure" test "$RC" -ne 0 -a "$RC" -ne 124
+check "dies: the run ended at the exception" grep -q 'task 1 (node2) exited with status 137' "$OUT" ||
+    show "$OUT"
+check "dies: took $SECS s" test "$SECS" -le 120
+
+# --- the warning signal and the continuation ---------------------------------------
+gen cont -N 2 -t 10 "$example" --checkpoint "$T/work/cont.pt" \
+    --result "$T/work/cont.result" --steps 40 --step-seconds 1 --every 5
+signaller() {
+	i=0
+	while [ $i -lt 900 ]; do
+		if grep -q 'resuming at step 0' "$T"/work/ddp-*cont.out 2>/dev/null; then
+			sleep 3
+			: >"$T/emu-cont/signal-$1"
+			return
+		fi
+		i=$((i + 1))
+		sleep 0.2
+	done
+}
+FLUXEMU_BATCH_ID=$(printf '\306\222%s' Bacont)
+signaller "$FLUXEMU_BATCH_ID" &
+sig=$!
+batch cont 300 "$T/env.json"
+wait "$sig"
+expect_eq "cont: exit status" "$RC" 0
+cont=$(ls "$T/emu-cont/submitted")
+check "cont: continuation submitted" test -n "$cont" || show "$OUT"
+check "cont: the job said so" grep -q "^ddpgen job: time limit: checkpoint signal sent to 4 processes on 2 nodes; continuation job $cont submitted (restart 1 of at most 3)\$" "$OUT" ||
+    show "$OUT"
+expect_eq "cont: flux batch's arguments" \
+    "$(cat "$T/emu-cont/submitted/$cont/args")" \
+    "[\"--dependency=afterany:$FLUXEMU_BATCH_ID\"]"
+check "cont: every worker got the signal once" test \
+    "$(grep -c '^[0-9]*: train_resumable: rank [0-9] got signal 12' "$OUT")" -eq 4
+# The continuation: its environment is the one flux batch recorded.
+python3 -c '
+import json, sys
+env = json.load(open(sys.argv[1]))
+for k in ("DDPGEN_CONTINUED", "DDPGEN_RESTART_BASE", "DDPGEN_LIMITS"):
+    print(k, env.get(k))
+print("DDPRANK_SECRET" in env)' "$T/emu-cont/submitted/$cont/env" >"$T/cont.env"
+expect_eq "cont: its state" "$(cat "$T/cont.env" | tr '\n' ' ')" \
+    "DDPGEN_CONTINUED 1 DDPGEN_RESTART_BASE 1 DDPGEN_LIMITS 1 False "
+cp "$T/emu-cont/submitted/$cont/script" "$T/cont2.sh"
+batch cont2 300 "$T/emu-cont/submitted/$cont/env" "$cont"
+expect_eq "cont2: exit status" "$RC" 0
+check "cont2: resumed as restart 1 after the time limit" \
+    grep -q '^0: train_resumable: restart 1, last stop time-limit, resuming at step [1-9]' "$OUT" ||
+    show "$OUT"
+check "cont2: finished" test -s "$T/work/cont.result"
+
+echo "cluster up and cases in $(($(date +%s) - t0)) s"
+finish

@@ -1,0 +1,335 @@
+#!/bin/sh
+# t-lsf-emulate.sh: LSF job scripts (templates/lsf.sh) run as LSF would
+# run them. No LSF server is packaged for Debian, so test/lsf-emu plays
+# LSF's part, from IBM's documentation (each file names its pages): the
+# batch shell on the job's first host with LSF's variables, blaunch and
+# jsrun starting one task per node on the namespace nodes of a
+# test/cluster cluster (interface eth0; its Slurm daemons stay idle),
+# bkill -s, bstatus and brequeue. Cases: a real 2-node x 2-process
+# training with blaunch and hostile arguments, checked as t-e2e-slurm.sh
+# checks its jobs; the same on IBM CSM with jsrun, the batch shell on a
+# launch node; a node whose task never starts; a node that dies; the
+# warning before the run limit (bsub -wa/-wt), the requeue, the count it
+# carries, max_requeues, and a training that fails after the warning.
+
+mkdir -p "${BUILDDIR:-$(dirname "$0")/..}/test/tmp"
+. "$(dirname "$0")/lib.sh"
+
+T=$(cd "$T" && pwd)
+cluster=$srcdir/test/cluster/cluster.sh
+check_job=$srcdir/test/cluster/check_job.py
+TASK_PATH=/usr/sbin:/usr/bin:/sbin:/bin
+
+# --- what the test needs -------------------------------------------------------
+need_cluster timeout
+need_built ddpgen ddprank
+need_torchrun
+mkdir -p "$T/home"
+DDPGEN_PROFILE_PATH=$srcdir/profiles
+DDPGEN_TEMPLATE_PATH=$srcdir/templates
+export DDPGEN_PROFILE_PATH DDPGEN_TEMPLATE_PATH
+
+# --- the nodes -------------------------------------------------------------------
+chmod 0755 "$T"			# munged, as user munge, reaches CLUSTER_DIR
+CLUSTER_DIR=$T/cluster
+export CLUSTER_DIR
+bin=$T/bin emu=$T/emu work=$T/work
+# The job's processes, should a case end without LSF's cleanup.
+# shellcheck disable=SC2016 # expanded at exit
+on_exit 'for f in "$emu"/batch "$emu"/tasks "$emu"/jsm-tasks; do
+	[ -f "$f" ] && while read -r pg h; do kill -KILL -- "-$pg"; done <"$f"
+done 2>/dev/null'
+# shellcheck disable=SC2016 # expanded at exit
+on_exit '"$cluster" down >/dev/null 2>&1'
+trap 'exit 130' INT TERM
+t0=$(date +%s)
+if ! check "cluster.sh up 3 eth0" "$cluster" up 3 eth0 >"$T/up.log" 2>&1; then
+	cat "$T/up.log"
+	finish
+fi
+. "$CLUSTER_DIR/cluster.vars"
+
+# resolved HOST: HOST's address in the cluster's hosts file.
+resolved() {
+	awk -v h="$1" '{ for (i = 2; i <= NF; i++) if ($i == h) { print $1; exit } }' \
+	    "$CLUSTER_DIR/etc/hosts"
+}
+
+# --- LSF ---------------------------------------------------------------------------
+mkdir -p "$bin" "$work"
+cp "$srcdir"/test/lsf-emu/* "$bin/"
+# emu_conf [NEVER]: fresh job state; NEVER is a host whose tasks blaunch
+# never starts.
+emu_conf() {
+	cat >"$bin/emu.conf" <<EOF
+EMU_PREFIX=ddp$ID-
+EMU_HOSTS=$CLUSTER_DIR/etc/hosts
+EMU_DIR=$emu
+EMU_NEVER=${1:-}
+EMU_KILL_INTERVAL=1
+EOF
+	rm -rf "$emu"
+	mkdir -p "$emu"
+}
+
+# The job's environment as bsub took it from the submitting shell: the
+# test's PATH with the stand-ins first, an empty HOME, and the site
+# customisation torchrun needs on this Debian (test/cluster/README.md).
+submit_env="PATH=$bin:$TASK_PATH HOME=$T/home PYTHONPATH=$srcdir/test/cluster"
+
+# gen NAME ARGS...: ddpgen ARGS... into $work/NAME.sh.
+gen() {
+	g_name=$1
+	shift
+	"$DDPGEN" --ddprank "$DDPRANK" -o "$work/$g_name.sh" "$@" \
+	    2>"$T/$g_name.gen.err"
+}
+
+# run NAME JOBID HOST:SLOTS...: the job $work/NAME.sh dispatched on
+# those hosts, with $submit_env and $extra_env, its output in
+# $work/NAME.out, its exit status in $RC. A job that hangs is ended
+# after 300 s (a failure).
+extra_env=
+run() {
+	r_name=$1 r_job=$2
+	shift 2
+	# shellcheck disable=SC2086 # the environments: words
+	(cd "$work" && timeout 300 "$bin/lsf-run" "$r_job" "$work/$r_name.out" \
+	    "$work/$r_name.sh" "$@" -- $submit_env $extra_env)
+	RC=$?
+	check "$r_name: ended before the 300 s timeout" test "$RC" -ne 124 ||
+	    tail -n 30 "$work/$r_name.out"
+}
+
+# leftovers: the job's processes still alive, as "pgid host" lines.
+leftovers() {
+	for f in "$emu/tasks" "$emu/jsm-tasks" "$emu/batch"; do
+		[ -f "$f" ] || continue
+		while read -r pg h; do
+			! kill -0 -- "-$pg" 2>/dev/null || echo "$pg $h"
+		done <"$f"
+	done
+}
+
+# rank0_port NAME: the master port rank 0 of job NAME saw.
+rank0_port() {
+	python3 -c '
+import json, sys
+for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
+    at = line.find("DDPTEST ")
+    if at >= 0:
+        print(json.loads(line[at + 8:])["env"].get("PET_MASTER_PORT", ""))
+        sys.exit(0)' "$work/$1.out" 2>/dev/null
+}
+
+# expect_training NAME NODES PPN FIRST ORDER ARGV-FILE: the job trained
+# to the end, each rank once, in sync, with the arguments byte for byte,
+# FIRST's address as the master, node ranks in ORDER.
+expect_training() {
+	e_name=$1 e_nodes=$2 e_ppn=$3 e_first=$4 e_order=$5 e_argv=$6
+	expect_eq "$e_name: exit status" "$RC" 0
+	expect_eq "$e_name: DDPTEST lines in the job's output" \
+	    "$(grep -a -o 'DDPTEST {' "$work/$e_name.out" | wc -l)" \
+	    $((e_nodes * e_ppn))
+	port=$(rank0_port "$e_name")
+	check "$e_name: port '$port' in 20000-29999" \
+	    matches "$port" "2[0-9][0-9][0-9][0-9]"
+	check "$e_name: check_job.py" \
+	    python3 "$check_job" --nodes "$e_nodes" --procs-per-node "$e_ppn" \
+	    --node-order "$e_order" --argv-file "$e_argv" \
+	    --master-addr "$(resolved "$e_first")" \
+	    --expect-env "PET_MASTER_ADDR=$(resolved "$e_first")" \
+	    --expect-env "PET_MASTER_PORT=$port" \
+	    --expect-env "PET_NNODES=$e_nodes" \
+	    --expect-unset DDPRANK_SECRET --expect-unset GLOO_SOCKET_IFNAME \
+	    "$work/$e_name.out" || tail -n 40 "$work/$e_name.out"
+	check "$e_name: an argument was run as a command" \
+	    test ! -e "$work/pwned"
+	expect_eq "$e_name: processes left" "$(leftovers)" ""
+}
+
+# Arguments that break naive quoting, as in t-e2e-slurm.sh: written once
+# as the training's arguments and once NUL-separated for check_job.py.
+nl=$(printf 'line1\nline2')
+notutf8=$(printf '\377\376 not utf-8')
+utf8=$(printf 'caf\303\251 \316\273')
+with_args() {
+	"$@" --epochs=2 'two  words' '' '$(touch pwned)' '`touch pwned`' \
+	    "it's \"quoted\" \\back\\slash\\" '*' '?' '[a-z]*' "$nl" \
+	    "$notutf8" -- --nnodes=7 --nproc_per_node=9 --port=1 "$utf8" \
+	    ' lead and trail ' '-h' '$HOME' '${PATH}' '!x' ';' '&&' '|' \
+	    '>out' '\' "'" '"' '%J' '#BSUB -J x'
+}
+with_args printf '%s\0' >"$T/argv"
+: >"$T/argv.none"
+cp "$srcdir/test/train.py" "$work/train.py"
+jobid=$((1000 + $$ % 9000))
+
+# --- blaunch: 2 nodes, 2 processes each ------------------------------------------
+emu_conf
+t1=$(date +%s)
+if with_args gen blaunch --site lsf -N 2 -n 2 -t 10 "$work/train.py"; then
+	run blaunch "$jobid" node1:1 node2:1
+	expect_training blaunch 2 2 node1 "node1 node2" "$T/argv"
+	expect_eq "blaunch: one blaunch per node, for the doctor and the training" \
+	    "$(grep -c '^blaunch ' "$emu/log")" 4
+else
+	fail "ddpgen --site lsf: $(cat "$T/blaunch.gen.err")"
+fi
+
+# --- jsrun under IBM CSM: the batch shell on a launch node ------------------------
+# LSB_MCPU_HOSTS lists the launch node first; CSM_ALLOCATION_ID marks
+# the job as CSM's, so ddprank and the script leave it out.
+emu_conf
+jobid=$((jobid + 1))
+t2=$(date +%s)
+if gen csm --site lsf-csm -N 2 -n 2 -t 10 "$work/train.py" "two  words"; then
+	printf '%s\0' 'two  words' >"$T/argv.csm"
+	extra_env=CSM_ALLOCATION_ID=77
+	run csm "$jobid" node1:1 node2:4 node3:4
+	extra_env=
+	expect_training csm 2 2 node2 "node2 node3" "$T/argv.csm"
+	expect_eq "csm: jsrun, for the doctor and the training" \
+	    "$(grep -c '^jsrun nrs=2 per_host=1 per_rs=1$' "$emu/log")" 2
+else
+	fail "ddpgen --site lsf-csm: $(cat "$T/csm.gen.err")"
+fi
+
+# --- a node whose task never starts ------------------------------------------------
+# blaunch never starts node2's task: the doctor on node1 waits its 5 s
+# for node2's findings, names it and fails; the job ends, and LSF ends
+# what is left of it.
+emu_conf node2
+jobid=$((jobid + 1))
+t3=$(date +%s)
+if gen never --site lsf -N 2 -n 1 -t 10 "$work/train.py"; then
+	run never "$jobid" node1:1 node2:1
+	check "never: failed" test "$RC" -ne 0
+	check "never: the doctor names node2" \
+	    grep -q '^FAIL connect node2: no findings reached node 0 within 5 s$' \
+	    "$work/never.out" || tail -n 20 "$work/never.out"
+	check "never: the job names the failed task" \
+	    grep -q "^ddpgen job: blaunch on node1 exited with status $RC: ending the job$" \
+	    "$work/never.out" || tail -n 20 "$work/never.out"
+	check "never: no training started" \
+	    test "$(grep -c 'DDPTEST' "$work/never.out")" -eq 0
+	expect_eq "never: processes left" "$(leftovers)" ""
+else
+	fail "ddpgen never: $(cat "$T/never.gen.err")"
+fi
+
+# --- a node that dies --------------------------------------------------------------
+# train.py exits 3 on node rank 1 once the process group is up: the job
+# ends at once, and LSF ends what is left of it.
+emu_conf
+jobid=$((jobid + 1))
+t4=$(date +%s)
+if gen dies --site lsf -N 2 -n 2 -t 10 -e DDPTEST_FAIL_NODE=1 "$work/train.py"; then
+	run dies "$jobid" node1:1 node2:1
+	check "dies: failed" test "$RC" -ne 0
+	check "dies: train.py's message" \
+	    grep -q 'train\.py: rank [0-9]* on node 1: failing on request' \
+	    "$work/dies.out" || tail -n 20 "$work/dies.out"
+	# Node1's ranks fail too once their peers are gone: which task
+	# ends first is a race.
+	check "dies: the job names the task that ended it" \
+	    grep -q "^ddpgen job: blaunch on node[12] exited with status $RC: ending the job$" \
+	    "$work/dies.out" || tail -n 20 "$work/dies.out"
+	expect_eq "dies: processes left" "$(leftovers)" ""
+else
+	fail "ddpgen dies: $(cat "$T/dies.gen.err")"
+fi
+t5=$(date +%s)
+
+# --- the warning and the requeue ------------------------------------------------------
+# stub-train stands in for the training: it records the restart count
+# and last stop ddprank gives it and exits on the checkpoint signal. LSF
+# sends URG (bsub -wa) -wt minutes before the run limit: lsf-run warn.
+stub=$T/stub
+cat >"$T/requeue.conf" <<EOF
+extends = "lsf"
+description = "lsf, a stand-in training"
+launcher = {"$bin/stub-train"}
+max_requeues = 1
+env = {"STUB_DIR=$stub"}
+EOF
+# wait_file PATH...: waits, at most 60 s, until each exists.
+wait_file() {
+	w_i=0
+	for w_f; do
+		while [ ! -e "$w_f" ] && [ $w_i -lt 600 ]; do
+			sleep 0.1
+			w_i=$((w_i + 1))
+		done
+		[ -e "$w_f" ] || return 1
+	done
+}
+# requeue_job NAME: the job in the background; its pid in $bg.
+requeue_job() {
+	rm -rf "$stub"
+	mkdir -p "$stub"
+	emu_conf
+	jobid=$((jobid + 1))
+	gen "$1" --site "$T/requeue.conf" -N 2 -t 30 "$work/train.py" ||
+	    fail "ddpgen $1: $(cat "$T/$1.gen.err")"
+	# shellcheck disable=SC2086 # submit_env: words
+	(cd "$work" && exec timeout 300 "$bin/lsf-run" "$jobid" \
+	    "$work/$1.out" "$work/$1.sh" node1:1 node2:1 -- $submit_env) &
+	bg=$!
+}
+
+requeue_job requeue
+check "requeue: run 0 started on both nodes" \
+    wait_file "$stub/run-0.node1" "$stub/run-0.node2"
+expect_eq "requeue: run 0's count and last stop" \
+    "$(cat "$stub/run-0.node1" "$stub/run-0.node2")" \
+    "count=0 last=none sig=USR2
+count=0 last=none sig=USR2"
+"$bin/lsf-run" warn
+check "requeue: run 1 started on both nodes" \
+    wait_file "$stub/run-1.node1" "$stub/run-1.node2"
+expect_eq "requeue: run 1's count and last stop" \
+    "$(cat "$stub/run-1.node1" "$stub/run-1.node2")" \
+    "count=1 last=time-limit sig=USR2
+count=1 last=time-limit sig=USR2"
+expect_eq "requeue: run 0 signalled once on each node, with USR2" \
+    "$(cat "$stub/signalled-0.node1" "$stub/signalled-0.node2")" "12
+12"
+"$bin/lsf-run" warn
+wait "$bg"
+RC=$?
+expect_eq "requeue: max_requeues reached: exit status" "$RC" 124
+expect_eq "requeue: the job says why" \
+    "$(grep '^ddpgen job:' "$work/requeue.out")" \
+    "ddpgen job: run limit in 2 min: checkpoint signal sent to 2 processes on 2 nodes; requeued (restart 1 of at most 1)
+ddpgen job: run limit in 2 min: checkpoint signal sent to 2 processes on 2 nodes; not requeued: 1 time-limit requeues already (max_requeues = 1)"
+expect_eq "requeue: what LSF was asked" \
+    "$(grep -e '^bkill' -e '^bstatus -d' -e '^brequeue' -e '^run ' "$emu/log")" \
+    "run 0 of job $jobid
+bkill -s USR2 $jobid
+bstatus -d ddpgen restart=1 limits=1 last=time-limit $jobid
+brequeue $jobid
+run 1 of job $jobid
+bkill -s USR2 $jobid"
+expect_eq "requeue: processes left" "$(leftovers)" ""
+
+# A training that fails after the warning is not requeued.
+requeue_job requeue-fail
+echo 3 >"$stub/rc"
+check "requeue-fail: started on both nodes" \
+    wait_file "$stub/run-0.node1" "$stub/run-0.node2"
+"$bin/lsf-run" warn
+wait "$bg"
+RC=$?
+check "requeue-fail: exit status $RC is not 0" test "$RC" -ne 0
+check "requeue-fail: the job says why" \
+    grep -q "^ddpgen job: run limit in 2 min: checkpoint signal sent to 2 processes on 2 nodes; the training exited with status $RC: not requeued$" \
+    "$work/requeue-fail.out"
+expect_eq "requeue-fail: not requeued" \
+    "$(grep -c -e '^brequeue' -e '^bstatus -d' "$emu/log")" 0
+t6=$(date +%s)
+
+echo "cluster up in $((t1 - t0)) s; blaunch 2x2 $((t2 - t1)) s; jsrun 2x2" \
+    "$((t3 - t2)) s; never $((t4 - t3)) s; dies $((t5 - t4)) s;" \
+    "requeue $((t6 - t5)) s"
+finish
