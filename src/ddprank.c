@@ -4,6 +4,7 @@
 #include <sys/types.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 
 #include <errno.h>
 #include <signal.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "auth.h"
@@ -28,6 +30,7 @@
 #include "restart.h"
 #include "rx.h"
 #include "util.h"
+#include "watch.h"
 #include "xmalloc.h"
 
 /* How long, at most, an error line may wait in the stderr pipe at exit. */
@@ -48,8 +51,8 @@ static const struct cmdinfo {
 	const char	*opts;
 } cmds[] = {
 	{ "doctor", "sfipPNxT46FGLWD" },
-	{ "env", "sfipPrFxTN" },
-	{ "exec", "sfipPrxTNLna" },
+	{ "env", "sfiCpPrFxTN" },
+	{ "exec", "sfiCpPrxTNLna" },
 	{ "hosts", "sf" },
 	{ "ip", "i46" },
 	{ "port", "pP" }
@@ -59,6 +62,7 @@ struct options {
 	enum cmd		 cmd;
 	struct rank_opts	 ro;
 	struct rx		 rx;
+	struct rx		 comm_rx;
 	struct exchange_opts	 xo;
 	struct auth		 auth;
 	struct doctor_opts	 doc;
@@ -74,8 +78,9 @@ struct options {
 	char			**argv;
 };
 
-static const char optstr[] = "+:46Df:F:G:hi:L:n:N:p:P:r:s:T:VW:x:";
+static const char optstr[] = "+:46C:Df:F:G:hi:L:n:N:p:P:r:s:T:VW:x:";
 static const struct option longopts[] = {
+	{ "comm-iface",	required_argument,	NULL, 'C' },
 	{ "deep",	no_argument,		NULL, 'D' },
 	{ "hostfile",	required_argument,	NULL, 'f' },
 	{ "format",	required_argument,	NULL, 'F' },
@@ -102,7 +107,8 @@ usage(FILE *f)
 {
 	fprintf(f,
 "usage: ddprank [env] [--scheduler auto|slurm|hpcpack|flux|pbs|lsf|hostfile]\n"
-"               [--hostfile FILE] [--iface REGEX] [--port N|auto]\n"
+"               [--hostfile FILE] [--iface REGEX] [--comm-iface REGEX]\n"
+"               [--port N|auto]\n"
 "               [--port-range LO-HI] [--rdzv static|c10d] [--nnodes N]\n"
 "               [--exchange dir:PATH|mpi] [--exchange-timeout SECONDS]\n"
 "               [--format sh|json]\n"
@@ -112,6 +118,7 @@ usage(FILE *f)
 "               [--launcher NAME] [--deep] [--gpus N] [--wait SECONDS]\n"
 "               [--format text|json]\n"
 "       ddprank exec [--scheduler S] [--hostfile FILE] [--iface REGEX]\n"
+"               [--comm-iface REGEX]\n"
 "               [--port N|auto] [--port-range LO-HI] [--rdzv static|c10d]\n"
 "               [--nnodes N] [--exchange dir:PATH|mpi]\n"
 "               [--exchange-timeout SECONDS] [--launcher NAME]\n"
@@ -322,6 +329,9 @@ parse_option(struct options *o, int c, const char *arg)
 	case 'i':
 		o->ro.iface = arg;
 		break;
+	case 'C':
+		o->ro.comm_iface = arg;
+		break;
 	case 'L':
 		o->doc.launcher = launcher_doctor_program(arg);
 		o->launcher = launcher_get(launcher_find(arg));
@@ -414,6 +424,13 @@ parse_iface(struct options *o)
 {
 	char	*cause;
 
+	if (o->ro.comm_iface != NULL) {
+		if (rx_compile(&o->comm_rx, o->ro.comm_iface, &cause) == -1) {
+			report(XC_USAGE, "--comm-iface: %s", cause);
+			exit(XC_USAGE);
+		}
+		o->ro.comm_rx = &o->comm_rx;
+	}
 	if (o->ro.iface == NULL)
 		return;
 	if (rx_compile(&o->rx, o->ro.iface, &cause) == -1) {
@@ -564,6 +581,84 @@ restart_setenv(void)
 	return XC_OK;
 }
 
+static double
+now_seconds(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Waits up to ms for the launcher to end. */
+static int
+launcher_gone(const struct watch *w, int ms)
+{
+	struct timespec	tick = { 0, WATCH_TICK_MS * 1000000L };
+
+	for (; ms > 0; ms -= WATCH_TICK_MS) {
+		if (!watch_alive(w))
+			return 1;
+		nanosleep(&tick, NULL);
+	}
+	return !watch_alive(w);
+}
+
+/* The watcher's life (watch.h): it ends with the launcher, or ends it
+ * after saying why; it never returns. */
+static void __attribute__((noreturn))
+watch_child(struct watch *w)
+{
+	char	node[256], *msg;
+
+	(void)freopen("/dev/null", "r", stdin);
+	(void)freopen("/dev/null", "w", stdout);
+	if (gethostname(node, sizeof node) == -1)
+		snprintf(node, sizeof node, "this node");
+	node[sizeof node - 1] = '\0';
+	w->self = getpid();
+	while (!launcher_gone(w, WATCH_TICK_MS)) {
+		if (watch_tick(w, now_seconds()) != WATCH_END)
+			continue;
+		msg = watch_message(w, node);
+		util_warn("%s", msg);
+		free(msg);
+		(void)util_drain(STDERR_FILENO, DRAIN_MS);
+		(void)kill(w->launcher, SIGTERM);
+		if (!launcher_gone(w, WATCH_KILL_WAIT * 1000))
+			(void)kill(w->launcher, SIGKILL);
+		break;
+	}
+	_exit(0);
+}
+
+/* Forks the watcher, a grandchild that init (or the step's subreaper)
+ * adopts: not torchrun's child, so that no wait(2) of torchrun's, or
+ * of a wrapper script's "wait", waits for it. The launcher keeps this
+ * process's id, signals, exit status and argv as without a watcher. */
+static void
+watch_start(char **argv)
+{
+	static struct watch	w;
+	pid_t			pid;
+
+	if (!watch_is_torchrun((const char *const *)argv))
+		return;
+	watch_init(&w, "/proc", getpid(), 0, (const char *const *)argv);
+	switch ((pid = fork())) {
+	case -1:
+		report(XC_OK, "warning: fork: %s: a worker that fails may "
+		    "hold torchrun for its exit barrier", strerror(errno));
+		return;
+	case 0:
+		if (fork() == 0)
+			watch_child(&w);
+		_exit(0);
+	default:
+		(void)waitpid(pid, NULL, 0);
+	}
+}
+
 /* DeepSpeed's hostfile, "HOST slots=1" a node, in an anonymous file
  * the command inherits: path is its /dev/fd name. No shared directory
  * is written, so no other user can plant or race one. */
@@ -671,6 +766,7 @@ cmd_exec(struct options *o)
 		/* The command has no use for the secret: one copy fewer to
 		 * leak. */
 		(void)unsetenv(AUTH_ENV);
+		watch_start(argv.v);
 		execvp(argv.v[0], argv.v);
 		saved = errno;
 		xc = saved == ENOENT || saved == ENOTDIR ? XC_NOTFOUND :
@@ -825,6 +921,8 @@ main(int argc, char **argv)
 	}
 	if (o.ro.rx != NULL)
 		rx_free(&o.rx);
+	if (o.ro.comm_rx != NULL)
+		rx_free(&o.comm_rx);
 	exchange_opts_free(&o.xo);
 	explicit_bzero(&o.auth, sizeof o.auth);
 	return xc;

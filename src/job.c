@@ -228,6 +228,43 @@ job_pass_remove(struct strlist *pass, const char *name)
 	}
 }
 
+static int
+job_env_has(const struct strlist *env, const char *name)
+{
+	size_t	i, len = strlen(name);
+
+	for (i = 0; i < env->n; i++)
+		if (strncmp(env->v[i], name, len) == 0 &&
+		    (env->v[i][len] == '=' || env->v[i][len] == '\0'))
+			return 1;
+	return 0;
+}
+
+/* env_default: an entry whose name env or --env gives goes. Where the
+ * job sees the submitting environment (Slurm), the rest stay for the
+ * script to export when the job does not have them; elsewhere (HPC
+ * Pack) nothing can be there first, and they join env. */
+static void
+job_env_defaults(struct profile *p, const struct strlist *pass)
+{
+	struct strlist	 keep;
+	char		*name;
+	size_t		 i;
+	int		 run_time = sched_get(p->scheduler)->env_pass;
+
+	strlist_init(&keep);
+	for (i = 0; i < p->env_default.n; i++) {
+		name = xstrndup(p->env_default.v[i],
+		    strcspn(p->env_default.v[i], "="));
+		if (!job_env_has(&p->env, name) && !job_env_has(pass, name))
+			strlist_add(run_time ? &keep : &p->env,
+			    p->env_default.v[i]);
+		free(name);
+	}
+	strlist_free(&p->env_default);
+	p->env_default = keep;
+}
+
 /* Applies each --env in order, the last for a name winning: NAME=VALUE
  * replaces the profile's NAME; a bare NAME is passed from the submitting
  * shell at run time instead (into pass), so its value is never written. */
@@ -255,6 +292,7 @@ job_apply_env(struct profile *p, const struct job_opts *o,
 		    pass->v[0], pass->v[0]);
 		return XC_USAGE;
 	}
+	job_env_defaults(p, pass);
 	return XC_OK;
 }
 

@@ -252,6 +252,25 @@ netif_find(const struct netif_list *l, struct rx *rx, const char *pattern,
 	return NULL;
 }
 
+void
+netif_names(struct buf *b, const struct netif_list *l, struct rx *rx)
+{
+	size_t	i, j;
+
+	for (i = 0; i < l->n; i++) {
+		if (!netif_usable(&l->v[i], AF_UNSPEC) ||
+		    !rx_match(rx, l->v[i].name))
+			continue;
+		for (j = 0; j < i; j++)
+			if (netif_usable(&l->v[j], AF_UNSPEC) &&
+			    strcmp(l->v[j].name, l->v[i].name) == 0)
+				break;
+		if (j == i)
+			buf_addf(b, "%s%s", b->len > 0 ? "," : "",
+			    l->v[i].name);
+	}
+}
+
 int
 netif_owns(const struct netif_list *l, const struct netif_addrs *addrs)
 {

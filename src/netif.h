@@ -86,6 +86,11 @@ int	netif_addr_is_loopback(const struct netif_addr *);
 const struct netif *netif_find(const struct netif_list *, struct rx *rx,
 	    const char *pattern, int family, char **cause);
 
+/* Appends to b the names of the entries of list that are up with an
+ * address and match rx, once each, in list order, separated by ','. */
+struct buf;
+void	netif_names(struct buf *b, const struct netif_list *, struct rx *rx);
+
 /* 1 if one of addrs (other than loopback) is an address of list. */
 int	netif_owns(const struct netif_list *, const struct netif_addrs *);
 

@@ -84,6 +84,10 @@ nodecmd_ddprank(struct strlist *argv, const struct job *job, size_t rt)
 		strlist_add(argv, "--iface");
 		strlist_add(argv, p->iface);
 	}
+	if (*p->comm_iface != '\0') {
+		strlist_add(argv, "--comm-iface");
+		strlist_add(argv, p->comm_iface);
+	}
 	strlist_add(argv, "--port");
 	if (p->port == 0)
 		strlist_add(argv, "auto");

@@ -79,6 +79,8 @@ static const struct key keys[] = {
 	  .names = profile_disc_names },
 	{ .name = "iface", .type = K_STR, .off = OFF(iface),
 	  .flags = KF_LINE, .check = check_iface },
+	{ .name = "comm_iface", .type = K_STR, .off = OFF(comm_iface),
+	  .flags = KF_LINE, .check = check_iface },
 	{ .name = "gpus_per_node", .type = K_INT, .off = OFF(gpus_per_node),
 	  .min = 0, .max = 1024 },
 	{ .name = "nproc_per_node", .type = K_INT,
@@ -102,6 +104,8 @@ static const struct key keys[] = {
 	{ .name = "sbatch_extra", .type = K_LIST, .off = OFF(sbatch_extra),
 	  .flags = KF_LINE, .check = check_sbatch },
 	{ .name = "env", .type = K_LIST, .off = OFF(env), .check = profile_check_env },
+	{ .name = "env_default", .type = K_LIST, .off = OFF(env_default),
+	  .check = profile_check_env },
 	{ .name = "setup", .type = K_LIST, .off = OFF(setup) },
 	{ .name = "launcher", .type = K_LIST, .off = OFF(launcher) },
 	{ .name = "launcher_args", .type = K_LIST, .off = OFF(launcher_args) },
@@ -861,7 +865,7 @@ profile_apply(struct profile *p, const struct layer *l, size_t i)
 			else
 				strlist_add(list, cfg_opt_getnstr(opt, j));
 		}
-		if (k->off == OFF(env))
+		if (k->off == OFF(env) || k->off == OFF(env_default))
 			env_dedupe(list);
 		break;
 	case K_RANGE:

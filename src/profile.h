@@ -54,6 +54,7 @@ struct profile {
 	enum sched_id	 scheduler;	/* one of sched_gen_names */
 	enum profile_disc discovery;
 	char		*iface;		/* PCRE2 pattern, checked at load */
+	char		*comm_iface;	/* Gloo's and NCCL's; "" = iface's */
 	int		 gpus_per_node;	/* 0: request none (CPU runs) */
 	int		 nproc_per_node; /* 0: one per GPU, 1 without GPUs */
 
@@ -70,6 +71,7 @@ struct profile {
 	int		 label_output;	/* Slurm: srun --label */
 
 	struct strlist	 env;		/* NAME=VALUE, exported */
+	struct strlist	 env_default;	/* NAME=VALUE, exported when unset */
 	struct strlist	 setup;		/* shell lines, code by design */
 	struct strlist	 launcher;	/* argv prefix, e.g. {"torchrun"} */
 	struct strlist	 launcher_args;	/* after the launcher's own options */

@@ -601,6 +601,34 @@ rank_from_exchange(struct rank_ctx *c, struct rank *r, char **cause)
 	return xc;
 }
 
+/* --comm-iface: Gloo's interface is the first that matches, as for
+ * --iface; NCCL takes every one that matches (it spreads its sockets
+ * over them, as NERSC's NCCL_SOCKET_IFNAME=hsn does over hsn0..hsn3).
+ * With both variables set already, the pattern has nothing to give and
+ * need not match. */
+static int
+rank_comm_iface(struct rank_ctx *c, struct rank *r, char **cause)
+{
+	const struct netif	*first;
+	struct buf		 b;
+
+	if (c->o->comm_rx == NULL ||
+	    (nodes_var(c->env, "GLOO_SOCKET_IFNAME") != NULL &&
+	    nodes_var(c->env, "NCCL_SOCKET_IFNAME") != NULL))
+		return XC_OK;
+	if (rank_ifs(c, cause) == -1)
+		return XC_FAIL;
+	if ((first = netif_find(&c->ifs, c->o->comm_rx, c->o->comm_iface,
+	    AF_UNSPEC, cause)) == NULL)
+		return XC_IFACE;
+	free(r->ifname);
+	r->ifname = xstrdup(first->name);
+	buf_init(&b);
+	netif_names(&b, &c->ifs, c->o->comm_rx);
+	r->nccl_ifnames = buf_take(&b);
+	return XC_OK;
+}
+
 /* A site or user that set GLOO_SOCKET_IFNAME or NCCL_SOCKET_IFNAME knows
  * its network better than one pattern: their value stays, and node 0
  * says so once for the job. */
@@ -731,6 +759,8 @@ rank_compute(struct rank *r, const struct rank_opts *o,
 	if (xc == XC_OK)
 		xc = rank_check_port(&c, r, cause);
 	if (xc == XC_OK)
+		xc = rank_comm_iface(&c, r, cause);
+	if (xc == XC_OK)
 		rank_keep_ifnames(&c, r);
 	netif_list_free(&c.ifs);
 	nodes_free(&c.nodes);
@@ -743,6 +773,7 @@ rank_free(struct rank *r)
 	free(r->host);
 	free(r->master_addr);
 	free(r->ifname);
+	free(r->nccl_ifnames);
 	free(r->jobid);
 	free(r->warning);
 	free(r->note);
@@ -825,7 +856,8 @@ rank_vars(struct rank_vars *vs, const struct rank *r, int exec,
 		rank_var(vs, "GLOO_SOCKET_IFNAME", 0, "%s", r->ifname);
 	/* NCCL takes prefixes: "=" asks for this name exactly. */
 	if (r->ifname != NULL && !r->keep_nccl)
-		rank_var(vs, "NCCL_SOCKET_IFNAME", 0, "=%s", r->ifname);
+		rank_var(vs, "NCCL_SOCKET_IFNAME", 0, "=%s",
+		    r->nccl_ifnames != NULL ? r->nccl_ifnames : r->ifname);
 	if (!exec)
 		return;
 	rank_var(vs, "PET_NNODES", 0, "%llu", (unsigned long long)r->nnodes);

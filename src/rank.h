@@ -26,6 +26,10 @@ struct rank_opts {
 	const char		*hostfile;	/* --hostfile, or NULL */
 	struct rx		*rx;		/* --iface compiled, or NULL */
 	const char		*iface;		/* its pattern, for messages */
+	/* --comm-iface: Gloo's and NCCL's interfaces, when not --iface's;
+	 * compiled, and its pattern; or NULL. */
+	struct rx		*comm_rx;
+	const char		*comm_iface;
 	int			 port;		/* --port; 0 for auto */
 	int			 lo, hi;	/* --port-range */
 	int			 check_port;	/* bind it on node 0 */
@@ -53,6 +57,9 @@ struct rank {
 	char		*master_addr;
 	int		 master_port;
 	char		*ifname;	/* interface matched, or NULL */
+	/* With --comm-iface: every interface it matches, "a,b", for NCCL
+	 * (ifname is the first, for Gloo); else NULL. */
+	char		*nccl_ifnames;
 	char		*jobid;		/* rendezvous id, or NULL */
 	/* What an exchange says besides: another process of this node runs
 	 * the command (--exchange mpi), and something to print (or NULL),

@@ -71,23 +71,23 @@ script_job_time(const struct profile *p, const char *item)
  * them as records so the name and the value are escaped apart. An HPC
  * Pack job leaves out those DDPGEN_TASK exports (script_job_time). */
 static void
-script_set_env(struct tmpl_vars *v, const struct profile *p)
+script_set_envlist(struct tmpl_vars *v, const char *var,
+    const struct profile *p, const struct strlist *env)
 {
-	const struct strlist	*env = &p->env;
 	static const char *const fields[] = { "name", "value", NULL };
 	struct tmpl_vars	*rec;
 	const char		*eq;
 	char			*name;
 	size_t			 i;
 
-	tmpl_set_fields(v, "env", fields);
+	tmpl_set_fields(v, var, fields);
 	for (i = 0; i < env->n; i++) {
 		if (script_job_time(p, env->v[i]))
 			continue;
 		eq = strchr(env->v[i], '=');
 		name = xstrndup(env->v[i], eq == NULL ? strlen(env->v[i]) :
 		    (size_t)(eq - env->v[i]));
-		rec = tmpl_add_record(v, "env");
+		rec = tmpl_add_record(v, var);
 		tmpl_set(rec, "name", name);
 		tmpl_set(rec, "value", eq == NULL ? "" : eq + 1);
 		free(name);
@@ -228,7 +228,8 @@ script_set_runtime(struct tmpl_vars *v, const struct profile *p)
 	script_set_list(v, "launcher_args", &p->launcher_args);
 	tmpl_set(v, "preflight", p->preflight ? "1" : "");
 	script_set_list(v, "setup", &p->setup);
-	script_set_env(v, p);
+	script_set_envlist(v, "env", p, &p->env);
+	script_set_envlist(v, "env_default", p, &p->env_default);
 }
 
 /* The task's shell code, the value of the job variable DDPGEN_TASK: the

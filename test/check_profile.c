@@ -424,6 +424,8 @@ static const struct {
 	    "missing terminating ] for character class at offset 5" },
 	{ "\niface = \"(a\"\n", "t.conf:4: iface: bad pattern '(a': "
 	    "missing closing parenthesis at offset 2" },
+	{ "comm_iface = \"^hsn[\"\n", "t.conf:3: comm_iface: bad pattern "
+	    "'^hsn[': missing terminating ] for character class at offset 5" },
 	{ "port = 0\n",
 	    "t.conf:3: port: '0' is not auto or a number from 1 to 65535" },
 	{ "port = 70000\n",
@@ -1262,6 +1264,7 @@ START_TEST(test_dump_format)
 	    "scheduler = \"slurm\"\n"
 	    "discovery = \"iface\"\n"
 	    "iface = \"^eth3$\"\n"
+	    "comm_iface = \"\"\n"
 	    "gpus_per_node = 0\n"
 	    "nproc_per_node = 0\n"
 	    "job_name = \"ddp\"\n"
@@ -1275,6 +1278,7 @@ START_TEST(test_dump_format)
 	    "label_output = true\n"
 	    "sbatch_extra = {}\n"
 	    "env = {}\n"
+	    "env_default = {}\n"
 	    "setup = {\"say \\\"hi\\\"\", \"a\\\\b\"}\n"
 	    "launcher = {\"torchrun\"}\n"
 	    "launcher_args = {}\n"
@@ -1398,8 +1402,8 @@ dump_again(const struct profile *p)
 	strlist_free(&dirs);
 }
 
-static const char *const shipped[] = { "cori", "hpcpack", "lsf", "lsf-csm",
-    "plmt", "polaris", "slurm", "tuolumne" };
+static const char *const shipped[] = { "cori", "frontier", "hpcpack", "lsf",
+    "lsf-csm", "plmt", "polaris", "slurm", "tuolumne" };
 
 START_TEST(test_shipped_valid)
 {
@@ -1490,7 +1494,7 @@ START_TEST(test_shipped_facts)
 	ck_assert_int_eq(p->discovery, PROFILE_HOSTNAME);
 	profile_free(p);
 	n = profile_list(&dirs, &v);
-	ck_assert_uint_eq(n, 8);
+	ck_assert_uint_eq(n, 9);
 	for (i = 0; i < n; i++) {
 		ck_assert_str_eq(v[i].name, shipped[i]);
 		ck_assert_msg(strncmp(v[i].description, "(error", 6) != 0,

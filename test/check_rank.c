@@ -738,6 +738,74 @@ START_TEST(test_keep_ifnames)
 }
 END_TEST
 
+static struct rx	comm_rx;
+
+static void
+use_comm_iface(const char *pattern)
+{
+	char	*cause = NULL;
+
+	ck_assert_int_eq(rx_compile(&comm_rx, pattern, &cause), 0);
+	opts.comm_rx = &comm_rx;
+	opts.comm_iface = pattern;
+}
+
+/* --comm-iface: the master address still comes from --iface's eth3;
+ * Gloo takes the first interface comm matches, NCCL every one (eth3
+ * once, although it has two addresses); the user's own still win. */
+START_TEST(test_comm_iface)
+{
+	struct rank	 r;
+	char		*cause;
+
+	use_iface("^eth3$");
+	use_comm_iface("^(eth|lo)");
+	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]"),
+	    "export NODE_RANK=1\n"
+	    "export NNODES=3\n"
+	    "export MASTER_ADDR=10.3.0.1\n"
+	    "export MASTER_PORT=29500\n"
+	    "export GLOO_SOCKET_IFNAME=lo\n"
+	    "export NCCL_SOCKET_IFNAME='=lo,eth0,eth3'\n");
+	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=nid[01-03]",
+	    "NCCL_SOCKET_IFNAME=hsn"), &cause), XC_OK);
+	expect_vars(&r, 0, RDZV_STATIC,
+	    "export NODE_RANK=1\n"
+	    "export NNODES=3\n"
+	    "export MASTER_ADDR=10.3.0.1\n"
+	    "export MASTER_PORT=29500\n"
+	    "export GLOO_SOCKET_IFNAME=lo\n");
+	rank_free(&r);
+	/* Both set: the pattern need not match. */
+	rx_free(&comm_rx);
+	use_comm_iface("^hsn0$");
+	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=nid[01-03]",
+	    "NCCL_SOCKET_IFNAME=hsn", "GLOO_SOCKET_IFNAME=hsn0"), &cause),
+	    XC_OK);
+	rank_free(&r);
+	rx_free(&comm_rx);
+	/* Without --iface (hostname discovery), and a pattern that
+	 * matches nothing: exit status 5, naming what exists. */
+	rx_free(&rx);
+	opts.rx = NULL;
+	use_comm_iface("^hsn0$");
+	expect_error(ENV("SLURM_JOB_NODELIST=nid[01-03]"), XC_IFACE,
+	    "no interface matches '^hsn0$'; interfaces: lo 127.0.0.1 ::1, "
+	    "eth0 10.0.0.2, eth3 10.3.0.2 fe80::3:2");
+	rx_free(&comm_rx);
+	use_comm_iface("^eth3$");
+	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]"),
+	    "export NODE_RANK=1\n"
+	    "export NNODES=3\n"
+	    "export MASTER_ADDR=10.0.0.1\n"
+	    "export MASTER_PORT=29500\n"
+	    "export GLOO_SOCKET_IFNAME=eth3\n"
+	    "export NCCL_SOCKET_IFNAME='=eth3'\n");
+	rx_free(&comm_rx);
+	opts.comm_rx = NULL;
+}
+END_TEST
+
 START_TEST(test_c10d_iface)
 {
 	struct rank	 r;
@@ -865,6 +933,7 @@ rank_suite(void)
 	tcase_add_test(tc, test_ip);
 	tcase_add_test(tc, test_one_task_per_node);
 	tcase_add_test(tc, test_keep_ifnames);
+	tcase_add_test(tc, test_comm_iface);
 	tcase_add_test(tc, test_c10d_iface);
 	suite_add_tcase(s, tc);
 

@@ -69,7 +69,7 @@ expect_eq "default site" "$(sed -n 2p "$T/job.sh")" \
 
 # --list-sites names every shipped profile with where it was found.
 "$DDPGEN" --list-sites >"$T/sites"
-for s in cori:slurm plmt:slurm slurm:slurm hpcpack:hpcpack polaris:pbs \
+for s in cori:slurm frontier:slurm plmt:slurm slurm:slurm hpcpack:hpcpack polaris:pbs \
     tuolumne:flux; do
 	check "--list-sites lacks ${s%:*} (${s#*:}): $(cat "$T/sites")" \
 	    grep -q "^${s%:*} *${s#*:} .*profiles/${s%:*}.conf" "$T/sites"

@@ -102,7 +102,7 @@ for site in cori plmt slurm polaris; do
 		printf '%s\0' exec
 		case $site in
 		cori) printf '%s\0' --iface '^eth3$' ;;
-		plmt) printf '%s\0' --iface '^nmn0$' ;;
+		plmt) printf '%s\0' --iface '^nmn0$' --comm-iface '^hsn[0-9]+$' ;;
 		polaris) printf '%s\0' --iface '^hsn0$' ;;
 		esac
 		printf '%s\0' --port auto --port-range 20000-29999 \

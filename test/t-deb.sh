@@ -39,6 +39,7 @@ for f in usr/bin/ddpgen usr/bin/ddprank usr/share/man/man1/ddpgen.1.gz \
     usr/share/man/man1/ddprank.1.gz usr/share/man/man5/ddpgen-profile.5.gz \
     usr/share/ddpgen/profiles/cori.conf usr/share/ddpgen/profiles/hpcpack.conf \
     usr/share/ddpgen/profiles/plmt.conf usr/share/ddpgen/profiles/slurm.conf \
+    usr/share/ddpgen/profiles/frontier.conf \
     usr/share/ddpgen/profiles/polaris.conf usr/share/ddpgen/templates/pbs.sh \
     usr/share/ddpgen/profiles/tuolumne.conf usr/share/ddpgen/templates/flux.sh \
     usr/share/ddpgen/templates/slurm.sh usr/share/ddpgen/templates/hpcpack.xml \

@@ -16,7 +16,8 @@ cluster=$srcdir/test/cluster/cluster.sh
 check_job=$srcdir/test/cluster/check_job.py
 
 . "$srcdir/test/cluster/e2e-lib.sh"
-e2e_up 3
+# hsn0 and hsn1 for plmt's NCCL and Gloo sockets (comm_iface).
+e2e_up 3 eth3,nmn0,hsn0,hsn1
 
 # --- arguments -----------------------------------------------------------------
 # Arguments that break naive quoting, written once: with_args runs a
@@ -80,8 +81,14 @@ if with_args gen slurm-c10d -s e2e-slurm -N 2 -n 3 -t 3 -r c10d "$script" &&
 fi
 
 # --- plmt: one node, static --------------------------------------------------------
+# The store on nmn0, the sockets on hsn0 and hsn1 (comm_iface).
 if gen plmt-1 -s e2e-plmt -N 1 -t 3 "$script" && submit plmt-1 180; then
-	expect_job plmt-1 1 2 nmn0 static ddp "$T/argv.none"
+	expect_job plmt-1 1 2 nmn0/hsn0,hsn1 static ddp "$T/argv.none"
+fi
+
+# --- plmt: two nodes, Gloo's all-reduce over hsn0 --------------------------------------
+if gen plmt-2 -s e2e-plmt -N 2 -t 3 "$script" && submit plmt-2 180; then
+	expect_job plmt-2 2 2 nmn0/hsn0,hsn1 static ddp "$T/argv.none"
 fi
 
 # --- fault: the training fails on the second node ----------------------------------
@@ -101,16 +108,19 @@ fi
 # Node rank 1 exits before joining the process group, so the other
 # nodes' ranks wait for it (gloo's timeout is 30 minutes); only srun
 # --kill-on-bad-exit can end the job, once torchrun on node2 exits.
-# Known to fail: torchrun 1.13 waits in its exit barrier for the other
-# agents, 300 s, before it exits (agent/server/api.py, _invoke_run), so
-# the job holds its nodes for 5 minutes or until its time limit.  Run
-# with E2E_KNOWN_FAILURES=1.
-if [ -n "${E2E_KNOWN_FAILURES:-}" ] &&
-    gen fail-start -s e2e-slurm -N 3 -t 3 -e DDPTEST_FAIL_NODE=1 \
-    -e DDPTEST_FAIL_AT=start "$script" && submit fail-start 120; then
-	expect_failed fail-start \
-	    '^srun: error: node2: task 1: Exited with exit code' "that node2 failed"
-	expect_report_names fail-start node2
+# torchrun 1.13 would wait in its exit barrier for the other agents,
+# 300 s (agent/server/api.py, _invoke_run), holding the job until its
+# 3-minute time limit (state TIMEOUT); ddprank's watcher ends it, naming
+# the node. The bound, 240 s, is far above the watcher's 20 s grace and
+# below the barrier's 300 s.
+if gen fail-start -s e2e-slurm -N 3 -t 3 -e DDPTEST_FAIL_NODE=1 \
+    -e DDPTEST_FAIL_AT=start "$script" && submit fail-start 240; then
+	expect_eq "fail-start: job $JOBID state" "$STATE" FAILED
+	expect_output fail-start \
+	    '^([0-9]+: )?ddprank: node2: a training process, (local rank [01] \()?pid [0-9]+\)?, exited with status 3 and torchrun has no restarts left \(0 of 0 used\)' \
+	    "that a worker on node2 failed"
+	expect_output fail-start '^srun: error: node2: task 1: ' \
+	    "that srun ended the step for node2"
 fi
 
 # --- fault: the profile's interface does not exist on the nodes --------------------

@@ -35,7 +35,7 @@ for args in "$g"/*.args; do
 	# Every script the shipped Slurm and Flux profiles produce is clean
 	# shell.
 	case $name in
-	*.sh|slurm*|cori*|plmt*|pbs*|polaris*|flux*|tuolumne*|lsf*)
+	*.sh|slurm*|cori*|plmt*|pbs*|polaris*|flux*|tuolumne*|lsf*|frontier*)
 		[ "$(cat "$T/rc")" = 0 ] || continue
 		check "$name: bash -n" bash -n "$T/out"
 		expect_eq "$name: shellcheck" \

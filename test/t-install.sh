@@ -25,6 +25,7 @@ for f in bin/ddpgen bin/ddprank share/man/man1/ddpgen.1 \
     share/man/man1/ddprank.1 share/man/man5/ddpgen-profile.5 \
     share/ddpgen/profiles/cori.conf share/ddpgen/profiles/plmt.conf \
     share/ddpgen/profiles/slurm.conf share/ddpgen/profiles/hpcpack.conf \
+    share/ddpgen/profiles/frontier.conf \
     share/ddpgen/profiles/polaris.conf share/ddpgen/templates/pbs.sh \
     share/ddpgen/profiles/tuolumne.conf share/ddpgen/templates/flux.sh \
     share/ddpgen/templates/slurm.sh share/ddpgen/templates/hpcpack.xml \

@@ -39,10 +39,11 @@ trap 'exit 130' INT TERM HUP
 timings=
 timing() { timings="$timings$1 $2 s; "; echo "TIME: $1 $2 s"; }
 
-# e2e_up N: an N-node cluster, its environment in this shell.
+# e2e_up N [IFNAMES]: an N-node cluster (IFNAMES as for cluster.sh up),
+# its environment in this shell.
 e2e_up() {
 	t_start=$(date +%s)
-	check "cluster.sh up" "$cluster" up "$1" || finish
+	check "cluster.sh up" "$cluster" up "$@" || finish
 	eval "$("$cluster" env)"
 	. "$CLUSTER_DIR/cluster.vars"
 	timing "cluster up" $(($(date +%s) - t_start))
@@ -156,9 +157,10 @@ expect_job() {
 	else
 		# IFACE/SOCKIF: the address of IFACE, the socket interface
 		# names SOCKIF that the job set itself.
+		# SOCKIF may be a list, "hsn0,hsn1": Gloo takes the first.
 		sockif=${disc#*/}
 		addr=$("$cluster" addr "$FIRST" "${disc%/*}")
-		set -- "$@" --expect-env "GLOO_SOCKET_IFNAME=$sockif" \
+		set -- "$@" --expect-env "GLOO_SOCKET_IFNAME=${sockif%%,*}" \
 		    --expect-env "NCCL_SOCKET_IFNAME==$sockif"
 	fi
 	port=$(auto_port "$name")
