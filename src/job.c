@@ -241,16 +241,17 @@ job_env_has(const struct strlist *env, const char *name)
 }
 
 /* env_default: an entry whose name env or --env gives goes. Where the
- * job sees the submitting environment (Slurm), the rest stay for the
- * script to export when the job does not have them; elsewhere (HPC
- * Pack) nothing can be there first, and they join env. */
+ * job is a shell script (the row's env_default_script), the rest stay
+ * for it to export when the job does not have them, from the submitting
+ * environment or a module a setup line loads; elsewhere (HPC Pack's job
+ * variables) nothing can be there first, and they join env. */
 static void
 job_env_defaults(struct profile *p, const struct strlist *pass)
 {
 	struct strlist	 keep;
 	char		*name;
 	size_t		 i;
-	int		 run_time = sched_get(p->scheduler)->env_pass;
+	int		 run_time = sched_get(p->scheduler)->env_default_script;
 
 	strlist_init(&keep);
 	for (i = 0; i < p->env_default.n; i++) {

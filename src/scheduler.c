@@ -65,6 +65,7 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		.job_var = "SLURM_JOB_ID", .task_vars = slurm_task,
 		.step_vars = slurm_step,
 		.tmpl = "slurm.sh", .formats = slurm_formats,
+		.env_default_script = 1,
 		.nformats = NELEM(slurm_formats), .warn_signal = 1,
 		.env_pass = 1,
 		.cmd_ddprank = "\"$DDPRANK\"",
@@ -100,6 +101,7 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		.job_var = "FLUX_JOB_ID", .job_f58 = 1,
 		.task_vars = none, .step_vars = none,
 		.tmpl = "flux.sh", .formats = flux_formats,
+		.env_default_script = 1,
 		.nformats = NELEM(flux_formats), .warn_signal = 1,
 		.env_pass = 1,
 		.cmd_ddprank = "\"$DDPRANK\"",
@@ -112,6 +114,7 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		.task_vars = pbs_task, .step_vars = none,
 		/* No signal before the walltime: the script arms a timer. */
 		.tmpl = "pbs.sh", .formats = pbs_formats,
+		.env_default_script = 1,
 		.nformats = NELEM(pbs_formats),
 		.cmd_ddprank = "\"$DDPRANK\"",
 	},
@@ -124,6 +127,7 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		.step_vars = none, .task_zero_absent = 1,
 		/* bsub -wa/-wt: a warning before the run limit. */
 		.tmpl = "lsf.sh", .formats = lsf_formats,
+		.env_default_script = 1,
 		.nformats = NELEM(lsf_formats), .warn_signal = 1,
 		.cmd_ddprank = "\"$DDPRANK\"",
 	},

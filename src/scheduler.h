@@ -100,6 +100,10 @@ struct sched {
 	int		 warn_signal;
 	/* ddpgen -e NAME: the job takes NAME from the submitting shell. */
 	int		 env_pass;
+	/* The job is a shell script, which exports each env_default entry
+	 * the job lacks (from the submitting shell, or a module a setup
+	 * line loads); else (HPC Pack's job variables) they join env. */
+	int		 env_default_script;
 	/* The scheduler sets job variables before the task shell's startup
 	 * files run (HPC Pack): a value with $NAME references is exported
 	 * by the task's command instead (script.c). */

@@ -77,6 +77,21 @@ ddpgen_pass() {
 ddpgen_pass {{.}}
 {{/env_pass}}
 {{/env_pass}}
+{{?env_default}}
+
+# The site's defaults (profile key env_default): a variable the job has
+# already, from the submitting environment or a setup line (a module),
+# keeps its value. $NAME and ${NAME} expand when the job runs.
+ddpgen_default() {
+	[ -n "${!1+set}" ] || export "$1=$2"
+}
+# shellcheck disable=SC2016
+{
+{{#env_default}}
+ddpgen_default {{name}} {{value|shvars|raw}}
+{{/env_default}}
+}
+{{/env_default}}
 
 # The nodes of this batch job, as flux batch -N on its command line may
 # have changed them: every one that is up (flux-environment(7)).

@@ -73,6 +73,21 @@ export {{name}}={{value|shvars|raw}}
 {{/env}}
 }
 {{/env}}
+{{?env_default}}
+
+# The site's defaults (profile key env_default): a variable the job has
+# already, from the submitting environment or a setup line (a module),
+# keeps its value. $NAME and ${NAME} expand when the job runs.
+ddpgen_default() {
+	[ -n "${!1+set}" ] || export "$1=$2"
+}
+# shellcheck disable=SC2016
+{
+{{#env_default}}
+ddpgen_default {{name}} {{value|shvars|raw}}
+{{/env_default}}
+}
+{{/env_default}}
 
 {{?discovery_iface}}
 # This shell runs on the first node of the job: the address of its

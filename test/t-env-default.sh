@@ -1,8 +1,9 @@
 #!/bin/sh
-# t-env-default.sh: the profile key env_default. On Slurm the job
-# exports an entry only when it does not have the variable (the user's
-# own, or a module's, wins); env and -e leave their names out; on HPC
-# Pack, whose jobs see no submitting environment, the entries join env.
+# t-env-default.sh: the profile key env_default. A job script (Slurm,
+# PBS, LSF, Flux) exports an entry only when it does not have the
+# variable (the user's own, or a module's, wins); env and -e leave their
+# names out; on HPC Pack, whose jobs see no submitting environment, the
+# entries join env.
 . "$(dirname "$0")/lib.sh"
 
 need_built
@@ -38,6 +39,25 @@ expect_eq "A kept, D set" "$got" "|/h/d"
 got=$(env -u A -u D HOME=/h bash -c 'set -eu; . ./block.sh
 	printf "%s|%s" "${A-unset}" "${D-unset}"')
 expect_eq "A and D set" "$got" "2|/h/d"
+
+# The other shell-script schedulers export the same block: PBS (qsub
+# runs the script with the job's environment, and setup lines may load
+# modules), LSF (bsub passes the submitting environment) and Flux.
+for sched in polaris lsf tuolumne; do
+	cat >cfg/ddpgen/profiles/d-$sched.conf <<CONF
+extends = "$sched"
+env_default = {"A=1", "B=from default", "D=\$HOME/d", "A=2"}
+CONF
+	check "ddpgen $sched with env_default" "$DDPGEN" -s "d-$sched" -N 2 \
+	    --ddprank /x/ddprank -o "job-$sched.sh" train.py || continue
+	# Polaris's env names none of these; B stays a default.
+	sed -n '/^ddpgen_default() {/,/^}$/p;/^ddpgen_default /p' \
+	    "job-$sched.sh" >"block-$sched.sh"
+	got=$(env -u D -u B A= HOME=/h bash -c 'set -eu; . "$1"
+		printf "%s|%s|%s" "${A-unset}" "${B-unset}" "${D-unset}"' \
+	    sh "./block-$sched.sh")
+	expect_eq "$sched: A kept, B and D set" "$got" "|from default|/h/d"
+done
 
 # HPC Pack: the defaults are job variables like env's.
 cat >cfg/ddpgen/profiles/h.conf <<'CONF'
