@@ -40,14 +40,21 @@ done
 export USER
 
 # The test profile: the generic one, in the image, with the checkout
-# (training script, sitecustomize.py, the job directories) mounted.
+# (training script, sitecustomize.py, the job directories) mounted. ch-run
+# binds the host's /tmp itself: a checkout below it is there already,
+# and no mount can be made below that bind ("can't mkdir ... under
+# existing bind-mount").
+case $srcdir/ in
+/tmp/*)	mounts='"/usr"' ;;
+*)	mounts="\"/usr\", \"$srcdir\"" ;;
+esac
 mkdir -p "$T/profiles"
 cat >"$T/profiles/e2e-charliecloud.conf" <<CONF
 description = "test: slurm and charliecloud on the test cluster"
 extends = "e2e-slurm"
 container = charliecloud
 image = "$img"
-container_mounts = {"/usr", "$srcdir"}
+container_mounts = {$mounts}
 CONF
 DDPGEN_PROFILE_PATH=$T/profiles:$DDPGEN_PROFILE_PATH
 
