@@ -41,12 +41,13 @@ export USER
 
 # The test profile: the generic one, in the image, with the checkout
 # (training script, sitecustomize.py, the job directories) mounted. ch-run
-# binds the host's /tmp itself: a checkout below it is there already,
+# binds the host's $TMPDIR (the cluster's, see cluster.sh env) at /tmp,
 # and no mount can be made below that bind ("can't mkdir ... under
-# existing bind-mount").
+# existing bind-mount"): a checkout under /tmp is reached through /tmp
+# itself, with the jobs' TMPDIR set to /tmp (tmp_jobs, after e2e_up).
 case $srcdir/ in
-/tmp/*)	mounts='"/usr"' ;;
-*)	mounts="\"/usr\", \"$srcdir\"" ;;
+/tmp/*)	mounts='"/usr"' tmp_jobs=1 ;;
+*)	mounts="\"/usr\", \"$srcdir\"" tmp_jobs= ;;
 esac
 mkdir -p "$T/profiles"
 cat >"$T/profiles/e2e-charliecloud.conf" <<CONF
@@ -82,6 +83,7 @@ expect_eq "USR2 ignored in the container" \
     "${mask:-0}")" 1
 
 e2e_up 2
+[ -z "$tmp_jobs" ] || TMPDIR=/tmp
 
 # --- charliecloud: hostname discovery, static rendezvous ----------------------------
 if with_args gen charliecloud -s e2e-charliecloud -N 2 -t 3 \
