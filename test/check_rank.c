@@ -357,6 +357,7 @@ START_TEST(test_errors)
 	ck_assert_msg(strncmp(cause, "SLURM_JOB_NODELIST: ", 20) == 0, "%s",
 	    cause);
 	free(cause);
+	rank_free(&r);
 	expect_error(ENV("CCP_NODES="), XC_NODES,
 	    "no node list: none of SLURM_STEP_NODELIST, SLURM_JOB_NODELIST, "
 	    "SLURM_NODELIST, CCP_NODES, FLUX_JOB_ID, PBS_NODEFILE, "
