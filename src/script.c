@@ -94,6 +94,66 @@ script_set_envlist(struct tmpl_vars *v, const char *var,
 	}
 }
 
+/* Each NAME=VALUE of l as "CMD NAME<sep>VALUE", a line each. */
+static void
+script_shell_items(struct buf *b, const struct strlist *l, const char *cmd,
+    char sep)
+{
+	const char	*eq;
+	size_t		 i;
+
+	for (i = 0; i < l->n; i++) {
+		eq = strchr(l->v[i], '=');
+		buf_adds(b, cmd);
+		buf_addn(b, l->v[i], eq == NULL ? strlen(l->v[i]) :
+		    (size_t)(eq - l->v[i]));
+		buf_addc(b, sep);
+		quote_sh_vars(b, eq == NULL ? "" : eq + 1);
+		buf_addc(b, '\n');
+	}
+}
+
+/* The job's environment as shell code, one place for every shell
+ * template (Slurm, PBS, LSF, Flux), which places it as shell_env: the
+ * setup lines run without -u, then env exported, then env_default
+ * exported where the job lacks the variable (from the submitting
+ * environment, or a module a setup line loads). $NAME and ${NAME} in
+ * values expand when the job runs (quote_sh_vars); names are the
+ * profile's checked identifiers. Each part opens with a blank line; the
+ * whole has no final newline, which the template's line gives. */
+static void
+script_shell_env(struct buf *b, const struct profile *p)
+{
+	size_t	i;
+
+	if (p->setup.n > 0) {
+		buf_adds(b, "\n# Setup lines run as the user's own shell runs "
+		    "them, without -u, which\n# /etc/bash.bashrc, conda "
+		    "activate and module scripts trip over.\nset +u\n");
+		for (i = 0; i < p->setup.n; i++)
+			buf_addf(b, "%s\n", p->setup.v[i]);
+		buf_adds(b, "set -euo pipefail\n");
+	}
+	if (p->env.n > 0) {
+		buf_adds(b, "\n# $NAME and ${NAME} expand when the job runs; "
+		    "nothing else does.\n# shellcheck disable=SC2016\n{\n");
+		script_shell_items(b, &p->env, "export ", '=');
+		buf_adds(b, "}\n");
+	}
+	if (p->env_default.n > 0) {
+		buf_adds(b, "\n# The site's defaults (profile key env_default): "
+		    "a variable the job has\n# already, from the submitting "
+		    "environment or a setup line (a module),\n# keeps its "
+		    "value. $NAME and ${NAME} expand when the job runs.\n"
+		    "ddpgen_default() {\n\t[ -n \"${!1+set}\" ] || export "
+		    "\"$1=$2\"\n}\n# shellcheck disable=SC2016\n{\n");
+		script_shell_items(b, &p->env_default, "ddpgen_default ", ' ');
+		buf_adds(b, "}\n");
+	}
+	if (b->len > 0)
+		b->s[--b->len] = '\0';
+}
+
 /* Slurm's output pattern in Flux's terms (flux-submit(1), MUSTACHE
  * TEMPLATES): %j the job id, %x its name, %% a %; any other % stays. */
 static void
@@ -206,6 +266,17 @@ script_set_program(struct tmpl_vars *v, const struct profile *p)
 }
 
 static void
+script_set_shell_env(struct tmpl_vars *v, const struct profile *p)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	script_shell_env(&b, p);
+	tmpl_set(v, "shell_env", b.len > 0 ? b.s : "");
+	buf_free(&b);
+}
+
+static void
 script_set_runtime(struct tmpl_vars *v, const struct profile *p)
 {
 	char	range[64];
@@ -230,6 +301,7 @@ script_set_runtime(struct tmpl_vars *v, const struct profile *p)
 	script_set_list(v, "setup", &p->setup);
 	script_set_envlist(v, "env", p, &p->env);
 	script_set_envlist(v, "env_default", p, &p->env_default);
+	script_set_shell_env(v, p);
 }
 
 /* The task's shell code, the value of the job variable DDPGEN_TASK: the

@@ -42,26 +42,9 @@ if ! command -v flux >/dev/null; then
 	echo "ddpgen job: the flux command is not in PATH on $(hostname)" >&2
 	exit 127
 fi
-{{?setup}}
-
-# Setup lines run as the user's own shell runs them, without -u, which
-# /etc/bash.bashrc, conda activate and module scripts trip over.
-set +u
-{{#setup}}
-{{.|raw}}
-{{/setup}}
-set -euo pipefail
-{{/setup}}
-{{?env}}
-
-# $NAME and ${NAME} expand when the job runs; nothing else does.
-# shellcheck disable=SC2016
-{
-{{#env}}
-export {{name}}={{value|shvars|raw}}
-{{/env}}
-}
-{{/env}}
+{{?shell_env}}
+{{shell_env|raw}}
+{{/shell_env}}
 {{?env_pass}}
 
 # Passed from the environment flux batch was run in (ddpgen --env NAME),
@@ -77,21 +60,6 @@ ddpgen_pass() {
 ddpgen_pass {{.}}
 {{/env_pass}}
 {{/env_pass}}
-{{?env_default}}
-
-# The site's defaults (profile key env_default): a variable the job has
-# already, from the submitting environment or a setup line (a module),
-# keeps its value. $NAME and ${NAME} expand when the job runs.
-ddpgen_default() {
-	[ -n "${!1+set}" ] || export "$1=$2"
-}
-# shellcheck disable=SC2016
-{
-{{#env_default}}
-ddpgen_default {{name}} {{value|shvars|raw}}
-{{/env_default}}
-}
-{{/env_default}}
 
 # The nodes of this batch job, as flux batch -N on its command line may
 # have changed them: every one that is up (flux-environment(7)).

@@ -53,41 +53,9 @@ if [ ! -x "$DDPRANK" ]; then
 	exit 127
 fi
 export DDPRANK
-{{?setup}}
-
-# Setup lines run as the user's own shell runs them, without -u, which
-# /etc/bash.bashrc, conda activate and module scripts trip over.
-set +u
-{{#setup}}
-{{.|raw}}
-{{/setup}}
-set -euo pipefail
-{{/setup}}
-{{?env}}
-
-# $NAME and ${NAME} expand when the job runs; nothing else does.
-# shellcheck disable=SC2016
-{
-{{#env}}
-export {{name}}={{value|shvars|raw}}
-{{/env}}
-}
-{{/env}}
-{{?env_default}}
-
-# The site's defaults (profile key env_default): a variable the job has
-# already, from the submitting environment or a setup line (a module),
-# keeps its value. $NAME and ${NAME} expand when the job runs.
-ddpgen_default() {
-	[ -n "${!1+set}" ] || export "$1=$2"
-}
-# shellcheck disable=SC2016
-{
-{{#env_default}}
-ddpgen_default {{name}} {{value|shvars|raw}}
-{{/env_default}}
-}
-{{/env_default}}
+{{?shell_env}}
+{{shell_env|raw}}
+{{/shell_env}}
 
 {{?discovery_iface}}
 # This shell runs on the first node of the job: the address of its

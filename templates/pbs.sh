@@ -37,41 +37,9 @@ if [ ! -x "$DDPRANK" ]; then
 	echo "ddpgen job: ddprank not found at $DDPRANK on $(hostname)" >&2
 	exit 127
 fi
-{{?setup}}
-
-# Setup lines run as the user's own shell runs them, without -u, which
-# /etc/bash.bashrc, conda activate and module scripts trip over.
-set +u
-{{#setup}}
-{{.|raw}}
-{{/setup}}
-set -euo pipefail
-{{/setup}}
-{{?env}}
-
-# $NAME and ${NAME} expand when the job runs; nothing else does.
-# shellcheck disable=SC2016
-{
-{{#env}}
-export {{name}}={{value|shvars|raw}}
-{{/env}}
-}
-{{/env}}
-{{?env_default}}
-
-# The site's defaults (profile key env_default): a variable the job has
-# already, from the submitting environment or a setup line (a module),
-# keeps its value. $NAME and ${NAME} expand when the job runs.
-ddpgen_default() {
-	[ -n "${!1+set}" ] || export "$1=$2"
-}
-# shellcheck disable=SC2016
-{
-{{#env_default}}
-ddpgen_default {{name}} {{value|shvars|raw}}
-{{/env_default}}
-}
-{{/env_default}}
+{{?shell_env}}
+{{shell_env|raw}}
+{{/shell_env}}
 
 # The job's hosts, each once and in order: PBS_NODEFILE has a line per
 # MPI slot, so a host repeats when a chunk asks for mpiprocs > 1.

@@ -83,26 +83,9 @@ ddpgen_trusted() {
 ddpgen_trusted "$DDPRANK"
 ddpgen_trusted "$(readlink -f -- "$DDPRANK")"
 {{/container_inside}}
-{{?setup}}
-
-# Setup lines run as the user's own shell runs them, without -u, which
-# /etc/bash.bashrc, conda activate and module scripts trip over.
-set +u
-{{#setup}}
-{{.|raw}}
-{{/setup}}
-set -euo pipefail
-{{/setup}}
-{{?env}}
-
-# $NAME and ${NAME} expand when the job runs; nothing else does.
-# shellcheck disable=SC2016
-{
-{{#env}}
-export {{name}}={{value|shvars|raw}}
-{{/env}}
-}
-{{/env}}
+{{?shell_env}}
+{{shell_env|raw}}
+{{/shell_env}}
 {{?env_pass}}
 
 # Passed from the environment sbatch was run in (ddpgen --env NAME), so
@@ -118,21 +101,6 @@ ddpgen_pass() {
 ddpgen_pass {{.}}
 {{/env_pass}}
 {{/env_pass}}
-{{?env_default}}
-
-# The site's defaults (profile key env_default): a variable the job has
-# already, from the submitting environment or a setup line (a module),
-# keeps its value. $NAME and ${NAME} expand when the job runs.
-ddpgen_default() {
-	[ -n "${!1+set}" ] || export "$1=$2"
-}
-# shellcheck disable=SC2016
-{
-{{#env_default}}
-ddpgen_default {{name}} {{value|shvars|raw}}
-{{/env_default}}
-}
-{{/env_default}}
 
 # torchrun sets OMP_NUM_THREADS=1 when it is unset: give each process its
 # share of the CPUs of the task instead, as Slurm counts them at run time
