@@ -46,52 +46,6 @@ for p in cori slurm; do
 	    "$p" "$p" "$tpy" >"$T/srun-$p.conf"
 done
 
-# rank0_env NAME VAR: VAR as rank 0 of job NAME saw it.
-rank0_env() {
-	python3 -c '
-import json, sys
-rec = json.loads(open(sys.argv[1], encoding="utf-8",
-                      errors="replace").read().split("DDPTEST ", 1)[1])
-print(rec["env"].get(sys.argv[2], ""))' "$T/$1/ranks/rank-0.txt" "$2" \
-	    2>/dev/null
-}
-
-# expect_run NAME NODES PPN DISCOVERY JOBNAME [CHECK...]: as expect_job
-# of e2e-lib.sh, for a launcher that is not torchrun: no PET_* variable
-# reaches the training; MASTER_PORT is the job's automatic port.
-expect_run() {
-	name=$1 nodes=$2 ppn=$3 disc=$4 jname=$5
-	shift 5
-	expect_eq "$name: sbatch --wait exit status" "$RC" 0
-	expect_eq "$name: job $JOBID state" "$STATE" COMPLETED
-	n=0
-	for h in $NODES_OF; do n=$((n + 1)); done
-	expect_eq "$name: number of nodes" "$n" "$nodes"
-	if [ "$disc" = hostname ]; then
-		addr=$(resolved "$FIRST")
-		set -- "$@" --expect-unset GLOO_SOCKET_IFNAME \
-		    --expect-unset NCCL_SOCKET_IFNAME
-	else
-		addr=$("$cluster" addr "$FIRST" "$disc")
-		set -- "$@" --expect-env "GLOO_SOCKET_IFNAME=$disc" \
-		    --expect-env "NCCL_SOCKET_IFNAME==$disc"
-	fi
-	port=$(rank0_env "$name" MASTER_PORT)
-	check "$name: port '$port' not in 20000-29999" \
-	    matches "$port" "2[0-9][0-9][0-9][0-9]"
-	if ! check "$name: check_job.py" \
-	    python3 "$check_job" --nodes "$nodes" --procs-per-node "$ppn" \
-	    --node-order "$NODES_OF" --argv-file "$T/argv" \
-	    --master-addr "$addr" --expect-env "MASTER_PORT=$port" \
-	    --expect-unset PET_NNODES --expect-unset PET_MASTER_ADDR \
-	    --expect-unset DDPRANK_SECRET \
-	    --expect-env "SLURM_JOB_NAME=$jname" "$@" "$T/$name"/ranks/*; then
-		show_logs "$name"
-	fi
-	check "$name: an argument was run as a command" \
-	    test ! -e "$T/$name/pwned" -a ! -e "$T/pwned"
-}
-
 # expect_procid NAME: srun-direct's ranks are Slurm's task ids (block
 # distribution), each task one rank.
 expect_procid() {
@@ -110,7 +64,7 @@ for path in sys.argv[1:]:
 # --- srun: interface discovery (cori's eth3), 3 nodes, hostile everything ---------
 if with_args gen srun-cori -s "$T/srun-cori.conf" -N 3 -t 3 -J "$jobname" \
     "$hostile_script" && submit srun-cori 180; then
-	expect_run srun-cori 3 2 eth3 "$jobname" \
+	expect_job srun-cori 3 2 eth3 none "$jobname" "$T/argv" \
 	    --expect-env LOCAL_WORLD_SIZE=2 --expect-env WORLD_SIZE=6
 	expect_procid srun-cori
 fi
@@ -118,7 +72,8 @@ fi
 # --- srun: hostname discovery, 2 of the 3 nodes --------------------------------------
 if with_args gen srun-slurm -s "$T/srun-slurm.conf" -N 2 -t 3 "$script" &&
     submit srun-slurm 180; then
-	expect_run srun-slurm 2 2 hostname ddp --expect-env LOCAL_WORLD_SIZE=2
+	expect_job srun-slurm 2 2 hostname none ddp "$T/argv" \
+	    --expect-env LOCAL_WORLD_SIZE=2
 	expect_procid srun-slurm
 fi
 
@@ -135,14 +90,15 @@ fi
 # --- deepspeed (stand-in): interface discovery, 2 nodes ------------------------------
 if with_args gen deepspeed -s e2e-ds -N 2 -t 3 -e "$standin" "$script" &&
     submit deepspeed 180; then
-	expect_run deepspeed 2 2 eth3 ddp --expect-unset LOCAL_WORLD_SIZE \
-	    --expect-env WORLD_SIZE=4
+	expect_job deepspeed 2 2 eth3 none ddp "$T/argv" \
+	    --expect-unset LOCAL_WORLD_SIZE --expect-env WORLD_SIZE=4
 fi
 
 # --- accelerate (stand-in): hostname discovery, 2 nodes ------------------------------
 if with_args gen accelerate -s e2e-slurm -L accelerate -N 2 -t 3 \
     -e "$standin" "$script" && submit accelerate 180; then
-	expect_run accelerate 2 2 hostname ddp --expect-env LOCAL_WORLD_SIZE=2 \
+	expect_job accelerate 2 2 hostname none ddp "$T/argv" \
+	    --expect-env LOCAL_WORLD_SIZE=2 \
 	    --expect-env ACCELERATE_MIXED_PRECISION=no
 fi
 

@@ -121,27 +121,29 @@ resolved() {
 # The training srun is the job's second step, after the preflight's.
 train_step=1
 
-# auto_port NAME: the port of job NAME. ddprank(1) derives it from the
-# job's secret, which only the job knows (the batch shell makes it and
-# ddprank exec drops it): it is the one rank 0 saw, which check_job.py
-# then expects of every rank, and it must be in the default range
-# 20000-29999.
+# auto_port NAME [VAR]: the port of job NAME. ddprank(1) derives it from
+# the job's secret, which only the job knows (the batch shell makes it
+# and ddprank exec drops it): it is the one rank 0 saw in VAR (torchrun's
+# PET_MASTER_PORT unless given), which check_job.py then expects of every
+# rank, and it must be in the default range 20000-29999.
 auto_port() {
 	python3 -c '
 import json, sys
-for path in sys.argv[1:]:
+for path in sys.argv[2:]:
     for line in open(path, encoding="utf-8", errors="replace"):
         at = line.find("DDPTEST ")
         if at >= 0:
-            print(json.loads(line[at + 8:])["env"].get("PET_MASTER_PORT", ""))
-            sys.exit(0)' "$T/$1"/ranks/* 2>/dev/null
+            print(json.loads(line[at + 8:])["env"].get(sys.argv[1], ""))
+            sys.exit(0)' "${2:-PET_MASTER_PORT}" "$T/$1"/ranks/* 2>/dev/null
 }
 
 # expect_job NAME NODES PPN DISCOVERY RDZV JOBNAME ARGV-FILE [CHECK...]:
 # the job ran to completion on NODES nodes with PPN processes each, and
 # every rank saw what it should, and what the check_job.py options CHECK
 # add. DISCOVERY is hostname, an interface name, or IFACE/SOCKIF when the
-# job set the socket interface names to SOCKIF itself.
+# job set the socket interface names to SOCKIF itself. RDZV is static,
+# c10d, or none for a launcher other than torchrun (launcher.h): no PET_*
+# variable reaches the training, and MASTER_PORT is the job's port.
 expect_job() {
 	name=$1 nodes=$2 ppn=$3 disc=$4 rdzv=$5 jname=$6 argv=$7
 	shift 7
@@ -163,10 +165,21 @@ expect_job() {
 		set -- "$@" --expect-env "GLOO_SOCKET_IFNAME=${sockif%%,*}" \
 		    --expect-env "NCCL_SOCKET_IFNAME==$sockif"
 	fi
-	port=$(auto_port "$name")
+	if [ "$rdzv" = none ]; then
+		port=$(auto_port "$name" MASTER_PORT)
+	else
+		port=$(auto_port "$name")
+		set -- "$@" --expect-env "PET_MASTER_ADDR=$addr" \
+		    --expect-env "PET_MASTER_PORT=$port" \
+		    --expect-env "PET_NNODES=$nodes"
+	fi
 	check "$name: port '$port' not in 20000-29999" \
 	    matches "$port" "2[0-9][0-9][0-9][0-9]"
-	if [ "$rdzv" = c10d ]; then
+	if [ "$rdzv" = none ]; then
+		set -- "$@" --master-addr "$addr" \
+		    --expect-env "MASTER_PORT=$port" \
+		    --expect-unset PET_NNODES --expect-unset PET_MASTER_ADDR
+	elif [ "$rdzv" = c10d ]; then
 		# torchrun hands its workers the host name of the agent
 		# with group rank 0 and a port of its own; the endpoint
 		# ddprank gave it shows in PET_RDZV_ENDPOINT.
@@ -186,9 +199,6 @@ expect_job() {
 	if ! check "$name: check_job.py" \
 	    python3 "$check_job" --nodes "$nodes" --procs-per-node "$ppn" \
 	    --node-order "$NODES_OF" --argv-file "$argv" \
-	    --expect-env "PET_MASTER_ADDR=$addr" \
-	    --expect-env "PET_MASTER_PORT=$port" \
-	    --expect-env "PET_NNODES=$nodes" \
 	    --expect-unset DDPRANK_SECRET \
 	    --expect-env "SLURM_JOB_NAME=$jname" "$@" "$T/$name"/ranks/*; then
 		show_logs "$name"
