@@ -110,6 +110,14 @@ contains() {
 	return 1
 }
 
+# expect_has WHAT PART TEXT: TEXT holds PART; expect_lacks: it does not.
+expect_has() {
+	check "$1: no [$2] in [$3]" contains "$3" "$2"
+}
+expect_lacks() {
+	check "$1: [$2] in [$3]" ! contains "$3" "$2"
+}
+
 # fail WHAT: records a failed check; check and expect_eq call it, a test
 # asserts through them.  finish repeats the failures at the end, so a log
 # whose tail is all that is shown (CI) still names them.

@@ -97,42 +97,36 @@ run() {
 	ERR=$(cat "$STUB_DIR/err")
 	LOG=$(cat "$STUB_DIR/log")
 }
-has() { # WHAT STRING TEXT
-	check "$1: no [$2] in [$3]" contains "$3" "$2"
-}
-hasnt() {
-	check "$1: [$2] in [$3]" ! contains "$3" "$2"
-}
 say="ddpgen job: run limit in 2 min: checkpoint signal sent to 4 processes on 2 nodes"
 
 run first
 expect_eq "first: status" "$RC" 0
 expect_eq "first: message" "$ERR" "$say; requeued (restart 1 of at most 3)"
-has "first: tasks" "blaunch h1" "$LOG"
-has "first: tasks" "blaunch h2" "$LOG"
-has "first: signal" "bkill -s USR2 7" "$LOG"
-has "first: state" "bstatus -d ddpgen restart=1 limits=1 last=time-limit 7" "$LOG"
-has "first: requeue" "brequeue 7" "$LOG"
-has "first: env" "exec base=0 last=none sig=USR2" "$LOG"
+expect_has "first: tasks" "blaunch h1" "$LOG"
+expect_has "first: tasks" "blaunch h2" "$LOG"
+expect_has "first: signal" "bkill -s USR2 7" "$LOG"
+expect_has "first: state" "bstatus -d ddpgen restart=1 limits=1 last=time-limit 7" "$LOG"
+expect_has "first: requeue" "brequeue 7" "$LOG"
+expect_has "first: env" "exec base=0 last=none sig=USR2" "$LOG"
 expect_eq "first: the signal, once" "$(grep -c '^bkill' "$T/first/log")" 1
 
 # The fourth warning: max_requeues (3) reached.
 run limit STUB_STATUS='ddpgen restart=3 limits=3 last=time-limit'
 expect_eq "limit: status" "$RC" 124
 expect_eq "limit: message" "$ERR" "$say; not requeued: 3 time-limit requeues already (max_requeues = 3)"
-hasnt "limit: no requeue" "brequeue" "$LOG"
-has "limit: env" "exec base=3 last=time-limit" "$LOG"
+expect_lacks "limit: no requeue" "brequeue" "$LOG"
+expect_has "limit: env" "exec base=3 last=time-limit" "$LOG"
 
 # The second run: the count from the status.
 run second STUB_STATUS='ddpgen restart=1 limits=1 last=time-limit'
-has "second: env" "exec base=1 last=time-limit" "$LOG"
-has "second: state" "bstatus -d ddpgen restart=2 limits=2 last=time-limit 7" "$LOG"
+expect_has "second: env" "exec base=1 last=time-limit" "$LOG"
+expect_has "second: state" "bstatus -d ddpgen restart=2 limits=2 last=time-limit 7" "$LOG"
 
 # An element of a job array: JOBID[INDEX] everywhere.
 run array LSB_JOBINDEX=4
-has "array: status read" "bstatus 7[4]" "$LOG"
-has "array: signal" "bkill -s USR2 7[4]" "$LOG"
-has "array: requeue" "brequeue 7[4]" "$LOG"
+expect_has "array: status read" "bstatus 7[4]" "$LOG"
+expect_has "array: signal" "bkill -s USR2 7[4]" "$LOG"
+expect_has "array: requeue" "brequeue 7[4]" "$LOG"
 
 # A requeue LSF refuses, a status it does not record: the job says so.
 run refused STUB_REQUEUE_RC=1
@@ -142,12 +136,12 @@ ddpgen job: brequeue 7 failed: not requeued"
 run nostatus STUB_BSTATUS_RC=1
 expect_eq "nostatus: status" "$RC" 1
 expect_eq "nostatus: message" "$ERR" "$say; not requeued: bstatus could not record the restart count"
-hasnt "nostatus: no requeue" "brequeue" "$LOG"
+expect_lacks "nostatus: no requeue" "brequeue" "$LOG"
 
 # A hostile status (the owner's own bstatus -d) neither runs nor counts.
 run hostile STUB_STATUS='ddpgen restart=$(touch pwned) limits=1e9 last=../x restart=01 `touch pwned2`'
 expect_eq "hostile: status" "$RC" 0
-has "hostile: env" "exec base=0 last=none" "$LOG"
+expect_has "hostile: env" "exec base=0 last=none" "$LOG"
 check "hostile: nothing ran" test ! -e "$T/hostile/pwned" -a ! -e "$T/hostile/pwned2"
 
 # A training that fails after the warning is not requeued.
@@ -158,5 +152,5 @@ check "fails: the task named" matches "$(echo "$ERR" | head -n 1)" \
     "ddpgen job: blaunch on h[12] exited with status 3: ending the job"
 expect_eq "fails: message" "$(echo "$ERR" | tail -n +2)" \
     "$say; the training exited with status 3: not requeued"
-hasnt "fails: no requeue" "brequeue" "$LOG"
+expect_lacks "fails: no requeue" "brequeue" "$LOG"
 finish

@@ -82,29 +82,23 @@ run() {
 	ERR=$(cat "$STUB_DIR/err")
 	LOG=$(cat "$STUB_DIR/log")
 }
-has() { # WHAT STRING TEXT
-	check "$1: no [$2] in [$3]" contains "$3" "$2"
-}
-hasnt() {
-	check "$1: [$2] in [$3]" ! contains "$3" "$2"
-}
 
 run first
 expect_eq "first: status" "$RC" 0
 expect_eq "first: message" "$ERR" "ddpgen job: time limit in 118 s: checkpoint signal sent to 4 processes on 2 nodes; requeued (restart 1 of at most 3)"
-has "first: signal" "scancel --signal=USR2 7" "$LOG"
-has "first: state" "scontrol update jobid=7 Comment=ddpgen restart=1 limits=1 base=0 last=time-limit" "$LOG"
-has "first: requeue" "scontrol requeue 7" "$LOG"
-has "first: env" "srun env base=0 last=none sig=USR2" "$LOG"
-hasnt "first: no state to read" "%k" "$LOG"
+expect_has "first: signal" "scancel --signal=USR2 7" "$LOG"
+expect_has "first: state" "scontrol update jobid=7 Comment=ddpgen restart=1 limits=1 base=0 last=time-limit" "$LOG"
+expect_has "first: requeue" "scontrol requeue 7" "$LOG"
+expect_has "first: env" "srun env base=0 last=none sig=USR2" "$LOG"
+expect_lacks "first: no state to read" "%k" "$LOG"
 
 # The fourth warning: max_requeues (3) reached.
 run limit SLURM_RESTART_COUNT=3 \
     STUB_COMMENT='ddpgen restart=3 limits=3 base=0 last=time-limit'
 expect_eq "limit: status" "$RC" 124
 expect_eq "limit: message" "$ERR" "ddpgen job: time limit in 118 s: checkpoint signal sent to 4 processes on 2 nodes; not requeued: 3 time-limit requeues already (max_requeues = 3)"
-hasnt "limit: no requeue" "requeue" "$LOG"
-has "limit: env" "srun env base=0 last=time-limit" "$LOG"
+expect_lacks "limit: no requeue" "requeue" "$LOG"
+expect_has "limit: env" "srun env base=0 last=time-limit" "$LOG"
 
 # Requeue refused: the continuation, with the state in its comment and
 # neither the restart count nor the array job id in its environment.
@@ -113,50 +107,50 @@ run cont STUB_REQUEUE_RC=1 SLURM_RESTART_COUNT=1 SLURM_ARRAY_JOB_ID=5 \
     STUB_COMMENT='ddpgen restart=1 limits=1 base=0 last=time-limit'
 expect_eq "cont: status" "$RC" 0
 expect_eq "cont: message" "$ERR" "ddpgen job: time limit in 118 s: checkpoint signal sent to 4 processes on 2 nodes; requeue refused: continuation job 99 submitted (restart 2 of at most 3)"
-has "cont: array id" "scontrol requeue 5_2" "$LOG"
-has "cont: sbatch" "sbatch restart_count=unset array=unset secret=unset continued=1 --parsable --dependency=afterany:7 --output=/runs/my out.txt --comment=ddpgen restart=0 limits=2 base=2 last=time-limit $T/job.sh" "$LOG"
+expect_has "cont: array id" "scontrol requeue 5_2" "$LOG"
+expect_has "cont: sbatch" "sbatch restart_count=unset array=unset secret=unset continued=1 --parsable --dependency=afterany:7 --output=/runs/my out.txt --comment=ddpgen restart=0 limits=2 base=2 last=time-limit $T/job.sh" "$LOG"
 
 # A continuation's first run: the base and the reason from its comment.
 run contrun DDPGEN_CONTINUED=1 \
     STUB_COMMENT='ddpgen restart=0 limits=2 base=2 last=time-limit'
-has "contrun: env" "srun env base=2 last=time-limit" "$LOG"
-has "contrun: state" "Comment=ddpgen restart=1 limits=3 base=2 last=time-limit" "$LOG"
+expect_has "contrun: env" "srun env base=2 last=time-limit" "$LOG"
+expect_has "contrun: state" "Comment=ddpgen restart=1 limits=3 base=2 last=time-limit" "$LOG"
 
 # Preemption: not counted against max_requeues.
 run pre STUB_PREEMPT=2026-12-01T10:00:00 SLURM_RESTART_COUNT=3 \
     STUB_COMMENT='ddpgen restart=3 limits=3 base=0 last=time-limit'
 expect_eq "pre: status" "$RC" 0
 expect_eq "pre: message" "$ERR" "ddpgen job: preemption: checkpoint signal sent to 4 processes on 2 nodes; requeued (restart 4; preemptions are not counted)"
-has "pre: state" "Comment=ddpgen restart=4 limits=3 base=0 last=preemption" "$LOG"
+expect_has "pre: state" "Comment=ddpgen restart=4 limits=3 base=0 last=preemption" "$LOG"
 
 # Requeued by Slurm (a node failure): the count is not the one the comment
 # expects.
 run nodefail SLURM_RESTART_COUNT=2 \
     STUB_COMMENT='ddpgen restart=1 limits=1 base=0 last=time-limit'
-has "nodefail: env" "srun env base=0 last=requeued" "$LOG"
+expect_has "nodefail: env" "srun env base=0 last=requeued" "$LOG"
 
 # A hostile comment (the owner's own --comment) neither runs nor counts.
 run hostile SLURM_RESTART_COUNT=1 \
     STUB_COMMENT='ddpgen restart=$(touch pwned) limits=1e9 base=-1 last=../x restart=01 `touch pwned2`'
 expect_eq "hostile: status" "$RC" 0
-has "hostile: env" "srun env base=0 last=requeued" "$LOG"
-has "hostile: state" "Comment=ddpgen restart=2 limits=1 base=0 last=time-limit" "$LOG"
+expect_has "hostile: env" "srun env base=0 last=requeued" "$LOG"
+expect_has "hostile: state" "Comment=ddpgen restart=2 limits=1 base=0 last=time-limit" "$LOG"
 check "hostile: a comment ran code" ! ls "$T"/hostile/pwned* 2>/dev/null
 
 # One process on one node.
 run one SLURM_JOB_NUM_NODES=1 SLURM_NNODES=1
-has "one: message" "sent to 2 processes on 1 node;" "$ERR"
+expect_has "one: message" "sent to 2 processes on 1 node;" "$ERR"
 
 # The training fails after the warning: no requeue, its status.
 run failed STUB_TRAIN_RC=3
 expect_eq "failed: status" "$RC" 3
 expect_eq "failed: message" "$ERR" "ddpgen job: time limit in 118 s: checkpoint signal sent to 4 processes on 2 nodes; the training exited with status 3: not requeued"
-hasnt "failed: no requeue" "requeue" "$LOG"
+expect_lacks "failed: no requeue" "requeue" "$LOG"
 # A job no longer than the lead is not carried on, and ddpgen says so;
 # asked for explicitly, it is an error.
 out=$("$DDPGEN" -N 2 -t 2 --ddprank "$T/ddprank" train.py 2>"$T/short.err")
 expect_eq "short: status" "$?" 0
-hasnt "short: no requeue" "#SBATCH --requeue" "$out"
+expect_lacks "short: no requeue" "#SBATCH --requeue" "$out"
 expect_eq "short: warning" "$(cat "$T/short.err")" "ddpgen: warning: time limit '2' is not longer than signal_lead (120 s): the job is not requeued"
 "$DDPGEN" -N 2 -t 2 --requeue --ddprank "$T/ddprank" train.py \
     >/dev/null 2>"$T/short.err"
