@@ -185,6 +185,26 @@ need_cluster() {
 	need_netns
 }
 
+# cluster_up N [IFNAMES]: N nodes of test/cluster/cluster.sh (after
+# need_cluster) in CLUSTER_DIR=$T/cluster, brought down at exit, with
+# cluster.vars read into this shell; the test ends, showing cluster.sh's
+# output, when they do not come up. The emulation tests run their own
+# scheduler's stand-ins on these nodes.
+cluster_up() {
+	chmod 0755 "$T"		# munged, as user munge, reaches CLUSTER_DIR
+	CLUSTER_DIR=$T/cluster
+	export CLUSTER_DIR
+	# shellcheck disable=SC2016 # expanded at exit
+	on_exit '"$srcdir/test/cluster/cluster.sh" down >/dev/null 2>&1'
+	trap 'exit 130' INT TERM
+	if ! check "cluster.sh up $*" "$srcdir/test/cluster/cluster.sh" up \
+	    "$@" >"$T/up.log" 2>&1; then
+		cat "$T/up.log"
+		finish
+	fi
+	. "$CLUSTER_DIR/cluster.vars"
+}
+
 # need_torchrun: torchrun on PATH, whose python (of its #! line, which
 # it runs under) imports torch.distributed; sets tpy to that python.
 need_torchrun() {

@@ -44,18 +44,8 @@ DDPGEN_TEMPLATE_PATH=$srcdir/templates
 export DDPGEN_PROFILE_PATH DDPGEN_TEMPLATE_PATH
 
 # --- the nodes -------------------------------------------------------------------
-chmod 0755 "$T"			# munged, as user munge, reaches CLUSTER_DIR
-CLUSTER_DIR=$T/cluster
-export CLUSTER_DIR
-# shellcheck disable=SC2016 # expanded at exit
-on_exit '"$cluster" down >/dev/null 2>&1'
-trap 'exit 130' INT TERM
 t0=$(date +%s)
-if ! check "cluster.sh up 2 eth0" "$cluster" up 2 eth0 >"$T/up.log" 2>&1; then
-	cat "$T/up.log"
-	finish
-fi
-. "$CLUSTER_DIR/cluster.vars"
+cluster_up 2 eth0
 addr1=$("$cluster" addr node1 eth0)
 
 # Flux's stand-in, as "flux" on the submitter's and the tasks' PATH.

@@ -30,24 +30,14 @@ DDPGEN_TEMPLATE_PATH=$srcdir/templates
 export DDPGEN_PROFILE_PATH DDPGEN_TEMPLATE_PATH
 
 # --- the nodes -------------------------------------------------------------------
-chmod 0755 "$T"			# munged, as user munge, reaches CLUSTER_DIR
-CLUSTER_DIR=$T/cluster
-export CLUSTER_DIR
 bin=$T/bin emu=$T/emu work=$T/work
 # The job's processes, should a case end without LSF's cleanup.
 # shellcheck disable=SC2016 # expanded at exit
 on_exit 'for f in "$emu"/batch "$emu"/tasks "$emu"/jsm-tasks; do
 	[ -f "$f" ] && while read -r pg h; do kill -KILL -- "-$pg"; done <"$f"
 done 2>/dev/null'
-# shellcheck disable=SC2016 # expanded at exit
-on_exit '"$cluster" down >/dev/null 2>&1'
-trap 'exit 130' INT TERM
 t0=$(date +%s)
-if ! check "cluster.sh up 3 eth0" "$cluster" up 3 eth0 >"$T/up.log" 2>&1; then
-	cat "$T/up.log"
-	finish
-fi
-. "$CLUSTER_DIR/cluster.vars"
+cluster_up 3 eth0
 
 # resolved HOST: HOST's address in the cluster's hosts file.
 resolved() {

@@ -52,17 +52,8 @@ DDPGEN_TEMPLATE_PATH=$srcdir/templates
 export DDPGEN_PROFILE_PATH DDPGEN_TEMPLATE_PATH
 
 # --- the nodes -------------------------------------------------------------------
-chmod 0755 "$T"
-CLUSTER_DIR=$T/cluster
-export CLUSTER_DIR
-# shellcheck disable=SC2016 # expanded at exit
-on_exit '"$cluster" down >/dev/null 2>&1; pbs_kill_all'
-trap 'exit 130' INT TERM
-if ! check "cluster.sh up 3 hsn0" "$cluster" up 3 hsn0 >"$T/up.log" 2>&1; then
-	cat "$T/up.log"
-	finish
-fi
-. "$CLUSTER_DIR/cluster.vars"
+cluster_up 3 hsn0
+on_exit pbs_kill_all
 addr1=$("$cluster" addr node1 hsn0)
 
 # PBS_HOME, the same path on every host: aux/ID is the node file MoM
