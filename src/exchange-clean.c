@@ -4,9 +4,7 @@
 
 #include <sys/stat.h>
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +44,7 @@ exchange_mark_read(struct exchange_dir_ctx *c, char **cause)
 
 	exchange_format_read(c, c->key, &b);
 	xasprintf(&name, EXCHANGE_READ "%s", c->key);
-	rc = exchange_writeat(c, name, b.s, b.len, NULL, cause);
+	rc = sdir_write(&c->rundir, name, b.s, b.len, NULL, cause);
 	free(name);
 	buf_free(&b);
 	return rc == -1 ? XC_EXCHANGE : XC_OK;
@@ -63,7 +61,7 @@ exchange_has_read(struct exchange_dir_ctx *c, const char *key)
 	int		 ok;
 
 	xasprintf(&name, EXCHANGE_READ "%s", key);
-	n = exchange_readat(c, name, buf, sizeof buf, &st, &why);
+	n = sdir_read(&c->rundir, name, buf, sizeof buf, &st, &why);
 	free(name);
 	free(why);
 	if (n < 0 || exchange_is_stale(c, &st))
@@ -120,49 +118,6 @@ exchange_ours(const char *name)
 	    strcmp(name, EXCHANGE_COLLECTOR) == 0;
 }
 
-/* Removes the run directory name of base: only if it is a directory of
- * this user's (never through a link), only the files ddprank writes and
- * this user owns, by unlinkat on the directory opened. Whatever else is
- * in it stays, and so does the directory. -1 with errno set on failure. */
-static int
-exchange_rm_run(struct exchange_dir_ctx *c, const char *name)
-{
-	struct dirent	*d;
-	struct stat	 st;
-	DIR		*dp;
-	int		 fd, saved = 0;
-
-	if ((fd = openat(c->base, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-	    O_CLOEXEC)) == -1)
-		return errno == ENOENT ? 0 : -1;
-	if (fstat(fd, &st) == -1)
-		saved = errno;
-	else if (!exchange_mine(c, &st))
-		saved = EPERM;
-	else if ((dp = exchange_opendir(fd)) == NULL)
-		saved = errno;
-	if (saved != 0) {
-		close(fd);
-		errno = saved;
-		return -1;
-	}
-	while ((d = readdir(dp)) != NULL) {
-		if (!exchange_ours(d->d_name) || fstatat(fd, d->d_name, &st,
-		    AT_SYMLINK_NOFOLLOW) == -1 || !exchange_mine(c, &st))
-			continue;
-		if (unlinkat(fd, d->d_name, 0) == -1 && errno != ENOENT &&
-		    saved == 0)
-			saved = errno;
-	}
-	closedir(dp);
-	close(fd);
-	if (unlinkat(c->base, name, AT_REMOVEDIR) == -1 && errno != ENOENT &&
-	    saved == 0)
-		saved = errno;
-	errno = saved;
-	return saved == 0 ? 0 : -1;
-}
-
 /* The directories of earlier runs of this job, left by a run that
  * failed before its node 0 could clean up: the scheduler reran the job,
  * so nothing uses them any more. Their names are computed, as this
@@ -176,7 +131,7 @@ exchange_rm_earlier(struct exchange_dir_ctx *c)
 	for (r = c->x->retry - 1; r >= 0 && r >= c->x->retry -
 	    EXCHANGE_RETRY_CLEAN; r--) {
 		name = exchange_run_name(c->auth, c->x->jobid, r);
-		(void)exchange_rm_run(c, name);
+		(void)sdir_remove(&c->base, name, exchange_ours);
 		free(name);
 	}
 }
@@ -206,7 +161,7 @@ exchange_cleanup(struct exchange_dir_ctx *c, struct buf *warn)
 		free(unread);
 		exchange_pause(c, &poll);
 	}
-	if (exchange_rm_run(c, c->name) == -1)
+	if (sdir_remove(&c->base, c->name, exchange_ours) == -1)
 		buf_addf(warn, "%sexchange: cannot remove %s: %s",
 		    warn->len > 0 ? "; " : "", c->run, strerror(errno));
 }

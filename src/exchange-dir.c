@@ -1,16 +1,14 @@
 /* exchange-dir.c: the exchange through a shared directory (ddprank(1),
- * "The directory exchange"): StrictModes checks, entries written whole
- * and read checked, a poll that lists names and reads nothing, the
- * collector's table, and node 0's cleanup. */
+ * "The directory exchange"), in sdir.c's StrictModes directories:
+ * entries written whole and read checked, and a poll that lists names
+ * and reads nothing. */
 #include "config.h"
 
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/types.h>
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,12 +23,6 @@
 #include "scheduler.h"
 #include "util.h"
 #include "xmalloc.h"
-
-/* statfs f_type of the file systems that show one owner for all files
- * (linux/magic.h and fs/smb). */
-#define EXCHANGE_CIFS_MAGIC	0xff534d42UL
-#define EXCHANGE_SMB2_MAGIC	0xfe534d42UL
-#define EXCHANGE_SMB_MAGIC	0x517bUL
 
 static double
 exchange_real_now(void *arg)
@@ -92,81 +84,14 @@ exchange_is_stale(const struct exchange_dir_ctx *c, const struct stat *st)
 	return exchange_mtime(st) < c->mtime - (double)c->o->timeout;
 }
 
-/* Owned by this user, or on a file system whose owners mean nothing
- * (where only authenticated content counts). */
-int
-exchange_mine(const struct exchange_dir_ctx *c, const struct stat *st)
-{
-	return c->noowners || st->st_uid == c->uid;
-}
-
-/* A file system that shows every file as owned by one account: CIFS
- * and SMB mounts, unless mounted multiuser with Unix extensions, which
- * cannot be told apart from here. */
-static int
-exchange_fs_noowners(const struct exchange_dir_ctx *c, int fd)
-{
-	struct statfs	sf;
-
-	if (c->o->noowners)
-		return 1;
-	if (fstatfs(fd, &sf) == -1)
-		return 0;
-	return (unsigned long)sf.f_type == EXCHANGE_CIFS_MAGIC ||
-	    (unsigned long)sf.f_type == EXCHANGE_SMB2_MAGIC ||
-	    (unsigned long)sf.f_type == EXCHANGE_SMB_MAGIC;
-}
-
-/* Why dir, name could not be opened as a directory with O_NOFOLLOW. */
-static const char *
-exchange_why(int dir, const char *name, int saved)
-{
-	struct stat	st;
-
-	if ((saved == ELOOP || saved == ENOTDIR) &&
-	    fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
-		return S_ISLNK(st.st_mode) ? "a symbolic link" :
-		    "not a directory";
-	return strerror(saved);
-}
-
-/* The base directory, as OpenSSH's StrictModes would accept it: not a
- * link, owned by this user or root, and sticky if others may write to
- * it, so that no one else can rename or remove what is in it. A missing
- * one is made private to this user: a base several users share is for
- * an administrator to make (root, mode 1777). */
+/* The base directory: sdir.c's StrictModes checks. A missing one is
+ * made private to this user: a base several users share is for an
+ * administrator to make (root, mode 1777). */
 static int
 exchange_open_base(struct exchange_dir_ctx *c, char **cause)
 {
-	const char	*dir = c->o->dir;
-	struct stat	 st;
-
-	if (mkdir(dir, 0700) == -1 && errno != EEXIST)
-		goto fail;
-	if ((c->base = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-	    O_CLOEXEC)) == -1 || fstat(c->base, &st) == -1)
-		goto fail;
-	c->noowners = exchange_fs_noowners(c, c->base);
-	if (c->noowners && c->auth == NULL)
-		return util_fail(cause, "exchange directory %s is on a file "
-		    "system that does not keep owners (cifs, smb): anyone "
-		    "could write in it; give the job a secret (%s, or the key "
-		    "file ~/" AUTH_KEYDIR "/" AUTH_KEYFILE ")", dir, AUTH_ENV);
-	if (!c->noowners && st.st_uid != c->uid && st.st_uid != 0)
-		return util_fail(cause, "exchange directory %s is owned by "
-		    "uid %lu, neither you nor root: its owner could swap your "
-		    "files; use a base that root made, mode 1777", dir,
-		    (unsigned long)st.st_uid);
-	if (!c->noowners && (st.st_mode & 022) != 0 &&
-	    (st.st_mode & S_ISVTX) == 0)
-		return util_fail(cause, "exchange directory %s: mode %04o: "
-		    "writable by others and not sticky, so they could swap "
-		    "your files; chmod +t", dir, (unsigned int)(st.st_mode &
-		    07777));
-	return 0;
-fail:
-	return util_fail(cause, "exchange directory %s: %s", dir,
-	    exchange_why(AT_FDCWD, dir, errno));
+	return sdir_open_base(&c->base, c->o->dir, "exchange directory",
+	    c->o->noowners, c->auth != NULL, cause);
 }
 
 /* The run directory: made by this node, or by another node of this job
@@ -176,85 +101,14 @@ fail:
 static int
 exchange_open_run(struct exchange_dir_ctx *c, char **cause)
 {
-	struct stat	st;
-
-	if (mkdirat(c->base, c->name, 0700) == -1 && errno != EEXIST)
-		goto fail;
-	if ((c->rundir = openat(c->base, c->name, O_RDONLY | O_DIRECTORY |
-	    O_NOFOLLOW | O_CLOEXEC)) == -1 || fstat(c->rundir, &st) == -1)
-		goto fail;
-	if (c->noowners)
-		return 0;
-	if (st.st_uid != c->uid)
-		return util_fail(cause, "exchange directory %s is owned by "
-		    "uid %lu, not by you: someone else made it; not using it",
-		    c->run, (unsigned long)st.st_uid);
-	if ((st.st_mode & 022) != 0)
-		return util_fail(cause, "exchange directory %s: mode %04o: "
-		    "others could write in it; not using it", c->run,
-		    (unsigned int)(st.st_mode & 07777));
-	return 0;
-fail:
-	return util_fail(cause, "exchange directory %s: %s", c->run,
-	    exchange_why(c->base, c->name, errno));
-}
-
-/* Writes name in the run directory whole or not at all: a temporary
- * file made exclusively, renamed over name. Sets *mtime, if not NULL.
- * No fsync: the rename alone makes the file whole for every reader (an
- * NFS client writes back on close, whose error is checked), and a file
- * server crash ends the run anyway, whose rerun uses another directory.
- * An fsync costs a journal commit, milliseconds each, and a thousand
- * nodes write two files each at once. */
-int
-exchange_writeat(struct exchange_dir_ctx *c, const char *name,
-    const char *data, size_t len, double *mtime, char **cause)
-{
-	unsigned char	 r[6];
-	struct stat	 st;
-	char		*tmp;
-	size_t		 got = 0;
-	ssize_t		 n;
-	int		 fd, saved = 0;
-
-	if (getentropy(r, sizeof r) == -1)
-		return util_fail(cause, "getentropy: %s", strerror(errno));
-	xasprintf(&tmp, "%s.%02x%02x%02x%02x%02x%02x", name, r[0], r[1], r[2],
-	    r[3], r[4], r[5]);
-	if ((fd = openat(c->rundir, tmp, O_WRONLY | O_CREAT | O_EXCL |
-	    O_NOFOLLOW | O_CLOEXEC, 0600)) == -1) {
-		saved = errno;
-		free(tmp);
-		return util_fail(cause, "%s/%s: %s", c->run, name,
-		    strerror(saved));
-	}
-	while (got < len && saved == 0) {
-		if ((n = write(fd, data + got, len - got)) == -1 &&
-		    errno != EINTR)
-			saved = errno;
-		else if (n > 0)
-			got += (size_t)n;
-	}
-	if (saved == 0 && fstat(fd, &st) == -1)
-		saved = errno;
-	if (close(fd) == -1 && saved == 0)
-		saved = errno;
-	if (saved == 0 && renameat(c->rundir, tmp, c->rundir, name) == -1)
-		saved = errno;
-	if (saved != 0)
-		(void)unlinkat(c->rundir, tmp, 0);
-	free(tmp);
-	if (saved != 0)
-		return util_fail(cause, "%s/%s: %s", c->run, name,
-		    strerror(saved));
-	if (mtime != NULL)
-		*mtime = exchange_mtime(&st);
-	return 0;
+	return sdir_open_run(&c->rundir, &c->base, c->name,
+	    "exchange directory", cause);
 }
 
 static int
 exchange_publish(struct exchange_dir_ctx *c, char **cause)
 {
+	struct stat	 st;
 	struct buf	 b;
 	char		*name;
 	int		 rc;
@@ -264,7 +118,8 @@ exchange_publish(struct exchange_dir_ctx *c, char **cause)
 	if (c->auth != NULL)
 		exchange_sign_entry(&b, c->auth, c->name);
 	xasprintf(&name, EXCHANGE_ENTRY "%s", c->key);
-	rc = exchange_writeat(c, name, b.s, b.len, &c->mtime, cause);
+	if ((rc = sdir_write(&c->rundir, name, b.s, b.len, &st, cause)) == 0)
+		c->mtime = exchange_mtime(&st);
 	free(name);
 	buf_free(&b);
 	return rc == -1 ? XC_EXCHANGE : XC_OK;
@@ -281,76 +136,6 @@ exchange_name_key(const char *name, const char *prefix)
 	    strchr(name + n, '.') != NULL)
 		return NULL;
 	return name + n;
-}
-
-/* Opens name in the run directory, which must be a regular file of this
- * user's: whatever is in the directory, a FIFO does not block. Returns
- * the descriptor, -1 with *why set (caller frees) when the file is not
- * to be used, -2 when it does not exist. */
-int
-exchange_open_file(struct exchange_dir_ctx *c, const char *name,
-    struct stat *st, char **why)
-{
-	int	fd;
-
-	if ((fd = openat(c->rundir, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
-	    O_NONBLOCK)) == -1) {
-		if (errno == ENOENT)
-			return -2;
-		util_fail(why, "%s", errno == ELOOP ? "a symbolic link" :
-		    strerror(errno));
-		return -1;
-	}
-	if (fstat(fd, st) == -1)
-		util_fail(why, "%s", strerror(errno));
-	else if (!S_ISREG(st->st_mode))
-		util_fail(why, "not a regular file");
-	else if (!exchange_mine(c, st))
-		util_fail(why, "owned by uid %lu, not by you",
-		    (unsigned long)st->st_uid);
-	else
-		return fd;
-	close(fd);
-	return -1;
-}
-
-/* Reads at most len bytes of fd, and stops at the size fstat gave (a
- * file renamed into place does not grow): one read per small file.
- * Closes fd. */
-ssize_t
-exchange_read_fd(int fd, char *buf, size_t len, const struct stat *st,
-    char **why)
-{
-	size_t	got = 0;
-	ssize_t	n;
-
-	while (got < len && (got == 0 || got < (size_t)st->st_size) &&
-	    (n = read(fd, buf + got, len - got)) != 0) {
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1) {
-			util_fail(why, "%s", strerror(errno));
-			close(fd);
-			return -1;
-		}
-		got += (size_t)n;
-	}
-	close(fd);
-	return (ssize_t)got;
-}
-
-/* Reads at most len bytes of name in the run directory, checked as
- * exchange_open_file does: a huge file costs nothing. Returns the
- * length, or what exchange_open_file returns. */
-ssize_t
-exchange_readat(struct exchange_dir_ctx *c, const char *name, char *buf,
-    size_t len, struct stat *st, char **why)
-{
-	int	fd;
-
-	if ((fd = exchange_open_file(c, name, st, why)) < 0)
-		return fd;
-	return exchange_read_fd(fd, buf, len, st, why);
 }
 
 static void
@@ -413,7 +198,7 @@ exchange_load(struct exchange_dir_ctx *c, struct exchange_file *f)
 	const char	*key = f->name + strlen(EXCHANGE_ENTRY);
 	ssize_t		 n;
 
-	if ((n = exchange_readat(c, f->name, buf, sizeof buf, &st,
+	if ((n = sdir_read(&c->rundir, f->name, buf, sizeof buf, &st,
 	    &f->why)) == -2)
 		return;
 	if (n == -1)
@@ -424,20 +209,6 @@ exchange_load(struct exchange_dir_ctx *c, struct exchange_file *f)
 		f->state = EXCHANGE_BAD;
 	else
 		f->state = EXCHANGE_GOOD;
-}
-
-/* A directory stream on a new descriptor of dir, rewound. */
-DIR *
-exchange_opendir(int dir)
-{
-	DIR	*dp;
-	int	 fd;
-
-	if ((fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
-		return NULL;
-	if ((dp = fdopendir(fd)) == NULL)
-		close(fd);
-	return dp;
 }
 
 static int
@@ -526,7 +297,7 @@ exchange_list(struct exchange_dir_ctx *c, char **cause)
 	size_t		 i;
 	int		 added = 0;
 
-	if ((dir = exchange_opendir(c->rundir)) == NULL) {
+	if ((dir = sdir_opendir(c->rundir.fd)) == NULL) {
 		util_fail(cause, "exchange directory %s: %s", c->run,
 		    strerror(errno));
 		return -1;
@@ -754,17 +525,15 @@ exchange_dir(struct exchange_result *r, const struct exchange_opts *o,
 	c.x = x;
 	c.clock = o->clock != NULL ? o->clock : &exchange_clock_real;
 	c.auth = o->auth != NULL && o->auth->len > 0 ? o->auth : NULL;
-	c.uid = geteuid();
-	c.base = c.rundir = -1;
+	sdir_init(&c.base, geteuid());
+	sdir_init(&c.rundir, geteuid());
 	buf_init(&c.ignored);
 	c.name = exchange_run_name(c.auth, x->jobid, x->retry);
 	xasprintf(&c.run, "%s/%s", o->dir, c.name);
 	exchange_key(&x->self, c.key, sizeof c.key);
 	xc = exchange_dir_run(&c, r, cause);
-	if (c.rundir != -1)
-		close(c.rundir);
-	if (c.base != -1)
-		close(c.base);
+	sdir_close(&c.rundir);
+	sdir_close(&c.base);
 	buf_free(&c.ignored);
 	exchange_files_free(&c);
 	free(c.confirmed);

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "exchange.h"
+#include "sdir.h"
 #include "util.h"
 
 #define EXCHANGE_ENTRY		"entry."
@@ -54,16 +55,13 @@ struct exchange_file {
 };
 
 /* One exchange in progress. Everything in the run directory goes
- * through the descriptors base and rundir, opened without following a
- * link and checked: see exchange_open_base and exchange_open_run. */
+ * through base and rundir, opened and checked by sdir.c. */
 struct exchange_dir_ctx {
 	const struct exchange_opts	*o;
 	const struct exchange_node	*x;
 	const struct exchange_clock	*clock;
 	const struct auth		*auth;	 /* NULL: not authenticated */
-	uid_t				 uid;
-	int				 noowners; /* cifs and the like */
-	int				 base, rundir;
+	struct sdir			 base, rundir;
 	char				*name;	 /* the run directory's */
 	char				*run;	 /* o->dir/name, for messages */
 	char				 key[EXCHANGE_HOST_MAX + 2];
@@ -89,16 +87,6 @@ struct exchange_dir_ctx {
 void	 exchange_key(const struct exchange_entry *, char *key, size_t len);
 int	 exchange_is_stale(const struct exchange_dir_ctx *,
 	    const struct stat *);
-int	 exchange_mine(const struct exchange_dir_ctx *, const struct stat *);
-int	 exchange_writeat(struct exchange_dir_ctx *, const char *name,
-	    const char *data, size_t len, double *mtime, char **cause);
-int	 exchange_open_file(struct exchange_dir_ctx *, const char *name,
-	    struct stat *, char **why);
-ssize_t	 exchange_read_fd(int fd, char *buf, size_t len, const struct stat *,
-	    char **why);
-ssize_t	 exchange_readat(struct exchange_dir_ctx *, const char *name,
-	    char *buf, size_t len, struct stat *, char **why);
-DIR	*exchange_opendir(int dir);
 void	 exchange_pause(struct exchange_dir_ctx *, double *poll);
 
 /* exchange-table.c */

@@ -4,7 +4,6 @@
 
 #include <sys/stat.h>
 
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,7 +60,7 @@ exchange_write_table(struct exchange_dir_ctx *c)
 	char		*why = NULL;
 
 	exchange_format_table(c, &b);
-	(void)exchange_writeat(c, EXCHANGE_TABLE, b.s, b.len, NULL, &why);
+	(void)sdir_write(&c->rundir, EXCHANGE_TABLE, b.s, b.len, NULL, &why);
 	free(why);
 	buf_free(&b);
 }
@@ -171,7 +170,7 @@ exchange_read_table(struct exchange_dir_ctx *c, char **buf, ino_t *ino,
 	int		fd;
 
 	*buf = NULL;
-	if ((fd = exchange_open_file(c, EXCHANGE_TABLE, &st, why)) < 0)
+	if ((fd = sdir_open_file(&c->rundir, EXCHANGE_TABLE, &st, why)) < 0)
 		return fd;
 	*ino = st.st_ino;
 	if (st.st_ino == c->table_bad) {
@@ -189,7 +188,7 @@ exchange_read_table(struct exchange_dir_ctx *c, char **buf, ino_t *ino,
 	}
 	len = (size_t)st.st_size + 1;
 	*buf = xmalloc(len);
-	return exchange_read_fd(fd, *buf, len, &st, why);
+	return sdir_read_fd(fd, *buf, len, &st, why);
 }
 
 /* Whether v, n entries, is the whole table, and holds this node's entry
@@ -250,13 +249,9 @@ exchange_use_table(struct exchange_dir_ctx *c)
 int
 exchange_reads_entries(struct exchange_dir_ctx *c, double waited)
 {
-	int	fd;
-
 	if (c->collector)
 		return 1;
-	if ((fd = openat(c->rundir, EXCHANGE_COLLECTOR, O_WRONLY | O_CREAT |
-	    O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)) != -1) {
-		close(fd);
+	if (sdir_create(&c->rundir, EXCHANGE_COLLECTOR) == 1) {
 		c->collector = 1;
 		return 1;
 	}
