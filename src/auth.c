@@ -169,23 +169,25 @@ out:
 	return rc;
 }
 
-void
+int
 auth_mac(const struct auth *a, const char *label, const void *data,
     size_t len, unsigned char mac[AUTH_MAC_LEN])
 {
 	unsigned char	*msg;
 	size_t		 n = strlen(label) + 1;
+	int		 rc;
 
 	/* label NUL data: no label is a prefix of another's message. */
 	msg = xmalloc(n + len + 1);
 	memcpy(msg, label, n);
 	if (len > 0)
 		memcpy(msg + n, data, len);
-	mac_hmac_sha256(a->key, a->len, msg, n + len, mac);
+	rc = mac_hmac_sha256(a->key, a->len, msg, n + len, mac);
 	free(msg);
+	return rc;
 }
 
-void
+int
 auth_mac_hex(const struct auth *a, const char *label, const void *data,
     size_t len, char hex[AUTH_HEX_LEN + 1])
 {
@@ -193,12 +195,15 @@ auth_mac_hex(const struct auth *a, const char *label, const void *data,
 	unsigned char		 mac[AUTH_MAC_LEN];
 	size_t			 i;
 
-	auth_mac(a, label, data, len, mac);
+	hex[0] = '\0';
+	if (auth_mac(a, label, data, len, mac) == -1)
+		return -1;
 	for (i = 0; i < AUTH_MAC_LEN; i++) {
 		hex[2 * i] = digits[mac[i] >> 4];
 		hex[2 * i + 1] = digits[mac[i] & 0xf];
 	}
 	hex[AUTH_HEX_LEN] = '\0';
+	return 0;
 }
 
 int
@@ -207,8 +212,7 @@ auth_check_hex(const struct auth *a, const char *label, const void *data,
 {
 	char	want[AUTH_HEX_LEN + 1];
 
-	if (n != AUTH_HEX_LEN)
+	if (n != AUTH_HEX_LEN || auth_mac_hex(a, label, data, len, want) == -1)
 		return 0;
-	auth_mac_hex(a, label, data, len, want);
 	return mac_equal(want, hex, AUTH_HEX_LEN);
 }

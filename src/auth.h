@@ -37,14 +37,16 @@ int	auth_parse(struct auth *, const char *s, const char *from,
 int	auth_load_file(struct auth *, const char *home, uid_t uid,
 	    char **cause);
 
-/* HMAC-SHA256 under the secret of label, a NUL and data. */
-void	auth_mac(const struct auth *, const char *label, const void *data,
+/* HMAC-SHA256 under the secret of label, a NUL and data: 0, or -1 when
+ * it cannot be computed (mac is then not to be used: every caller fails
+ * closed). */
+int	auth_mac(const struct auth *, const char *label, const void *data,
 	    size_t len, unsigned char mac[AUTH_MAC_LEN]);
 /* The same as AUTH_HEX_LEN lower-case hex digits and a NUL. */
-void	auth_mac_hex(const struct auth *, const char *label, const void *data,
+int	auth_mac_hex(const struct auth *, const char *label, const void *data,
 	    size_t len, char hex[AUTH_HEX_LEN + 1]);
 /* 1 when hex, n bytes long, is the MAC of label and data; compared in
- * constant time. */
+ * constant time. 0 when it is not, or the MAC cannot be computed. */
 int	auth_check_hex(const struct auth *, const char *label,
 	    const void *data, size_t len, const char *hex, size_t n);
 

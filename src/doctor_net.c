@@ -363,7 +363,12 @@ doctor_send(const struct doctor_node *self, int wait, const struct auth *a,
 	if (doctor_addrinfo(self->addr, self->port, 0, &ai, cause) == -1)
 		return -1;
 	buf_init(&msg);
-	doctor_seal(&msg, self, a);
+	if (doctor_seal(&msg, self, a) == -1) {
+		buf_free(&msg);
+		resolve_free(ai);
+		return util_fail(cause, "cannot seal the findings: "
+		    "HMAC-SHA256 failed");
+	}
 	/* Node 0 may not listen yet: retry until the deadline. */
 	while (rc == -1 && doctor_left(deadline) > 0) {
 		if ((rc = doctor_try(ai, self->src, &msg, deadline,

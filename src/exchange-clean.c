@@ -19,20 +19,24 @@
 #include "xmalloc.h"
 
 /* A read marker: empty, or with a MAC of the run and the node's key
- * when authenticated, so that no one else can hurry node 0's cleanup. */
-static void
+ * when authenticated, so that no one else can hurry node 0's cleanup.
+ * -1 when the MAC cannot be computed (b is empty then). */
+static int
 exchange_format_read(struct exchange_dir_ctx *c, const char *key,
     struct buf *b)
 {
 	char	hex[AUTH_HEX_LEN + 1], *msg;
+	int	rc;
 
 	buf_init(b);
 	if (c->auth == NULL)
-		return;
+		return 0;
 	xasprintf(&msg, "%s\n%s", c->name, key);
-	auth_mac_hex(c->auth, "ddprank read", msg, strlen(msg), hex);
+	rc = auth_mac_hex(c->auth, "ddprank read", msg, strlen(msg), hex);
 	free(msg);
-	buf_addf(b, "mac %s\n", hex);
+	if (rc == 0)
+		buf_addf(b, "mac %s\n", hex);
+	return rc;
 }
 
 int
@@ -42,7 +46,12 @@ exchange_mark_read(struct exchange_dir_ctx *c, char **cause)
 	char		*name;
 	int		 rc;
 
-	exchange_format_read(c, c->key, &b);
+	if (exchange_format_read(c, c->key, &b) == -1) {
+		buf_free(&b);
+		util_fail(cause, "exchange in %s: cannot sign the read "
+		    "marker: HMAC-SHA256 failed", c->run);
+		return XC_EXCHANGE;
+	}
 	xasprintf(&name, EXCHANGE_READ "%s", c->key);
 	rc = sdir_write(&c->rundir, name, b.s, b.len, NULL, cause);
 	free(name);
@@ -66,8 +75,9 @@ exchange_has_read(struct exchange_dir_ctx *c, const char *key)
 	free(why);
 	if (n < 0 || exchange_is_stale(c, &st))
 		return 0;
-	exchange_format_read(c, key, &want);
-	ok = (size_t)n == want.len && memcmp(buf, want.s, want.len) == 0;
+	/* A marker that cannot be checked was not read. */
+	ok = exchange_format_read(c, key, &want) == 0 &&
+	    (size_t)n == want.len && memcmp(buf, want.s, want.len) == 0;
 	buf_free(&want);
 	return ok;
 }
@@ -130,7 +140,9 @@ exchange_rm_earlier(struct exchange_dir_ctx *c)
 
 	for (r = c->x->retry - 1; r >= 0 && r >= c->x->retry -
 	    EXCHANGE_RETRY_CLEAN; r--) {
-		name = exchange_run_name(c->auth, c->x->jobid, r);
+		if ((name = exchange_run_name(c->auth, c->x->jobid,
+		    r)) == NULL)
+			return;
 		(void)sdir_remove(&c->base, name, exchange_ours);
 		free(name);
 	}

@@ -115,8 +115,11 @@ exchange_publish(struct exchange_dir_ctx *c, char **cause)
 
 	buf_init(&b);
 	exchange_format_entry(&b, &c->x->self);
-	if (c->auth != NULL)
-		exchange_sign_entry(&b, c->auth, c->name);
+	if (c->auth != NULL && exchange_sign_entry(&b, c->auth, c->name,
+	    cause) == -1) {
+		buf_free(&b);
+		return XC_EXCHANGE;
+	}
 	xasprintf(&name, EXCHANGE_ENTRY "%s", c->key);
 	if ((rc = sdir_write(&c->rundir, name, b.s, b.len, &st, cause)) == 0)
 		c->mtime = exchange_mtime(&st);
@@ -528,10 +531,15 @@ exchange_dir(struct exchange_result *r, const struct exchange_opts *o,
 	sdir_init(&c.base, geteuid());
 	sdir_init(&c.rundir, geteuid());
 	buf_init(&c.ignored);
-	c.name = exchange_run_name(c.auth, x->jobid, x->retry);
-	xasprintf(&c.run, "%s/%s", o->dir, c.name);
 	exchange_key(&x->self, c.key, sizeof c.key);
-	xc = exchange_dir_run(&c, r, cause);
+	if ((c.name = exchange_run_name(c.auth, x->jobid, x->retry)) == NULL) {
+		util_fail(cause, "--exchange dir: cannot name the run "
+		    "directory: HMAC-SHA256 failed");
+		xc = XC_EXCHANGE;
+	} else {
+		xasprintf(&c.run, "%s/%s", o->dir, c.name);
+		xc = exchange_dir_run(&c, r, cause);
+	}
 	sdir_close(&c.rundir);
 	sdir_close(&c.base);
 	buf_free(&c.ignored);

@@ -30,11 +30,13 @@
  * name, a newline and the bytes before it, as for an entry. The other
  * nodes read that one file, checked as an entry is. */
 
-static void
+/* -1 when it cannot be signed (b is then freed). */
+static int
 exchange_format_table(struct exchange_dir_ctx *c, struct buf *b)
 {
-	struct buf	e;
-	size_t		i;
+	struct buf	 e;
+	char		*why = NULL;
+	size_t		 i;
 
 	buf_init(b);
 	buf_adds(b, EXCHANGE_TABLE_MAGIC " " EXCHANGE_FORMAT "\n");
@@ -47,8 +49,14 @@ exchange_format_table(struct exchange_dir_ctx *c, struct buf *b)
 		buf_addn(b, e.s, e.len);
 		buf_free(&e);
 	}
-	if (c->auth != NULL)
-		exchange_sign(b, c->auth, "ddprank table", c->name);
+	if (c->auth != NULL && exchange_sign(b, c->auth, "ddprank table",
+	    c->name, &why) == -1) {
+		/* Not written: the others read the entries themselves. */
+		free(why);
+		buf_free(b);
+		return -1;
+	}
+	return 0;
 }
 
 /* The collector writes the table. If it cannot, the others read the
@@ -59,7 +67,8 @@ exchange_write_table(struct exchange_dir_ctx *c)
 	struct buf	 b;
 	char		*why = NULL;
 
-	exchange_format_table(c, &b);
+	if (exchange_format_table(c, &b) == -1)
+		return;
 	(void)sdir_write(&c->rundir, EXCHANGE_TABLE, b.s, b.len, NULL, &why);
 	free(why);
 	buf_free(&b);

@@ -67,17 +67,30 @@ exchange_result_free(struct exchange_result *r)
 }
 
 char *
-exchange_run_name(const struct auth *a, const char *jobid, int64_t retry)
+exchange_dir_name(const struct auth *a, const char *label,
+    const char *prefix, const char *jobid, int64_t retry)
 {
 	char	*s, *t, hex[AUTH_HEX_LEN + 1];
 
 	xasprintf(&s, "%s-r%lld", jobid, (long long)retry);
-	if (a == NULL || a->len == 0)
-		return s;
-	auth_mac_hex(a, "ddprank run", s, strlen(s), hex);
-	xasprintf(&t, "%s-%.*s", s, EXCHANGE_RUN_HEX, hex);
+	if (a == NULL || a->len == 0) {
+		xasprintf(&t, "%s%s", prefix, s);
+		free(s);
+		return t;
+	}
+	if (auth_mac_hex(a, label, s, strlen(s), hex) == -1) {
+		free(s);
+		return NULL;
+	}
+	xasprintf(&t, "%s%s-%.*s", prefix, s, EXCHANGE_RUN_HEX, hex);
 	free(s);
 	return t;
+}
+
+char *
+exchange_run_name(const struct auth *a, const char *jobid, int64_t retry)
+{
+	return exchange_dir_name(a, "ddprank run", "", jobid, retry);
 }
 
 /* --- entries ----------------------------------------------------------- */
@@ -93,34 +106,40 @@ exchange_format_entry(struct buf *b, const struct exchange_entry *e)
 
 /* The MAC covers the run directory's name, a newline and the entry:
  * an entry of one run does not authenticate in another. */
-static void
+static int
 exchange_mac(const struct auth *a, const char *label, const char *run,
     const char *body, size_t len, char hex[AUTH_HEX_LEN + 1])
 {
 	struct buf	b;
+	int		rc;
 
 	buf_init(&b);
 	buf_adds(&b, run);
 	buf_addc(&b, '\n');
 	buf_addn(&b, body, len);
-	auth_mac_hex(a, label, b.s, b.len, hex);
+	rc = auth_mac_hex(a, label, b.s, b.len, hex);
 	buf_free(&b);
+	return rc;
 }
 
-void
+int
 exchange_sign(struct buf *b, const struct auth *a, const char *label,
-    const char *run)
+    const char *run, char **cause)
 {
 	char	hex[AUTH_HEX_LEN + 1];
 
-	exchange_mac(a, label, run, b->s, b->len, hex);
+	if (exchange_mac(a, label, run, b->s, b->len, hex) == -1)
+		return util_fail(cause, "%s: HMAC-SHA256 failed: not "
+		    "written unsigned", label);
 	buf_addf(b, EXCHANGE_MAC "%s\n", hex);
+	return 0;
 }
 
-void
-exchange_sign_entry(struct buf *b, const struct auth *a, const char *run)
+int
+exchange_sign_entry(struct buf *b, const struct auth *a, const char *run,
+    char **cause)
 {
-	exchange_sign(b, a, "ddprank entry", run);
+	return exchange_sign(b, a, "ddprank entry", run, cause);
 }
 
 int
@@ -139,7 +158,9 @@ exchange_verify(const char *buf, size_t *len, const struct auth *a,
 	if ((body > 0 && buf[body - 1] != '\n') ||
 	    memcmp(line, EXCHANGE_MAC, strlen(EXCHANGE_MAC)) != 0)
 		return util_fail(cause, "not authenticated: no mac line");
-	exchange_mac(a, label, run, buf, body, hex);
+	if (exchange_mac(a, label, run, buf, body, hex) == -1)
+		return util_fail(cause, "cannot be checked: HMAC-SHA256 "
+		    "failed");
 	if (!mac_equal(hex, line + strlen(EXCHANGE_MAC), AUTH_HEX_LEN))
 		return util_fail(cause, "does not authenticate: written "
 		    "without this job's secret");

@@ -103,14 +103,15 @@ int	exchange_parse_entry(const char *buf, size_t len,
  * exchange_sign_entry appends it to b; exchange_verify_entry checks it,
  * in constant time, within *len bytes of buf, and on success sets *len
  * to the length of what it covers (for exchange_parse_entry), or returns
- * -1 and sets *cause. */
-void	exchange_sign_entry(struct buf *b, const struct auth *,
-	    const char *run);
+ * -1 and sets *cause. Signing fails (-1, *cause) when the HMAC does:
+ * nothing is then to be written. */
+int	exchange_sign_entry(struct buf *b, const struct auth *,
+	    const char *run, char **cause);
 int	exchange_verify_entry(const char *buf, size_t *len,
 	    const struct auth *, const char *run, char **cause);
 /* The same under another label, for the other files of a run. */
-void	exchange_sign(struct buf *b, const struct auth *, const char *label,
-	    const char *run);
+int	exchange_sign(struct buf *b, const struct auth *, const char *label,
+	    const char *run, char **cause);
 int	exchange_verify(const char *buf, size_t *len, const struct auth *,
 	    const char *label, const char *run, char **cause);
 
@@ -140,8 +141,13 @@ void	exchange_result_free(struct exchange_result *);
 /* The run directory's name: "JOBID-rRETRY", followed with a secret by
  * "-" and the first 32 hex digits of the HMAC-SHA256 of that under the
  * label "ddprank run", so that no one else can know it in advance.
- * Caller frees. */
+ * Caller frees; NULL when the HMAC fails. */
 char	*exchange_run_name(const struct auth *, const char *jobid,
 	    int64_t retry);
+/* The same under another label, after prefix: the name of another run
+ * directory of the job (ddprank doctor's), which tells nothing of the
+ * exchange's. */
+char	*exchange_dir_name(const struct auth *, const char *label,
+	    const char *prefix, const char *jobid, int64_t retry);
 
 #endif

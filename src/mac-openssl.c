@@ -9,15 +9,20 @@
 
 #include "mac.h"
 
-void
+int
 mac_hmac_sha256(const void *key, size_t keylen, const void *msg, size_t len,
     unsigned char out[MAC_LEN])
 {
 	unsigned int	n = MAC_LEN;
 
-	/* A failure leaves a MAC nobody can match by chance either. */
-	if (HMAC(EVP_sha256(), key, (int)keylen, msg, len, out, &n) == NULL)
+	/* A failure is an error, never a MAC: a fixed one (all zeros)
+	 * would be one anyone can forge. */
+	if (HMAC(EVP_sha256(), key, (int)keylen, msg, len, out, &n) == NULL ||
+	    n != MAC_LEN) {
 		memset(out, 0, MAC_LEN);
+		return -1;
+	}
+	return 0;
 }
 
 int

@@ -11,7 +11,9 @@
 
 #define MAC_LEN	32
 
-void	mac_hmac_sha256(const void *key, size_t keylen, const void *msg,
+/* 0, or -1 when the library fails: out is then not a MAC and must not
+ * be used. */
+int	mac_hmac_sha256(const void *key, size_t keylen, const void *msg,
 	    size_t len, unsigned char out[MAC_LEN]);
 /* 1 when the n bytes of a and b are equal, else 0. */
 int	mac_equal(const void *a, const void *b, size_t n);

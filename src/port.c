@@ -48,7 +48,8 @@ port_auto_secret(const struct auth *a, uint64_t jobid, int64_t task,
 
 	len = snprintf(msg, sizeof msg, "%llu %lld %lld",
 	    (unsigned long long)jobid, (long long)task, (long long)step);
-	auth_mac(a, "ddprank port", msg, (size_t)len, mac);
+	if (auth_mac(a, "ddprank port", msg, (size_t)len, mac) == -1)
+		return -1;
 	for (i = 0; i < 8; i++)
 		n = n << 8 | mac[i];
 	return lo + (int)(n % (uint64_t)(hi - lo + 1));

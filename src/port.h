@@ -20,7 +20,8 @@ int	port_auto(uint64_t jobid, int64_t task, int64_t step, int lo, int hi);
 /* The same numbers under the job's secret: the first 8 bytes of
  * HMAC-SHA256("ddprank port", "JOBID TASK STEP"), big-endian, mod the
  * range size, plus LO. Unknown in advance to other users, which only
- * raises the cost of taking the port first: they can still try them all. */
+ * raises the cost of taking the port first: they can still try them all.
+ * -1 when the HMAC fails. */
 int	port_auto_secret(const struct auth *, uint64_t jobid, int64_t task,
 	    int64_t step, int lo, int hi);
 

@@ -987,7 +987,7 @@ signed_entry(const struct auth *a, const char *run, int64_t task,
 	snprintf(e.addr, sizeof e.addr, "%s", addr);
 	buf_init(&b);
 	exchange_format_entry(&b, &e);
-	exchange_sign_entry(&b, a, run);
+	ck_assert_int_eq(exchange_sign_entry(&b, a, run, NULL), 0);
 	return b.s;
 }
 
@@ -998,7 +998,8 @@ read_marker(const char *run, const char *key)
 	char	*msg, *s, hex[AUTH_HEX_LEN + 1];
 
 	xasprintf(&msg, "%s\n%s", run, key);
-	auth_mac_hex(&key1, "ddprank read", msg, strlen(msg), hex);
+	ck_assert_int_eq(auth_mac_hex(&key1, "ddprank read", msg, strlen(msg),
+	    hex), 0);
 	free(msg);
 	xasprintf(&s, "mac %s\n", hex);
 	return s;

@@ -29,7 +29,8 @@ check_signed(const struct buf *plain)
 
 	buf_init(&b);
 	buf_addn(&b, plain->s, plain->len);
-	exchange_sign_entry(&b, &key, RUN);
+	if (exchange_sign_entry(&b, &key, RUN, &cause) == -1)
+		abort();
 	n = b.len;
 	if (exchange_verify_entry(b.s, &n, &key, RUN, &cause) == -1 ||
 	    n != plain->len)
