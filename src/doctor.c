@@ -102,6 +102,7 @@ doctor_vset(struct doctor_node *n, enum doctor_check c,
 	free(n->f[c].detail);
 	n->f[c].detail = s;
 	n->f[c].level = l;
+	n->f[c].nobody = 0;
 }
 
 void
@@ -906,7 +907,7 @@ doctor_decode(struct doctor_node *n, const char *buf, size_t len,
 
 #define DOCTOR_MAC_LABEL	"ddprank doctor"
 
-void
+int
 doctor_seal(struct buf *b, const struct doctor_node *n, const struct auth *a)
 {
 	char	hex[AUTH_HEX_LEN + 1];
@@ -914,11 +915,17 @@ doctor_seal(struct buf *b, const struct doctor_node *n, const struct auth *a)
 
 	doctor_encode(b, n);
 	if (a == NULL || a->len == 0)
-		return;
+		return 0;
 	b->len -= strlen("end\n");
 	b->s[b->len] = '\0';
-	auth_mac_hex(a, DOCTOR_MAC_LABEL, b->s + start, b->len - start, hex);
+	if (auth_mac_hex(a, DOCTOR_MAC_LABEL, b->s + start, b->len - start,
+	    hex) == -1) {
+		b->len = start;
+		b->s[b->len] = '\0';
+		return -1;
+	}
 	buf_addf(b, "mac %s\nend\n", hex);
+	return 0;
 }
 
 /* Where the "mac" line of buf starts, or NULL. */
@@ -1102,7 +1109,8 @@ doctor_exclude(const struct doctor_report *r)
 	bufs = xreallocarray(NULL, r->n ? r->n : 1, sizeof *bufs);
 	for (i = 0; i < r->n; i++) {
 		for (c = 0; c < DOCTOR_NCHECKS; c++) {
-			if (checks[c].blames && r->v[i].f[c].detail != NULL &&
+			if (checks[c].blames && !r->v[i].f[c].nobody &&
+			    r->v[i].f[c].detail != NULL &&
 			    r->v[i].f[c].level == DOCTOR_FAIL)
 				break;
 		}

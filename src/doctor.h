@@ -46,6 +46,8 @@ int		 doctor_check_parse(const char *, enum doctor_check *);
 struct doctor_finding {
 	enum doctor_level	 level;
 	char			*detail;	/* NULL when not run */
+	int			 nobody;	/* a failure that is no
+						   node's fault (not sent) */
 };
 
 /* What one node found, and what it computed. */
@@ -143,8 +145,9 @@ int	doctor_decode(struct doctor_node *, const char *buf, size_t len,
 /* The same, sealed with the job's secret when there is one (a or its
  * length 0: none): a line "mac HEX" before "end", the HMAC-SHA256 of
  * what comes before it. doctor_open refuses a message without a valid
- * one when it has a secret itself. */
-void	doctor_seal(struct buf *, const struct doctor_node *,
+ * one when it has a secret itself. doctor_seal returns -1, and adds
+ * nothing, when the HMAC fails: findings are never sent unsealed. */
+int	doctor_seal(struct buf *, const struct doctor_node *,
 	    const struct auth *a);
 int	doctor_open(struct doctor_node *, const char *buf, size_t len,
 	    const struct auth *a, char **cause);

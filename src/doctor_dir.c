@@ -1,14 +1,14 @@
 /* doctor_dir.c: ddprank doctor under HPC Pack (--exchange dir:PATH):
  * the nodes cannot count on a node list, so each one writes its findings
  * into a directory of the shared one, named after the run, and node 0
- * (task 1) reads them; every wait is bounded, as over TCP. */
+ * (task 1) reads them; every wait is bounded, as over TCP. The base, the
+ * run's directory and every file in them go through sdir.c, as the
+ * exchange's do. */
 #include "config.h"
 
 #include <sys/types.h>
 #include <sys/stat.h>
 
-#include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,21 +25,36 @@
 #include "nodes.h"
 #include "port.h"
 #include "rank.h"
+#include "sdir.h"
 #include "util.h"
 #include "xmalloc.h"
 
 #define DOCTOR_DIR_POLL_MS	100
 #define DOCTOR_DIR_MSG_MAX	65536
+/* The run directory's name: its prefix, and the label of its MAC, which
+ * the exchange's ("ddprank run") is not. */
+#define DOCTOR_DIR_PREFIX	"doctor-"
+#define DOCTOR_DIR_LABEL	"ddprank doctor run"
 
-/* The run's directory, PATH/doctor-JOBID-rRETRY; caller frees. */
+/* The shared directory of one run: the base, and the run's directory,
+ * name, in it. */
+struct doctor_dir {
+	struct sdir	 base, run;
+	char		*name;
+};
+
+/* The run's directory name, doctor-JOBID-rRETRY, and with a secret a
+ * MAC under a label of its own: nothing in it tells another user the
+ * exchange's run directory name, which the exchange makes later in the
+ * same base. Caller frees. */
 static char *
-doctor_dir_run(const struct doctor_opts *o, const struct doctor_sys *sys,
+doctor_dir_name(const struct doctor_opts *o, const struct doctor_sys *sys,
     char **cause)
 {
 	const struct sched	*s = sched_get(SCHED_HPCPACK);
 	struct nodes_job	 job;
 	int64_t			 retry = 0;
-	char			*id, *run, *path;
+	char			*id, *name;
 
 	if (nodes_job(&job, sys->env, SCHED_HPCPACK, cause) == -1 ||
 	    nodes_var_num(&retry, sys->env, s->retry_var, 0, cause) == -1)
@@ -50,11 +65,13 @@ doctor_dir_run(const struct doctor_opts *o, const struct doctor_sys *sys,
 		return NULL;
 	}
 	id = nodes_job_string(&job);
-	run = exchange_run_name(o->ro->auth, id, retry);
-	xasprintf(&path, "%s/doctor-%s", o->shared, run);
-	free(run);
+	name = exchange_dir_name(o->ro->auth, DOCTOR_DIR_LABEL,
+	    DOCTOR_DIR_PREFIX, id, retry);
 	free(id);
-	return path;
+	if (name == NULL)
+		util_fail(cause, "cannot compute the directory's name: "
+		    "HMAC-SHA256 failed");
+	return name;
 }
 
 /* Who this node is: task N of the job is node N - 1. */
@@ -82,53 +99,68 @@ doctor_dir_self(struct doctor_node *self, const struct doctor_opts *o,
 	return 0;
 }
 
-/* The base directory as the exchange makes a missing one, private,
- * then the run's, this user's only. */
 static int
-doctor_dir_mkdir(const char *base, const char *run, char **cause)
+doctor_dir_secret(const struct doctor_opts *o)
 {
-	if (mkdir(base, 0700) == -1 && errno != EEXIST)
-		return util_fail(cause, "%s: %s", base, strerror(errno));
-	if (mkdir(run, 0700) == -1 && errno != EEXIST)
-		return util_fail(cause, "%s: %s", run, strerror(errno));
+	return o->ro->auth != NULL && o->ro->auth->len > 0;
+}
+
+/* The base, then the run's directory, through sdir.c's StrictModes
+ * checks: a directory someone else made is refused, not read. */
+static int
+doctor_dir_open(struct doctor_dir *d, const struct doctor_opts *o,
+    char **cause)
+{
+	if (sdir_open_base(&d->base, o->shared, "exchange directory", 0,
+	    doctor_dir_secret(o), cause) == -1 ||
+	    sdir_open_run(&d->run, &d->base, d->name, "doctor directory",
+	    cause) == -1)
+		return -1;
 	return 0;
 }
 
+static void
+doctor_dir_close(struct doctor_dir *d)
+{
+	sdir_close(&d->run);
+	sdir_close(&d->base);
+}
+
 static int
-doctor_dir_write(const struct doctor_node *self, const char *base,
-    const char *run, const struct auth *a, char **cause)
+doctor_dir_write(const struct doctor_node *self, struct doctor_dir *d,
+    const struct doctor_opts *o, char **cause)
 {
 	struct buf	 b;
-	char		*path;
+	char		 name[32];
 	int		 rc;
 
-	if (doctor_dir_mkdir(base, run, cause) == -1)
-		return -1;
 	buf_init(&b);
-	doctor_seal(&b, self, a);
-	xasprintf(&path, "%s/t%llu", run, (unsigned long long)self->rank + 1);
-	rc = util_writefile(path, b.s, b.len, 0600, cause);
-	free(path);
+	if (doctor_seal(&b, self, o->ro->auth) == -1) {
+		buf_free(&b);
+		return util_fail(cause, "cannot seal the findings: "
+		    "HMAC-SHA256 failed");
+	}
+	snprintf(name, sizeof name, "t%llu",
+	    (unsigned long long)self->rank + 1);
+	rc = sdir_write(&d->run, name, b.s, b.len, NULL, cause);
 	buf_free(&b);
 	return rc;
 }
 
-/* Reads task file path into the report; 1 when it was filed. */
+/* Reads task file name into the report; 1 when it was filed. Only a
+ * regular file of this user's counts, and with a secret only sealed
+ * findings: a file someone else planted blames no one. */
 static int
-doctor_dir_read(struct doctor_report *r, const char *path,
-    const struct auth *a)
+doctor_dir_read(struct doctor_report *r, const struct sdir *run,
+    const char *name, const struct auth *a)
 {
 	struct doctor_node	 n;
-	char			 buf[DOCTOR_DIR_MSG_MAX], *cause;
+	struct stat		 st;
+	char			 buf[DOCTOR_DIR_MSG_MAX], *cause = NULL;
 	ssize_t			 len;
-	int			 fd;
 
-	/* Not blocking and not following: the directory is shared. */
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
-	    O_NONBLOCK)) == -1)
-		return 0;
-	len = read(fd, buf, sizeof buf);
-	close(fd);
+	len = sdir_read(run, name, buf, sizeof buf, &st, &cause);
+	free(cause);
 	if (len <= 0 || (size_t)len == sizeof buf)
 		return 0;
 	if (doctor_open(&n, buf, (size_t)len, a, &cause) == -1) {
@@ -156,21 +188,20 @@ doctor_dir_ms(void)
 
 /* Node 0: until every task file is there or the wait is over. */
 static void
-doctor_dir_gather(struct doctor_report *r, const char *run, int wait,
-    const struct auth *a)
+doctor_dir_gather(struct doctor_report *r, const struct sdir *run,
+    int wait, const struct auth *a)
 {
 	long long	 end = doctor_dir_ms() + wait * 1000LL;
 	uint64_t	 i, got = 0;
-	char		*path;
+	char		 name[32];
 
 	for (;;) {
 		for (i = 1; i < r->n; i++) {
 			if (r->v[i].reported)
 				continue;
-			xasprintf(&path, "%s/t%llu", run,
+			snprintf(name, sizeof name, "t%llu",
 			    (unsigned long long)i + 1);
-			got += (uint64_t)doctor_dir_read(r, path, a);
-			free(path);
+			got += (uint64_t)doctor_dir_read(r, run, name, a);
 		}
 		if (got == r->n - 1 || doctor_dir_ms() >= end)
 			break;
@@ -178,26 +209,38 @@ doctor_dir_gather(struct doctor_report *r, const char *run, int wait,
 	}
 }
 
-/* Node 0 removes what the run left: its task files and the directory. */
-static void
-doctor_dir_clean(const struct doctor_report *r, const char *run)
+/* The names the doctor writes: tN, and tN.XXXXXXXXXXXX while it is
+ * being written. */
+static int
+doctor_dir_ours(const char *name)
 {
-	uint64_t	 i;
-	char		*path;
+	size_t	n;
 
-	for (i = 1; i < r->n; i++) {
-		xasprintf(&path, "%s/t%llu", run, (unsigned long long)i + 1);
-		(void)unlink(path);
-		free(path);
-	}
-	(void)rmdir(run);
+	if (name[0] != 't' || (n = strspn(name + 1, "0123456789")) == 0)
+		return 0;
+	return name[1 + n] == '\0' || name[1 + n] == '.';
+}
+
+/* Node 0 could not use the run's directory: the others' findings
+ * cannot come, and that is no node's fault. */
+static void
+doctor_dir_refused(struct doctor_report *r, char *cause)
+{
+	uint64_t	i;
+
+	doctor_set(&r->v[0], DOCTOR_SHARED, DOCTOR_FAIL, "%s", cause);
+	r->v[0].f[DOCTOR_SHARED].nobody = 1;
+	free(cause);
+	for (i = 1; i < r->n; i++)
+		doctor_set(&r->v[i], DOCTOR_CONNECT, DOCTOR_WARN,
+		    "not tested: node 0 cannot use the shared directory");
 }
 
 static void
 doctor_dir_lead(struct doctor_report *r, struct doctor_node *self,
-    const char *run, const struct doctor_opts *o)
+    struct doctor_dir *d, const struct doctor_opts *o)
 {
-	char		*cause;
+	char		*cause = NULL;
 	uint64_t	 i;
 
 	r->n = self->nnodes;
@@ -216,12 +259,11 @@ doctor_dir_lead(struct doctor_report *r, struct doctor_node *self,
 	} else
 		doctor_set(&r->v[0], DOCTOR_PORT, DOCTOR_PASS, "node 0 can "
 		    "bind port %d", self->port);
-	if (r->n > 1 && doctor_dir_mkdir(o->shared, run, &cause) == -1) {
-		doctor_set(&r->v[0], DOCTOR_SHARED, DOCTOR_FAIL, "%s", cause);
-		free(cause);
-	} else if (r->n > 1) {
-		doctor_dir_gather(r, run, r->wait, o->ro->auth);
-		doctor_dir_clean(r, run);
+	if (r->n > 1 && doctor_dir_open(d, o, &cause) == -1)
+		doctor_dir_refused(r, cause);
+	else if (r->n > 1) {
+		doctor_dir_gather(r, &d->run, r->wait, o->ro->auth);
+		(void)sdir_remove(&d->base, d->name, doctor_dir_ours);
 	}
 	doctor_compare(r);
 }
@@ -243,30 +285,46 @@ doctor_dir_alone(struct doctor_report *r, struct doctor_node *self,
 	doctor_compare(r);
 }
 
-void
-doctor_run_dir(struct doctor_report *r, int *sent, struct doctor_node *self,
-    const struct doctor_opts *o, const struct doctor_sys *sys)
+/* A node other than node 0: its findings into the run's directory. */
+static void
+doctor_dir_send(struct doctor_report *r, int *sent, struct doctor_node *self,
+    struct doctor_dir *d, const struct doctor_opts *o)
 {
-	char	*run, *cause = NULL;
+	char	*cause = NULL;
 
-	if (doctor_dir_self(self, o, sys, &cause) == -1) {
-		doctor_dir_alone(r, self, DOCTOR_NODES, cause);
-		return;
-	}
-	if ((run = doctor_dir_run(o, sys, &cause)) == NULL) {
-		doctor_dir_alone(r, self, DOCTOR_NODES, cause);
-		return;
-	}
-	if (self->rank == 0)
-		doctor_dir_lead(r, self, run, o);
-	else if (self->f[DOCTOR_SHARED].level == DOCTOR_FAIL)
+	if (self->f[DOCTOR_SHARED].level == DOCTOR_FAIL)
 		doctor_dir_alone(r, self, DOCTOR_SHARED, NULL);
-	else if (doctor_dir_write(self, o->shared, run, o->ro->auth,
-	    &cause) == -1)
+	else if (doctor_dir_open(d, o, &cause) == -1) {
+		doctor_dir_alone(r, self, DOCTOR_SHARED, cause);
+		/* A directory someone else made is no node's fault. */
+		r->v[0].f[DOCTOR_SHARED].nobody = 1;
+	} else if (doctor_dir_write(self, d, o, &cause) == -1)
 		doctor_dir_alone(r, self, DOCTOR_SHARED, cause);
 	else {
 		*sent = 1;
 		doctor_node_free(self);
 	}
-	free(run);
+}
+
+void
+doctor_run_dir(struct doctor_report *r, int *sent, struct doctor_node *self,
+    const struct doctor_opts *o, const struct doctor_sys *sys)
+{
+	struct doctor_dir	 d;
+	char			*cause = NULL;
+
+	memset(&d, 0, sizeof d);
+	sdir_init(&d.base, geteuid());
+	sdir_init(&d.run, geteuid());
+	if (doctor_dir_self(self, o, sys, &cause) == -1 ||
+	    (d.name = doctor_dir_name(o, sys, &cause)) == NULL) {
+		doctor_dir_alone(r, self, DOCTOR_NODES, cause);
+		return;
+	}
+	if (self->rank == 0)
+		doctor_dir_lead(r, self, &d, o);
+	else
+		doctor_dir_send(r, sent, self, &d, o);
+	doctor_dir_close(&d);
+	free(d.name);
 }
