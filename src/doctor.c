@@ -26,6 +26,7 @@
 #include "nodes.h"
 #include "port.h"
 #include "rank.h"
+#include "sdir.h"
 #include "util.h"
 #include "xmalloc.h"
 
@@ -625,38 +626,32 @@ doctor_real_executable(void *arg, const char *path)
 }
 
 /* Creates and removes a file: access(2) says nothing of a read-only
- * mount or of a share's own permissions. */
+ * mount or of a share's own permissions. The directory is checked as
+ * the exchange will check it (sdir.c); whether a secret is needed there
+ * is for the gather to say, which knows it. */
 static int
 doctor_real_writable(void *arg, const char *dir, char **cause)
 {
 	struct stat	 st;
+	struct sdir	 d;
 	char		*path;
-	int		 fd;
+	int		 rc;
 
 	(void)arg;
 	/* ddprank creates the exchange directory itself, in its parent. */
 	if (stat(dir, &st) == -1 && errno == ENOENT &&
 	    strrchr(dir, '/') != NULL && strrchr(dir, '/') != dir) {
 		path = xstrndup(dir, (size_t)(strrchr(dir, '/') - dir));
-		fd = doctor_real_writable(arg, path, cause);
+		rc = doctor_real_writable(arg, path, cause);
 		free(path);
-		return fd;
+		return rc;
 	}
-	if (stat(dir, &st) == -1)
-		return util_fail(cause, "%s: %s", dir, strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return util_fail(cause, "%s: not a directory", dir);
-	xasprintf(&path, "%s/.ddprank-doctor.XXXXXX", dir);
-	if ((fd = mkstemp(path)) == -1) {
-		util_fail(cause, "%s: cannot create a file: %s", dir,
-		    strerror(errno));
-		free(path);
-		return -1;
-	}
-	close(fd);
-	(void)unlink(path);
-	free(path);
-	return 0;
+	sdir_init(&d, geteuid());
+	if ((rc = sdir_open_base(&d, dir, "exchange directory", 0, 1,
+	    cause)) == 0)
+		rc = sdir_probe(&d, cause);
+	sdir_close(&d);
+	return rc;
 }
 
 extern char **environ;
