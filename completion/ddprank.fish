@@ -1,7 +1,7 @@
 # fish completion for ddprank(1).  test/t-completion.sh checks the
 # options here against the program's option table.
 
-set -g __ddprank_cmds doctor env exec hosts ip port
+set -g __ddprank_cmds doctor env exec hosts ip key port
 
 # __ddprank_cmd CMD...: true when the subcommand is one of CMD (env when
 # none is given) and the command of exec has not started.
@@ -36,6 +36,7 @@ complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a env -d 'Pri
 complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a exec -d 'Run a command with those variables set'
 complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a hosts -d 'Expand a host list'
 complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a ip -d 'Print the address of an interface'
+complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a key -d 'Make the key file ~/.ddprank/key'
 complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a port -d 'Print the port'
 complete -c ddprank -n '__ddprank_cmd doctor env exec hosts' -s s -l scheduler -x -a 'auto slurm hpcpack flux pbs lsf hostfile' -d 'Where the node list comes from'
 complete -c ddprank -n '__ddprank_cmd doctor env exec hosts' -s f -l hostfile -r -d 'Host file'
@@ -59,6 +60,6 @@ complete -c ddprank -n '__ddprank_cmd exec' -l launcher-at -x -d 'Words of a con
 complete -c ddprank -n '__ddprank_cmd doctor' -s D -l deep -d 'Also import torch'
 complete -c ddprank -n '__ddprank_cmd doctor' -s G -l gpus -x -d 'GPUs per node'
 complete -c ddprank -n '__ddprank_cmd doctor' -s W -l wait -x -d 'Seconds node 0 waits'
-complete -c ddprank -n '__ddprank_cmd doctor env exec hosts ip port' -s h -l help -d Usage
-complete -c ddprank -n '__ddprank_cmd doctor env exec hosts ip port' -s V -l version -d Version
+complete -c ddprank -n '__ddprank_cmd doctor env exec hosts ip key port' -s h -l help -d Usage
+complete -c ddprank -n '__ddprank_cmd doctor env exec hosts ip key port' -s V -l version -d Version
 complete -c ddprank -n __ddprank_exec_command -x -a '(__ddprank_exec_complete)'

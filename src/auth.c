@@ -169,6 +169,88 @@ out:
 	return rc;
 }
 
+static int
+auth_write_key(int dfd, const char *fpath, char **cause)
+{
+	static const char	 digits[] = "0123456789abcdef";
+	unsigned char		 r[AUTH_KEY_NEW];
+	char			 hex[2 * AUTH_KEY_NEW + 1];
+	size_t			 i, got = 0;
+	ssize_t			 n;
+	int			 fd, saved = 0;
+
+	if (getentropy(r, sizeof r) == -1)
+		return util_fail(cause, "getentropy: %s", strerror(errno));
+	for (i = 0; i < sizeof r; i++) {
+		hex[2 * i] = digits[r[i] >> 4];
+		hex[2 * i + 1] = digits[r[i] & 0xf];
+	}
+	hex[sizeof hex - 1] = '\n';
+	explicit_bzero(r, sizeof r);
+	if ((fd = openat(dfd, AUTH_KEYFILE, O_WRONLY | O_CREAT | O_EXCL |
+	    O_NOFOLLOW | O_CLOEXEC, 0600)) == -1) {
+		explicit_bzero(hex, sizeof hex);
+		return errno == EEXIST ? 1 : util_fail(cause, "%s: %s", fpath,
+		    strerror(errno));
+	}
+	while (got < sizeof hex && saved == 0) {
+		if ((n = write(fd, hex + got, sizeof hex - got)) == -1 &&
+		    errno != EINTR)
+			saved = errno;
+		else if (n > 0)
+			got += (size_t)n;
+	}
+	explicit_bzero(hex, sizeof hex);
+	if (saved == 0 && fsync(fd) == -1)
+		saved = errno;
+	if (close(fd) == -1 && saved == 0)
+		saved = errno;
+	if (saved == 0)
+		return 0;
+	(void)unlinkat(dfd, AUTH_KEYFILE, 0);
+	return util_fail(cause, "%s: %s", fpath, strerror(saved));
+}
+
+int
+auth_make_file(const char *home, uid_t uid, int *made, char **cause)
+{
+	struct auth	a;
+	char		dpath[512], fpath[600];
+	int		hfd, dfd = -1, rc = -1;
+
+	*made = 0;
+	snprintf(dpath, sizeof dpath, "%s/" AUTH_KEYDIR, home);
+	snprintf(fpath, sizeof fpath, "%s/" AUTH_KEYFILE, dpath);
+	if ((hfd = open(home, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return util_fail(cause, "%s: %s", home, strerror(errno));
+	if (auth_check_mode(hfd, home, uid, 1, 022, 1, cause) == -1)
+		goto out;
+	if (mkdirat(hfd, AUTH_KEYDIR, 0700) == -1 && errno != EEXIST) {
+		util_fail(cause, "%s: %s", dpath, strerror(errno));
+		goto out;
+	}
+	if (auth_openat(hfd, AUTH_KEYDIR, O_DIRECTORY, dpath, &dfd,
+	    cause) == -1)
+		goto out;
+	if (dfd == -1) {
+		util_fail(cause, "%s: vanished", dpath);
+		goto out;
+	}
+	if (auth_check_mode(dfd, dpath, uid, 0, 022, 1, cause) == -1 ||
+	    (rc = auth_write_key(dfd, fpath, cause)) == -1)
+		goto out;
+	*made = rc == 0;
+	/* Read back as every node will read it. */
+	if ((rc = auth_load_file(&a, home, uid, cause)) == 0 && a.len == 0)
+		rc = util_fail(cause, "%s: vanished", fpath);
+	explicit_bzero(&a, sizeof a);
+out:
+	if (dfd != -1)
+		close(dfd);
+	close(hfd);
+	return rc;
+}
+
 int
 auth_mac(const struct auth *a, const char *label, const void *data,
     size_t len, unsigned char mac[AUTH_MAC_LEN])

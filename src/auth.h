@@ -37,6 +37,15 @@ int	auth_parse(struct auth *, const char *s, const char *from,
 int	auth_load_file(struct auth *, const char *home, uid_t uid,
 	    char **cause);
 
+/* Makes the key file HOME/.ddprank/key for ddprank key: the directory
+ * if missing (0700), then the file, made exclusively (0600), holding
+ * AUTH_KEY_NEW bytes from getentropy(3) as hex digits; both checked as
+ * auth_load_file checks them, and the key read back. A key file that is
+ * already there is checked and kept, never replaced; *made says whether
+ * this call made it. */
+#define AUTH_KEY_NEW	32
+int	auth_make_file(const char *home, uid_t uid, int *made, char **cause);
+
 /* HMAC-SHA256 under the secret of label, a NUL and data: 0, or -1 when
  * it cannot be computed (mac is then not to be used: every caller fails
  * closed). */

@@ -42,6 +42,7 @@ enum cmd {
 	CMD_EXEC,
 	CMD_HOSTS,
 	CMD_IP,
+	CMD_KEY,
 	CMD_PORT
 };
 
@@ -55,6 +56,7 @@ static const struct cmdinfo {
 	{ "exec", "sfiCpPrxTNLna" },
 	{ "hosts", "sf" },
 	{ "ip", "i46" },
+	{ "key", "" },
 	{ "port", "pP" }
 };
 
@@ -125,6 +127,7 @@ usage(FILE *f)
 "               [--launcher-at N] [--nproc-per-node N] -- COMMAND [ARGS...]\n"
 "       ddprank hosts [--scheduler S] [--hostfile FILE] [HOSTLIST]\n"
 "       ddprank ip --iface REGEX [-4|-6]\n"
+"       ddprank key\n"
 "       ddprank port [--port N|auto] [--port-range LO-HI]\n"
 "       ddprank --help | --version\n");
 }
@@ -478,6 +481,31 @@ parse_args(struct options *o, int argc, char **argv)
  * file under the home directory, which every node must hold alike. The
  * key file is not read otherwise: on nodes whose home directories
  * differ, the port would differ. */
+/* The home directory of the key file: HOME, else the password
+ * database's; caller frees; NULL when neither says. */
+static char *
+key_home(void)
+{
+	const char	*s;
+
+	if ((s = nodes_var(&nodes_env_real, "HOME")) != NULL)
+		return xstrdup(s);
+	return resolve_home(geteuid());
+}
+
+/* A directory exchange without a secret still runs where owners hold
+ * (the exchange refuses where they do not), but never silently: its
+ * names can be guessed and its files are not authenticated. */
+static void
+warn_no_key(const char *home)
+{
+	report(XC_OK, "no secret: %s is unset and there is no %s/"
+	    AUTH_KEYDIR "/" AUTH_KEYFILE ", so another user can predict the "
+	    "exchange directory's name and nothing in it is authenticated; "
+	    "make the key with 'ddprank key' (ddprank(1), SECURITY)", AUTH_ENV,
+	    home != NULL ? home : "~");
+}
+
 static int
 load_secret(struct options *o)
 {
@@ -488,15 +516,14 @@ load_secret(struct options *o)
 		if (auth_parse(&o->auth, s, AUTH_ENV, &cause) == -1)
 			return report_cause(XC_USAGE, cause);
 	} else if (o->xo.method == EXCHANGE_DIR) {
-		if ((s = nodes_var(&nodes_env_real, "HOME")) != NULL)
-			home = xstrdup(s);
-		else
-			home = resolve_home(geteuid());
+		home = key_home();
 		if (home != NULL && auth_load_file(&o->auth, home, geteuid(),
 		    &cause) == -1) {
 			free(home);
 			return report_cause(XC_EXCHANGE, cause);
 		}
+		if (o->auth.len == 0)
+			warn_no_key(home);
 		free(home);
 	}
 	o->ro.auth = &o->auth;
@@ -870,6 +897,26 @@ cmd_ip(struct options *o)
 	return flush_stdout();
 }
 
+/* Makes the key file if there is none, and checks it either way: the
+ * path on standard output. */
+static int
+cmd_key(void)
+{
+	char	*home, *cause;
+	int	 made;
+
+	if ((home = key_home()) == NULL)
+		return report(XC_FAIL, "key: no home directory (HOME is "
+		    "unset, and the password database has none)");
+	if (auth_make_file(home, geteuid(), &made, &cause) == -1) {
+		free(home);
+		return report_cause(XC_EXCHANGE, cause);
+	}
+	printf("%s/" AUTH_KEYDIR "/" AUTH_KEYFILE "\n", home);
+	free(home);
+	return flush_stdout();
+}
+
 static int
 cmd_port(struct options *o)
 {
@@ -914,6 +961,9 @@ main(int argc, char **argv)
 		break;
 	case CMD_IP:
 		xc = cmd_ip(&o);
+		break;
+	case CMD_KEY:
+		xc = cmd_key();
 		break;
 	case CMD_PORT:
 		xc = cmd_port(&o);
