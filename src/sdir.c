@@ -99,7 +99,7 @@ sdir_open_base(struct sdir *d, const char *path, const char *what,
 		return util_fail(cause, "%s %s is on a file system that does "
 		    "not keep owners (cifs, smb): anyone could write in it; "
 		    "give the job a secret (%s, or the key file ~/" AUTH_KEYDIR
-		    "/" AUTH_KEYFILE ")", what, path,
+		    "/" AUTH_KEYFILE ", which 'ddprank key' makes)", what, path,
 		    AUTH_ENV);
 	if (d->noowners)
 		return 0;

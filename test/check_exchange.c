@@ -1300,7 +1300,7 @@ START_TEST(test_dir_base_checks)
 	expect_dir_error(&w, "exchange directory @/x is on a file system that "
 	    "does not keep owners (cifs, smb): anyone could write in it; give "
 	    "the job a secret (DDPRANK_SECRET, or the key file "
-	    "~/.ddprank/key)");
+	    "~/.ddprank/key, which 'ddprank key' makes)");
 	keys_init();
 	run_init(&w, 1, "node1", 1);
 	w.o.noowners = 1;
