@@ -571,11 +571,13 @@ doctor_check_shared(struct doctor_node *n, const struct doctor_opts *o,
     const struct doctor_sys *sys)
 {
 	char	*cause;
+	int	 rc;
 
 	if (o->shared == NULL)
 		return;
-	if (sys->writable(sys->arg, o->shared, &cause) == -1) {
+	if ((rc = sys->writable(sys->arg, o->shared, &cause)) < 0) {
 		doctor_set(n, DOCTOR_SHARED, DOCTOR_FAIL, "%s", cause);
+		n->f[DOCTOR_SHARED].nobody = rc == -2;
 		free(cause);
 		return;
 	}
@@ -650,6 +652,8 @@ doctor_real_writable(void *arg, const char *dir, char **cause)
 	if ((rc = sdir_open_base(&d, dir, "exchange directory", 0, 1,
 	    cause)) == 0)
 		rc = sdir_probe(&d, cause);
+	else if (d.refused)
+		rc = -2;
 	sdir_close(&d);
 	return rc;
 }

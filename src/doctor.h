@@ -79,7 +79,9 @@ struct doctor_sys {
 	int	(*list)(void *arg, const char *dir, struct strlist *names);
 	/* 1 if path is an executable regular file. */
 	int	(*executable)(void *arg, const char *path);
-	/* 0 if a file can be created in dir, else -1 and *cause. */
+	/* 0 if a file can be created in dir, else -1 and *cause; -2 and
+	 * *cause when dir is refused as one someone else could have made
+	 * or swapped (sdir.c), which is no node's fault. */
 	int	(*writable)(void *arg, const char *dir, char **cause);
 	/* The environment as NAME=VALUE strings, NULL-terminated. */
 	char	*const *(*environ)(void *arg);

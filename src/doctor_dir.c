@@ -119,6 +119,13 @@ doctor_dir_open(struct doctor_dir *d, const struct doctor_opts *o,
 	return 0;
 }
 
+/* 1 when the last open refused a directory someone else made. */
+static int
+doctor_dir_refused(const struct doctor_dir *d)
+{
+	return d->base.refused || d->run.refused;
+}
+
 static void
 doctor_dir_close(struct doctor_dir *d)
 {
@@ -222,14 +229,16 @@ doctor_dir_ours(const char *name)
 }
 
 /* Node 0 could not use the run's directory: the others' findings
- * cannot come, and that is no node's fault. */
+ * cannot come. A directory refused as someone else's is no node's
+ * fault. */
 static void
-doctor_dir_refused(struct doctor_report *r, char *cause)
+doctor_dir_unusable(struct doctor_report *r, const struct doctor_dir *d,
+    char *cause)
 {
 	uint64_t	i;
 
 	doctor_set(&r->v[0], DOCTOR_SHARED, DOCTOR_FAIL, "%s", cause);
-	r->v[0].f[DOCTOR_SHARED].nobody = 1;
+	r->v[0].f[DOCTOR_SHARED].nobody = doctor_dir_refused(d);
 	free(cause);
 	for (i = 1; i < r->n; i++)
 		doctor_set(&r->v[i], DOCTOR_CONNECT, DOCTOR_WARN,
@@ -260,7 +269,7 @@ doctor_dir_lead(struct doctor_report *r, struct doctor_node *self,
 		doctor_set(&r->v[0], DOCTOR_PORT, DOCTOR_PASS, "node 0 can "
 		    "bind port %d", self->port);
 	if (r->n > 1 && doctor_dir_open(d, o, &cause) == -1)
-		doctor_dir_refused(r, cause);
+		doctor_dir_unusable(r, d, cause);
 	else if (r->n > 1) {
 		doctor_dir_gather(r, &d->run, r->wait, o->ro->auth);
 		(void)sdir_remove(&d->base, d->name, doctor_dir_ours);
@@ -296,8 +305,7 @@ doctor_dir_send(struct doctor_report *r, int *sent, struct doctor_node *self,
 		doctor_dir_alone(r, self, DOCTOR_SHARED, NULL);
 	else if (doctor_dir_open(d, o, &cause) == -1) {
 		doctor_dir_alone(r, self, DOCTOR_SHARED, cause);
-		/* A directory someone else made is no node's fault. */
-		r->v[0].f[DOCTOR_SHARED].nobody = 1;
+		r->v[0].f[DOCTOR_SHARED].nobody = doctor_dir_refused(d);
 	} else if (doctor_dir_write(self, d, o, &cause) == -1)
 		doctor_dir_alone(r, self, DOCTOR_SHARED, cause);
 	else {

@@ -75,10 +75,15 @@ static int
 sdir_opendirat(struct sdir *d, int dir, const char *name, const char *what,
     struct stat *st, char **cause)
 {
+	int	saved;
+
 	if ((d->fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-	    O_CLOEXEC)) == -1 || fstat(d->fd, st) == -1)
+	    O_CLOEXEC)) == -1 || fstat(d->fd, st) == -1) {
+		saved = errno;
+		d->refused = saved == ELOOP || saved == ENOTDIR;
 		return util_fail(cause, "%s %s: %s", what, d->path,
-		    sdir_why(dir, name, errno));
+		    sdir_why(dir, name, saved));
+	}
 	return 0;
 }
 
@@ -95,6 +100,8 @@ sdir_open_base(struct sdir *d, const char *path, const char *what,
 	if (sdir_opendirat(d, AT_FDCWD, path, what, &st, cause) == -1)
 		return -1;
 	d->noowners = force_noowners || sdir_fs_noowners(d->fd);
+	/* Every failure from here on is a refusal. */
+	d->refused = 1;
 	if (d->noowners && !secret)
 		return util_fail(cause, "%s %s is on a file system that does "
 		    "not keep owners (cifs, smb): anyone could write in it; "
@@ -102,7 +109,7 @@ sdir_open_base(struct sdir *d, const char *path, const char *what,
 		    "/" AUTH_KEYFILE ", which 'ddprank key' makes)", what, path,
 		    AUTH_ENV);
 	if (d->noowners)
-		return 0;
+		return d->refused = 0;
 	if (st.st_uid != d->uid && st.st_uid != 0)
 		return util_fail(cause, "%s %s is owned by uid %lu, neither "
 		    "you nor root: its owner could swap your files; use a base "
@@ -112,6 +119,7 @@ sdir_open_base(struct sdir *d, const char *path, const char *what,
 		return util_fail(cause, "%s %s: mode %04o: writable by others "
 		    "and not sticky, so they could swap your files; chmod +t",
 		    what, path, (unsigned int)(st.st_mode & 07777));
+	d->refused = 0;
 	return 0;
 }
 
@@ -131,6 +139,7 @@ sdir_open_run(struct sdir *run, const struct sdir *base, const char *name,
 		return -1;
 	if (run->noowners)
 		return 0;
+	run->refused = 1;
 	if (st.st_uid != run->uid)
 		return util_fail(cause, "%s %s is owned by uid %lu, not by "
 		    "you: someone else made it; not using it", what, run->path,
@@ -139,6 +148,7 @@ sdir_open_run(struct sdir *run, const struct sdir *base, const char *name,
 		return util_fail(cause, "%s %s: mode %04o: others could write "
 		    "in it; not using it", what, run->path,
 		    (unsigned int)(st.st_mode & 07777));
+	run->refused = 0;
 	return 0;
 }
 

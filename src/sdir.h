@@ -21,6 +21,8 @@ struct sdir {
 	uid_t	 uid;		/* whose files count */
 	int	 noowners;	/* cifs and the like: owners mean nothing */
 	char	*path;		/* for messages */
+	int	 refused;	/* the last open failed a StrictModes rule
+				   (a link, an owner, a mode), not a call */
 };
 
 /* A closed sdir for uid; sdir_close frees what the opens set. */
