@@ -1,6 +1,7 @@
 /* mac-openssl.c: mac.h with libcrypto. */
 #include "config.h"
 
+#include <limits.h>
 #include <string.h>
 
 #include <openssl/crypto.h>
@@ -16,9 +17,10 @@ mac_hmac_sha256(const void *key, size_t keylen, const void *msg, size_t len,
 	unsigned int	n = MAC_LEN;
 
 	/* A failure is an error, never a MAC: a fixed one (all zeros)
-	 * would be one anyone can forge. */
-	if (HMAC(EVP_sha256(), key, (int)keylen, msg, len, out, &n) == NULL ||
-	    n != MAC_LEN) {
+	 * would be one anyone can forge. HMAC takes the key's length as an
+	 * int. */
+	if (keylen > INT_MAX || HMAC(EVP_sha256(), key, (int)keylen, msg, len,
+	    out, &n) == NULL || n != MAC_LEN) {
 		memset(out, 0, MAC_LEN);
 		return -1;
 	}

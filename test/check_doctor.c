@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -563,6 +564,19 @@ START_TEST(test_seal)
 	free(cause);
 	ck_assert_int_eq(doctor_open(&back, b.s, b.len, NULL, &cause), 0);
 	doctor_node_free(&back);
+	buf_free(&b);
+	/* A seal that cannot be made (libcrypto's HMAC failing on a key
+	 * length it cannot take) adds nothing; a zero MAC is no seal. */
+	a.len = (size_t)INT_MAX + 1;
+	buf_init(&b);
+	ck_assert_int_eq(doctor_seal(&b, &n, &a), -1);
+	ck_assert_uint_eq(b.len, 0);
+	doctor_seal(&b, &n, NULL);
+	b.len -= strlen("end\n");
+	buf_addf(&b, "mac %064d\nend\n", 0);
+	ck_assert_int_eq(doctor_open(&back, b.s, b.len, &a, &cause), -1);
+	ck_assert_str_eq(cause, "sealed with another secret");
+	free(cause);
 	buf_free(&b);
 }
 END_TEST

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1052,6 +1053,45 @@ START_TEST(test_sign_verify)
 }
 END_TEST
 
+/* A MAC that cannot be computed is an error everywhere, never a fixed
+ * MAC anyone could forge. libcrypto's HMAC (mac-openssl.c, which this
+ * suite links) is made to fail with a key length it cannot take. */
+START_TEST(test_mac_fails_closed)
+{
+	struct auth	 a;
+	struct buf	 b;
+	unsigned char	 mac[AUTH_MAC_LEN];
+	char		 hex[AUTH_HEX_LEN + 1], zeros[AUTH_HEX_LEN + 1];
+	char		*cause = NULL;
+	size_t		 n;
+
+	keys_init();
+	a = key1;
+	a.len = (size_t)INT_MAX + 1;
+	memset(zeros, '0', AUTH_HEX_LEN);
+	zeros[AUTH_HEX_LEN] = '\0';
+	ck_assert_int_eq(auth_mac(&a, "l", "x", 1, mac), -1);
+	ck_assert_int_eq(auth_mac_hex(&a, "l", "x", 1, hex), -1);
+	ck_assert_int_eq(auth_check_hex(&a, "l", "x", 1, zeros, AUTH_HEX_LEN),
+	    0);
+	ck_assert_ptr_null(exchange_run_name(&a, "77", 0));
+	buf_init(&b);
+	buf_adds(&b, ENTRY("1", "node1", "10.0.0.1"));
+	ck_assert_int_eq(exchange_sign_entry(&b, &a, "77-r0", &cause), -1);
+	ck_assert_str_eq(cause, "ddprank entry: HMAC-SHA256 failed: not "
+	    "written unsigned");
+	free(cause);
+	ck_assert_ptr_null(strstr(b.s, "mac "));
+	buf_addf(&b, "mac %s\n", zeros);
+	n = b.len;
+	ck_assert_int_eq(exchange_verify_entry(b.s, &n, &a, "77-r0", &cause),
+	    -1);
+	ck_assert_str_eq(cause, "cannot be checked: HMAC-SHA256 failed");
+	free(cause);
+	buf_free(&b);
+}
+END_TEST
+
 /* Two nodes sharing a secret: the attacker's predictable directory is
  * not even looked at; an entry the attacker signs with another key, or
  * not at all, is ignored, and a genuine one counts. */
@@ -1652,6 +1692,7 @@ exchange_suite(void)
 	tcase_add_test(tc, test_dir_too_many);
 	tcase_add_test(tc, test_dir_setup_errors);
 	tcase_add_test(tc, test_sign_verify);
+	tcase_add_test(tc, test_mac_fails_closed);
 	tcase_add_test(tc, test_dir_auth);
 	tcase_add_test(tc, test_dir_table);
 	tcase_add_test(tc, test_dir_table_bad);
