@@ -67,6 +67,8 @@ struct options {
 	struct rx		 comm_rx;
 	struct exchange_opts	 xo;
 	struct auth		 auth;
+	int			 nokey;	/* -x dir: no secret at all */
+	char			*key_home; /* where the key was looked for */
 	struct doctor_opts	 doc;
 	int			 timeout_set;
 	int			 family;
@@ -495,15 +497,18 @@ key_home(void)
 
 /* A directory exchange without a secret still runs where owners hold
  * (the exchange refuses where they do not), but never silently: its
- * names can be guessed and its files are not authenticated. */
+ * names can be guessed and its files are not authenticated. Said once
+ * the exchange has run, so that a failure stays one line. */
 static void
-warn_no_key(const char *home)
+warn_no_key(const struct options *o)
 {
+	if (!o->nokey)
+		return;
 	report(XC_OK, "no secret: %s is unset and there is no %s/"
 	    AUTH_KEYDIR "/" AUTH_KEYFILE ", so another user can predict the "
 	    "exchange directory's name and nothing in it is authenticated; "
 	    "make the key with 'ddprank key' (ddprank(1), SECURITY)", AUTH_ENV,
-	    home != NULL ? home : "~");
+	    o->key_home != NULL ? o->key_home : "~");
 }
 
 static int
@@ -522,9 +527,8 @@ load_secret(struct options *o)
 			free(home);
 			return report_cause(XC_EXCHANGE, cause);
 		}
-		if (o->auth.len == 0)
-			warn_no_key(home);
-		free(home);
+		o->nokey = o->auth.len == 0;
+		o->key_home = home;
 	}
 	o->ro.auth = &o->auth;
 	o->xo.auth = &o->auth;
@@ -552,6 +556,7 @@ cmd_rank(struct options *o, struct rank *r, int exec)
 		report(XC_OK, "%s", r->note);
 	if (xc != XC_OK)
 		return report_cause(xc, cause);
+	warn_no_key(o);
 	return XC_OK;
 }
 
@@ -822,6 +827,7 @@ cmd_doctor(struct options *o)
 	if (o->xo.method == EXCHANGE_DIR)
 		o->doc.shared = o->xo.dir;
 	doctor_run(&r, &sent, &o->doc, &doctor_sys_real);
+	warn_no_key(o);
 	if (sent)
 		return XC_OK;
 	buf_init(&b);
@@ -974,6 +980,7 @@ main(int argc, char **argv)
 	if (o.ro.comm_rx != NULL)
 		rx_free(&o.comm_rx);
 	exchange_opts_free(&o.xo);
+	free(o.key_home);
 	explicit_bzero(&o.auth, sizeof o.auth);
 	return xc;
 }

@@ -164,10 +164,13 @@ as_attacker mkdir -m 1777 "$base/5004-r0"
 xch 5004
 expect_eq "pre-created run dir: exit" "$?" 7
 expect_eq "pre-created run dir: one line names it" \
-    "$(grep -F "$base/5004-r0" "$T/vhome/env.err")" \
+    "$(cat "$T/vhome/env.err")" \
     "ddprank: exchange directory $base/5004-r0 is owned by uid $auid, not by you: someone else made it; not using it"
-expect_has "no key: one line says how to make one" \
-    "make the key with 'ddprank key'" "$(cat "$T/vhome/env.err")"
+# Where nothing stops it, the exchange without a key runs, saying so.
+xch 5008
+expect_eq "no key: exit" "$?" 0
+expect_eq "no key: one line says how to make one" "$(cat "$T/vhome/env.err")" \
+    "ddprank: no secret: DDPRANK_SECRET is unset and there is no $T/vhome/.ddprank/key, so another user can predict the exchange directory's name and nothing in it is authenticated; make the key with 'ddprank key' (ddprank(1), SECURITY)"
 withkey
 
 # --- the other attack classes against the doctor's directory path ---------------
