@@ -743,7 +743,8 @@ chain_load(struct layer **ls, const char *file, char *text,
 		}
 		if ((path = chain_next(ls, n, dirs)) == NULL)
 			break;
-		if ((text = util_readfile(path, NULL, &cause)) == NULL) {
+		if ((text = util_readfile_max(path, UTIL_READ_PROFILE_MAX, NULL,
+		    &cause)) == NULL) {
 			profile_layer_error(l, l->extends_line, "extends: %s", cause);
 			free(cause);
 			free(path);
@@ -1225,7 +1226,8 @@ profile_load(const char *site, const struct strlist *dirs,
 		profile_unknown_site(site, dirs, errors);
 		return NULL;
 	}
-	if ((text = util_readfile(path, NULL, &cause)) == NULL) {
+	if ((text = util_readfile_max(path, UTIL_READ_PROFILE_MAX, NULL,
+	    &cause)) == NULL) {
 		strlist_addown(errors, cause);
 		free(path);
 		return NULL;
