@@ -187,6 +187,12 @@ job_apply_opts(struct profile *p, const struct job_opts *o, char **cause)
 	    (xc = job_container(p, o->container, cause)) != XC_OK ||
 	    (xc = job_launcher(p, o->launcher, cause)) != XC_OK)
 		return xc;
+	/* An image nothing runs would be dropped without a word. */
+	if (o->image != NULL && p->container == RT_NONE) {
+		util_fail(cause, "--image: '%s' needs a container runtime: "
+		    "--container, or the profile's container", o->image);
+		return XC_USAGE;
+	}
 	strlist_copy(&p->setup, &o->setup);
 	return XC_OK;
 }
@@ -418,9 +424,11 @@ job_find_template(char **out, const struct profile *p, const char *exedir,
 /* Setup lines are shell code: bash -n checks them as a block, and a
  * failure names the first line bash refuses on its own (or all of them,
  * when only together they fail, as an unclosed if). nprof of them come
- * from the profile, the rest from -S. */
+ * from the profile, where at ("FILE:LINE: ") set them, the rest from
+ * -S. */
 static int
-job_check_setup(const struct strlist *setup, size_t nprof, char **cause)
+job_check_setup(const struct strlist *setup, size_t nprof, const char *at,
+    char **cause)
 {
 	struct buf	 b;
 	char		*all, *why;
@@ -441,11 +449,12 @@ job_check_setup(const struct strlist *setup, size_t nprof, char **cause)
 			continue;
 		free(all);
 		util_fail(cause, "%ssetup: '%s' is not valid shell: %s",
-		    i < nprof ? "" : "--", setup->v[i], why);
+		    i < nprof ? at : "--", setup->v[i], why);
 		free(why);
 		return i < nprof ? XC_CONFIG : XC_USAGE;
 	}
-	util_fail(cause, "setup lines are not valid shell together: %s", all);
+	util_fail(cause, "%ssetup lines are not valid shell together: %s",
+	    nprof > 0 ? at : "", all);
 	free(all);
 	return nprof == setup->n ? XC_CONFIG : XC_USAGE;
 }
@@ -495,7 +504,8 @@ job_profile(struct job_resolved *r, const struct job_opts *o, char **cause)
 		return xc;
 	if (profile_validate(p, cause) == -1)
 		return XC_USAGE;
-	if ((xc = job_check_setup(&p->setup, nprof, cause)) != XC_OK)
+	if ((xc = job_check_setup(&p->setup, nprof, p->setup_at,
+	    cause)) != XC_OK)
 		return xc;
 	return job_check_env_values(o, p, cause);
 }
@@ -511,6 +521,13 @@ job_resolve(struct job_resolved *r, struct profile *p,
 	r->prof = p;
 	strlist_init(&r->pass);
 	strlist_init(&r->cmd);
+	/* A job that runs '' would fail on every node, once it has waited
+	 * in the queue. */
+	if (o->script[0] == '\0') {
+		util_fail(cause, "script: the training script is an empty "
+		    "word ('')");
+		return XC_USAGE;
+	}
 	if ((xc = job_profile(r, o, cause)) != XC_OK)
 		return xc;
 	job->prof = p;

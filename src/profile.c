@@ -743,7 +743,8 @@ chain_load(struct layer **ls, const char *file, char *text,
 		}
 		if ((path = chain_next(ls, n, dirs)) == NULL)
 			break;
-		if ((text = util_readfile(path, NULL, &cause)) == NULL) {
+		if ((text = util_readfile_max(path, UTIL_READ_PROFILE_MAX, NULL,
+		    &cause)) == NULL) {
 			profile_layer_error(l, l->extends_line, "extends: %s", cause);
 			free(cause);
 			free(path);
@@ -767,6 +768,7 @@ profile_defaults(struct profile *p)
 	memset(p, 0, sizeof *p);
 	p->name = xstrdup("");
 	p->path = xstrdup("");
+	p->setup_at = xstrdup("");
 	strlist_init(&p->chain);
 	for (i = 0; i < NKEYS; i++) {
 		if (keys[i].type == K_STR)
@@ -1034,11 +1036,24 @@ problems_launcher(const struct profile *p, problem_fn *fn, void *arg)
 		    "does not restart workers", l->name);
 }
 
+/* The first empty word of l, counted from 1; 0 when there is none. */
+static size_t
+empty_word(const struct strlist *l)
+{
+	size_t	i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->v[i][0] == '\0')
+			return i + 1;
+	return 0;
+}
+
 /* Rules between keys. */
 static void
 problems_cross(const struct profile *p, problem_fn *fn, void *arg)
 {
 	long long	 secs;
+	size_t		 w;
 	char		*v;
 
 	if (p->discovery == PROFILE_IFACE && p->iface[0] == '\0')
@@ -1050,6 +1065,9 @@ problems_cross(const struct profile *p, problem_fn *fn, void *arg)
 		    p->nproc_per_node, p->gpus_per_node);
 	if (p->launcher.n == 0)
 		problem(fn, arg, "launcher", "launcher: empty list");
+	else if ((w = empty_word(&p->launcher)) != 0)
+		problem(fn, arg, "launcher", "launcher: word %zu is empty "
+		    "('')", w);
 	else
 		problems_launcher(p, fn, arg);
 	if (p->template[0] == '\0')
@@ -1173,6 +1191,13 @@ profile_merge(struct layer **ls, size_t n, struct strlist *errors)
 		free(p->template);
 		p->template = xstrdup(sched_get(p->scheduler)->tmpl);
 	}
+	/* ddpgen checks setup lines as shell once the options are laid
+	 * over them: where they came from, for its message. */
+	i = (size_t)(profile_key_find("setup") - keys);
+	if (ld.org[i].line > 0) {
+		free(p->setup_at);
+		p->setup_at = profile_at(ld.org[i].file, ld.org[i].line, "");
+	}
 	/* Each value and range was checked as its layer was parsed; what is
 	 * left are the rules between keys, which only the merge can see. */
 	if (errors->n == before) {
@@ -1225,7 +1250,8 @@ profile_load(const char *site, const struct strlist *dirs,
 		profile_unknown_site(site, dirs, errors);
 		return NULL;
 	}
-	if ((text = util_readfile(path, NULL, &cause)) == NULL) {
+	if ((text = util_readfile_max(path, UTIL_READ_PROFILE_MAX, NULL,
+	    &cause)) == NULL) {
 		strlist_addown(errors, cause);
 		free(path);
 		return NULL;
@@ -1326,6 +1352,7 @@ profile_free(struct profile *p)
 	}
 	free(p->name);
 	free(p->path);
+	free(p->setup_at);
 	strlist_free(&p->chain);
 	free(p);
 }

@@ -73,6 +73,8 @@ struct profile {
 	struct strlist	 env;		/* NAME=VALUE, exported */
 	struct strlist	 env_default;	/* NAME=VALUE, exported when unset */
 	struct strlist	 setup;		/* shell lines, code by design */
+	char		*setup_at;	/* "FILE:LINE: " of the file that set
+					 * setup last, for messages; "" */
 	struct strlist	 launcher;	/* argv prefix, e.g. {"torchrun"} */
 	struct strlist	 launcher_args;	/* after the launcher's own options */
 

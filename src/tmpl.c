@@ -737,7 +737,8 @@ tmpl_load(const char *path, char **cause)
 		    ".xml, .cmd or .ps1", path);
 		return NULL;
 	}
-	if ((text = util_readfile(path, &len, cause)) == NULL)
+	if ((text = util_readfile_max(path, UTIL_READ_TMPL_MAX, &len,
+	    cause)) == NULL)
 		return NULL;
 	if ((nul = strlen(text)) != len) {
 		tmpl_fail(cause, path, 1 + tmpl_count_lines(text, text + nul),

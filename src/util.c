@@ -344,6 +344,12 @@ util_strtonum(const char *s, long long min, long long max, long long *out)
 char *
 util_readfile(const char *path, size_t *len, char **cause)
 {
+	return util_readfile_max(path, UTIL_READ_MAX, len, cause);
+}
+
+char *
+util_readfile_max(const char *path, size_t max, size_t *len, char **cause)
+{
 	struct buf	 b;
 	char		 chunk[65536];
 	ssize_t		 n;
@@ -357,8 +363,16 @@ util_readfile(const char *path, size_t *len, char **cause)
 	while ((n = read(fd, chunk, sizeof chunk)) != 0) {
 		if (n == -1 && errno == EINTR)
 			continue;
-		if (n == -1) {
-			util_fail(cause, "%s: %s", path, strerror(errno));
+		if (n == -1 || b.len + (size_t)n > max) {
+			if (n == -1)
+				util_fail(cause, "%s: %s", path,
+				    strerror(errno));
+			else if (max % (1u << 20) == 0)
+				util_fail(cause, "%s: larger than %zu MiB",
+				    path, max >> 20);
+			else
+				util_fail(cause, "%s: larger than %zu bytes",
+				    path, max);
 			close(fd);
 			buf_free(&b);
 			return NULL;

@@ -104,9 +104,18 @@ int	 util_has_cntrl(const char *);
 int	 util_strtonum(const char *, long long min, long long max,
 	    long long *out);
 
-/* Reads a whole file into a NUL-terminated string (caller frees).
- * Returns NULL and sets *cause on error; *len gets the length. */
+/* Reads a whole file into a NUL-terminated string (caller frees), of at
+ * most max bytes: endless input (/dev/zero) is an error, not a heap that
+ * grows until the OOM killer comes. Returns NULL and sets *cause
+ * ("PATH: larger than N MiB") on error; *len gets the length.
+ * util_readfile's limit is UTIL_READ_MAX; the man pages give each kind
+ * of file's (FILES). */
+#define UTIL_READ_MAX		(128u << 20)
+#define UTIL_READ_PROFILE_MAX	(4u << 20)
+#define UTIL_READ_TMPL_MAX	(1u << 20)
 char	*util_readfile(const char *path, size_t *len, char **cause);
+char	*util_readfile_max(const char *path, size_t max, size_t *len,
+	    char **cause);
 
 /* Writes data to path atomically: a temporary file in the same
  * directory, fsync, chmod to mode, rename. Nothing is left on error. */

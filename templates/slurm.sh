@@ -131,6 +131,24 @@ unset MASTER_ADDR
 # refused. The counts cross requeues in the job's comment, which only
 # its owner and Slurm's administrators can set.
 export DDPGEN_CHECKPOINT_SIGNAL={{checkpoint_signal}}
+# The Slurm commands this shell runs for itself also take options from
+# the environment, which the user's shell, the site or a setup line may
+# set: SQUEUE_PARTITION or SQUEUE_STATES hide this job from squeue,
+# SCANCEL_BATCH or SCANCEL_INTERACTIVE change what scancel does,
+# SLURM_TIME_FORMAT how scontrol prints PreemptTime, SLURM_CLUSTERS
+# which cluster they ask. They run without them; the training keeps
+# them (shell functions do not cross srun).
+ddpgen_own() {
+	(unset "${!SQUEUE_@}" "${!SCANCEL_@}" "${!SCONTROL_@}" \
+	    SLURM_CLUSTERS SLURM_TIME_FORMAT
+	exec "$@")
+}
+# shellcheck disable=SC2317 # called by name
+squeue() { ddpgen_own squeue "$@"; }
+# shellcheck disable=SC2317
+scancel() { ddpgen_own scancel "$@"; }
+# shellcheck disable=SC2317
+scontrol() { ddpgen_own scontrol "$@"; }
 ddpgen_id=${SLURM_JOB_ID:-}
 if [ -n "${SLURM_ARRAY_JOB_ID:-}" ] && [ -n "${SLURM_ARRAY_TASK_ID:-}" ]; then
 	ddpgen_id=${SLURM_ARRAY_JOB_ID}_$SLURM_ARRAY_TASK_ID
@@ -230,13 +248,27 @@ ddpgen_carry_on() {
 		echo "$say; requeued ($restart)" >&2
 		exit 0
 	fi
-	# The continuation, a job of its own, must not inherit this job's
-	# restart count, array job id (the task id stays, for the training)
-	# or secret (it makes its own).
-	if cont=$(unset SLURM_RESTART_COUNT SLURM_ARRAY_JOB_ID DDPRANK_SECRET
-	    export DDPGEN_CONTINUED=1
-	    sbatch --parsable --dependency="afterany:$SLURM_JOB_ID" \
-	    --output="$(scontrol show job "$ddpgen_id" | sed -n 's/^ *StdOut=//p')" \
+	# The continuation, a job of its own, gets this job's environment
+	# without its SLURM_* variables but SLURM_CONF and the array task's
+	# (for the training): Slurm sets its own, and one left over (the
+	# SLURM_CPUS_PER_TASK of a submit-time -c) would mislead its srun.
+	# It makes its own master address and secret. Its options beat any
+	# SBATCH_* variable here (SBATCH_EXPORT=NONE would lose
+	# DDPGEN_CONTINUED and with it the counts, SBATCH_OPEN_MODE=truncate
+	# the output); SBATCH_ARRAY_INX or SBATCH_WAIT would make it an
+	# array, or wait for it here.
+	if cont=$(ddpgen_job=$SLURM_JOB_ID
+	    for v in "${!SLURM_@}"; do
+		case $v in
+		SLURM_CONF|SLURM_ARRAY_TASK_*) ;;
+		*) unset "$v" ;;
+		esac
+	    done
+	    unset DDPRANK_SECRET MASTER_ADDR SBATCH_ARRAY_INX SBATCH_WAIT
+	    ddpgen_out=$(scontrol show job "$ddpgen_id" | sed -n 's/^ *StdOut=//p')
+	    sbatch --parsable --export=ALL,DDPGEN_CONTINUED=1 \
+	    --dependency="afterany:$ddpgen_job" --open-mode=append \
+	    --output="$ddpgen_out" \
 	    --comment="ddpgen restart=0 limits=$limits base=$((ddpgen_base + ddpgen_count + 1)) last=$why" \
 	    "$0"); then
 		echo "$say; requeue refused: continuation job $cont submitted ($restart)" >&2

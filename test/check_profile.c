@@ -480,6 +480,7 @@ static const struct {
 	    "nproc_per_node: 4 processes for 2 GPUs per node "
 	    "(one GPU each at most)" },
 	{ "launcher = {}\n", "t.conf:3: launcher: empty list" },
+	{ "launcher = {\"\"}\n", "t.conf:3: launcher: word 1 is empty ('')" },
 	{ "description \"x\"\n",
 	    "t.conf:3: missing equal sign after option 'description'" },
 	{ "account = \"open\n", "t.conf:3: unterminated string" },

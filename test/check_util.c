@@ -188,6 +188,32 @@ START_TEST(test_files)
 }
 END_TEST
 
+/* util_readfile_max: a file of max bytes is read, one more is an error
+ * naming the limit; /dev/zero ends at the limit, not with the memory. */
+START_TEST(test_readfile_max)
+{
+	char	*dir, *path, *s, *cause;
+	size_t	 len;
+
+	dir = t_tmpdir("check_util");
+	xasprintf(&path, "%s/f", dir);
+	t_write(path, "abcd", 4);
+	s = util_readfile_max(path, 4, &len, &cause);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(len, 4);
+	free(s);
+	ck_assert_ptr_null(util_readfile_max(path, 3, &len, &cause));
+	ck_assert_ptr_nonnull(strstr(cause, ": larger than 3 bytes"));
+	free(cause);
+	ck_assert_ptr_null(util_readfile_max("/dev/zero", 2u << 20, &len,
+	    &cause));
+	ck_assert_str_eq(cause, "/dev/zero: larger than 2 MiB");
+	free(cause);
+	free(path);
+	t_rmtree(dir);
+}
+END_TEST
+
 /* util_writeout: a link is followed and its target replaced, the link
  * kept. Devices and FIFOs are t-output.sh's. */
 START_TEST(test_writeout)
@@ -336,6 +362,7 @@ util_suite(void)
 	tcase_add_test(tc, test_cntrl);
 	tcase_add_test(tc, test_fail);
 	tcase_add_test(tc, test_files);
+	tcase_add_test(tc, test_readfile_max);
 	tcase_add_test(tc, test_writeout);
 	tcase_add_test(tc, test_drain);
 	tcase_add_test(tc, test_warnline);

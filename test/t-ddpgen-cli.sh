@@ -134,12 +134,29 @@ run_err 2 "^ddpgen: --setup: 'if true' is not valid shell" -s hpcpack -S 'if tru
 "$DDPGEN" --ddprank /x/ddprank -S 'for x in a b; do' -S 'echo "$x"' -S done train.py >"$T/multi.sh"
 expect_eq "setup lines valid together" "$?" 0
 printf 'extends = "slurm"\nsetup = {"if true"}\n' >"$T/badsetup.conf"
-run_err 3 "^ddpgen: setup: 'if true' is not valid shell" -s "$T/badsetup.conf" train.py
+# A profile's line is named by FILE:LINE, as exit status 3 promises.
+run_err 3 "^ddpgen: $T/badsetup.conf:2: setup: 'if true' is not valid shell" -s "$T/badsetup.conf" train.py
+printf 'extends = "%s"\ndescription = "d"\n\nsetup = {"fi"}\n' "$T/badsetup.conf" >"$T/badsetup2.conf"
+run_err 3 "^ddpgen: $T/badsetup2.conf:4: setup: 'fi' is not valid shell" -s "$T/badsetup2.conf" train.py
 cp "$srcdir/templates/slurm.sh" "$T/broken.sh"
 printf 'if true\n' >>"$T/broken.sh"
 run_err 3 "^ddpgen: $T/broken.sh: the generated script is not valid shell: line [0-9]*: syntax error" -T "$T/broken.sh" train.py
 mkdir -p "$T/nobash"
 PATH=$T/nobash "$DDPGEN" --ddprank /x/ddprank -S 'if true' train.py >"$T/nobash.sh"
 expect_eq "no bash in PATH: no check" "$?" 0
+
+# Words that would make a job that runs '': refused, as is an image that
+# no container runtime would run.
+run_err 2 "^ddpgen: script: the training script is an empty word ('')$" ''
+expect_eq "'' as an argument of the training is one" \
+    "$("$DDPGEN" --ddprank /x/ddprank train.py '' >/dev/null; echo $?)" 0
+printf 'extends = "slurm"\nlauncher = {""}\n' >"$T/nolauncher.conf"
+run_err 3 "^ddpgen: $T/nolauncher.conf:2: launcher: word 1 is empty ('')$" -s "$T/nolauncher.conf" train.py
+printf 'extends = "slurm"\nlauncher = {"torchrun", ""}\n' >"$T/nolauncher2.conf"
+run_err 3 "^ddpgen: $T/nolauncher2.conf:2: launcher: word 2 is empty ('')$" -s "$T/nolauncher2.conf" train.py
+run_err 2 "^ddpgen: --image: 'x.sif' needs a container runtime: --container, or the profile's container$" --image x.sif train.py
+run_err 2 "^ddpgen: --image: 'x.sif' needs a container runtime" --image x.sif --container none train.py
+"$DDPGEN" --ddprank /x/ddprank --image x.sif --container apptainer train.py >"$T/img.sh"
+expect_eq "--image with --container" "$?" 0
 
 finish

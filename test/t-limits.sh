@@ -212,4 +212,30 @@ lim "ddpgen, 10,000 --env options of one name" ok 30 \
     sh -c 'IFS="
 "; exec "$0" $(cat envsame) train.py' "$DDPGEN"
 expect_eq "--env SAME: exports" "$(grep '^export SAME' out)" "export SAME=9999"
+
+# Endless input, as each kind of file read (profiles, templates, node
+# files: ddpgen(1) and ddprank(1), FILES): one line at the limit, under a
+# cap a runaway read meets within a second or two.
+cap=1048576
+ln -s /dev/zero zero.sh
+lim "ddpgen -s /dev/zero" err 20 "$DDPGEN" -s /dev/zero train.py
+expect_eq "-s /dev/zero: message" "$(cat err)" \
+    "ddpgen: /dev/zero: larger than 4 MiB"
+# A site looked up by name, or extended, is a regular file: one of 5 MB.
+{ echo 'description = "z"'; yes '# comment' | head -c 5000000; } >big.conf
+printf 'description = "z"\nextends = "%s"\n' "$T/big.conf" >ext.conf
+lim "ddpgen, extends a 5 MB profile" err 20 "$DDPGEN" -s ./ext.conf train.py
+expect_eq "extends 5 MB: message" "$(cat err)" \
+    "ddpgen: ./ext.conf:2: extends: $T/big.conf: larger than 4 MiB"
+lim "ddpgen -T, a template linked to /dev/zero" err 20 \
+    "$DDPGEN" -T ./zero.sh train.py
+expect_eq "-T zero.sh: message" "$(cat err)" \
+    "ddpgen: ./zero.sh: larger than 1 MiB"
+lim "ddprank hosts -f /dev/zero" err 20 "$DDPRANK" hosts -f /dev/zero
+expect_eq "hosts -f /dev/zero: message" "$(cat err)" \
+    "ddprank: /dev/zero: larger than 128 MiB"
+lim "ddprank hosts -s pbs, PBS_NODEFILE=/dev/zero" err 20 \
+    env PBS_NODEFILE=/dev/zero PBS_JOBID=1 "$DDPRANK" hosts -s pbs
+expect_eq "PBS_NODEFILE=/dev/zero: message" "$(cat err)" \
+    "ddprank: /dev/zero: larger than 128 MiB"
 finish

@@ -28,9 +28,12 @@ cat >"$stub/scancel" <<'STUB'
 echo "scancel $*" >>"$STUB_LOG"
 kill -USR2 "$(cat "$STUB_DIR/srun.pid")"
 STUB
+# squeue: a partition or state filter from the environment (the user's
+# SQUEUE_PARTITION) hides the job, as squeue's would.
 cat >"$stub/squeue" <<'STUB'
 #!/bin/bash
 echo "squeue $*" >>"$STUB_LOG"
+[ -z "${SQUEUE_PARTITION-}${SQUEUE_STATES-}" ] || exit 0
 case "$*" in
 *%k*) printf '%s\n' "${STUB_COMMENT:-(null)}" ;;
 *%L*) echo 1:58 ;;
@@ -45,9 +48,15 @@ case "$*" in
 requeue*) exit "${STUB_REQUEUE_RC:-0}" ;;
 esac
 STUB
+# sbatch: what the job would get, as sbatch decides it: --export on its
+# command line, else SBATCH_EXPORT, else ALL (NONE: SLURM_* only).
 cat >"$stub/sbatch" <<'STUB'
 #!/bin/bash
-echo "sbatch restart_count=${SLURM_RESTART_COUNT-unset} array=${SLURM_ARRAY_JOB_ID-unset} secret=${DDPRANK_SECRET-unset} continued=${DDPGEN_CONTINUED-unset} $*" >>"$STUB_LOG"
+mode=${SBATCH_EXPORT:-ALL}
+for a; do case $a in --export=*) mode=${a#--export=} ;; esac; done
+case $mode in ALL|ALL,*) ;; *) unset DDPGEN_CONTINUED ;; esac
+case ,$mode, in *,DDPGEN_CONTINUED=1,*) DDPGEN_CONTINUED=1 ;; esac
+echo "sbatch restart_count=${SLURM_RESTART_COUNT-unset} array=${SLURM_ARRAY_JOB_ID-unset} task=${SLURM_ARRAY_TASK_ID-unset} cpus=${SLURM_CPUS_PER_TASK-unset} conf=${SLURM_CONF-unset} secret=${DDPRANK_SECRET-unset} inx=${SBATCH_ARRAY_INX-unset} continued=${DDPGEN_CONTINUED-unset} $*" >>"$STUB_LOG"
 echo 99
 STUB
 cp "$stub/srun" "$T/ddprank"
@@ -108,7 +117,26 @@ run cont STUB_REQUEUE_RC=1 SLURM_RESTART_COUNT=1 SLURM_ARRAY_JOB_ID=5 \
 expect_eq "cont: status" "$RC" 0
 expect_eq "cont: message" "$ERR" "ddpgen job: time limit in 118 s: checkpoint signal sent to 4 processes on 2 nodes; requeue refused: continuation job 99 submitted (restart 2 of at most 3)"
 expect_has "cont: array id" "scontrol requeue 5_2" "$LOG"
-expect_has "cont: sbatch" "sbatch restart_count=unset array=unset secret=unset continued=1 --parsable --dependency=afterany:7 --output=/runs/my out.txt --comment=ddpgen restart=0 limits=2 base=2 last=time-limit $T/job.sh" "$LOG"
+expect_has "cont: sbatch" "sbatch restart_count=unset array=unset task=2 cpus=unset conf=unset secret=unset inx=unset continued=1 --parsable --export=ALL,DDPGEN_CONTINUED=1 --dependency=afterany:7 --open-mode=append --output=/runs/my out.txt --comment=ddpgen restart=0 limits=2 base=2 last=time-limit $T/job.sh" "$LOG"
+
+# The same under SBATCH_EXPORT=NONE, from the user's shell or a setup
+# line, with an array and a wait asked of sbatch, and SLURM_* variables
+# left from the submission (sbatch -c 4): the continuation still knows
+# itself, is one job, and gets no SLURM_* but SLURM_CONF.
+run contnone STUB_REQUEUE_RC=1 SLURM_RESTART_COUNT=1 SBATCH_EXPORT=NONE \
+    SBATCH_ARRAY_INX=1-4 SBATCH_WAIT=1 SLURM_CPUS_PER_TASK=4 \
+    SLURM_TRES_PER_TASK=cpu:4 SLURM_CONF=/etc/slurm/x.conf \
+    STUB_COMMENT='ddpgen restart=1 limits=1 base=0 last=time-limit'
+expect_eq "contnone: status" "$RC" 0
+expect_has "contnone: sbatch" "sbatch restart_count=unset array=unset task=unset cpus=unset conf=/etc/slurm/x.conf secret=unset inx=unset continued=1 --parsable --export=ALL,DDPGEN_CONTINUED=1 --dependency=afterany:7 " "$LOG"
+
+# The job's own squeue, scontrol and scancel run without the options
+# the environment gives them: the state is still read.
+run ambient SLURM_RESTART_COUNT=1 SQUEUE_PARTITION=other SQUEUE_STATES=PD \
+    SCANCEL_INTERACTIVE=1 SLURM_TIME_FORMAT=relative \
+    STUB_COMMENT='ddpgen restart=1 limits=1 base=0 last=time-limit'
+expect_has "ambient: state" "Comment=ddpgen restart=2 limits=2 base=0 last=time-limit" "$LOG"
+expect_has "ambient: env" "srun env base=0 last=time-limit" "$LOG"
 
 # A continuation's first run: the base and the reason from its comment.
 run contrun DDPGEN_CONTINUED=1 \
