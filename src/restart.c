@@ -9,7 +9,7 @@
 #include "util.h"
 
 static const char *const stops[] = {
-	"none", "time-limit", "preemption", "requeued", NULL
+	"none", "time-limit", "preemption", "by-hand", "requeued", NULL
 };
 
 static long long

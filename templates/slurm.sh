@@ -45,6 +45,12 @@
 #SBATCH {{.}}
 {{/sbatch_extra}}
 set -euo pipefail
+{{?requeue}}
+# A warning before the trap below is set (a preemption while setup lines
+# run) would end this shell: note it (ddpgen(1), LONG TRAININGS).
+ddpgen_early=''
+trap 'ddpgen_early=1' USR1 USR2
+{{/requeue}}
 
 # A heterogeneous job (sbatch ... : ...) would give srun the nodes of its
 # first component only, and train on part of the job: refuse it.
@@ -157,6 +163,7 @@ ddpgen_nodes=${SLURM_JOB_NUM_NODES:-{{nodes}}}
 ddpgen_nproc={{nproc_per_node}}
 ddpgen_max_requeues={{max_requeues}}
 ddpgen_warned='' ddpgen_trapped='' ddpgen_what='' ddpgen_srun=''
+ddpgen_why='' ddpgen_outside='' ddpgen_sent_at=''
 # ddpgen restart=R limits=T base=B last=WHY: R is SLURM_RESTART_COUNT
 # after the last requeue this script made, T the time-limit requeues and
 # B the restarts before this job's continuation, over the whole chain.
@@ -168,7 +175,7 @@ ddpgen_read_state() {
 	[ "${words[0]:-}" = ddpgen ] || return 0
 	for w in "${words[@]}"; do
 		[[ $w =~ ^(restart|limits|base)=(0|[1-9][0-9]{0,5})$ ]] ||
-		    [[ $w =~ ^(last)=(time-limit|preemption)$ ]] || continue
+		    [[ $w =~ ^(last)=(time-limit|preemption|by-hand)$ ]] || continue
 		printf -v "ddpgen_${BASH_REMATCH[1]}" %s "${BASH_REMATCH[2]}"
 	done
 }
@@ -184,24 +191,78 @@ if [ "$ddpgen_count" -gt 0 ] && [ "$ddpgen_count" -ne "$ddpgen_restart" ]; then
 fi
 export DDPGEN_RESTART_BASE=$ddpgen_base DDPGEN_LAST_STOP=$ddpgen_last
 
-# The trap: signal every process of the training steps once (ddprank
+# The trap: signal every process of the training step once (ddprank
 # starts the launcher with the signal ignored, so only the workers, which
 # install a handler, act on it; a second one could find a worker exiting,
-# after Python restored the default action, and kill it).
+# after Python restored the default action, and kill it). USR1 and USR2
+# both count, whichever sbatch --signal=B: names. Before the training
+# step exists there is nothing to signal: the training is not started.
 # shellcheck disable=SC2317 # run by the trap
 ddpgen_warning() {
-	local left
+	local left s
 	ddpgen_trapped=1
 	[ -z "$ddpgen_warned" ] || return 0
 	ddpgen_warned=1
-	scancel --signal={{checkpoint_signal}} "$ddpgen_id" 2>/dev/null || true
+	printf -v ddpgen_sent_at '%(%H:%M:%S)T' -1
+	trap ddpgen_ended TERM
+	# Sent to the step from outside as well (scancel --full): once.
+	if [ -n "$ddpgen_srun" ] && [ -z "$ddpgen_outside" ]; then
+		scancel --signal={{checkpoint_signal}} "$ddpgen_id" 2>/dev/null || true
+	fi
+	ddpgen_outside=''
 	if scontrol -o show job "$ddpgen_id" 2>/dev/null |
 	    grep -q 'PreemptTime=[0-9]'; then
-		ddpgen_what=preemption
+		ddpgen_what=preemption ddpgen_why=preemption
 		return 0
 	fi
 	left=$(squeue -h -j "$ddpgen_id" -o %L 2>/dev/null) || left=
-	ddpgen_what="time limit in $(ddpgen_seconds "$left") s"
+	s=$(ddpgen_seconds "$left")
+	# Slurm warns at most 60 s early: a signal with more time left, or
+	# with no time limit, was sent by hand (scancel -b --signal).
+	if [ "$s" = "?" ] || [ "$s" -gt $(({{signal_lead}} + 60)) ]; then
+		ddpgen_why=by-hand
+		ddpgen_what="checkpoint asked for by hand (no time limit)"
+		[ "$s" = "?" ] ||
+		    ddpgen_what="checkpoint asked for by hand (time limit in $s s)"
+		return 0
+	fi
+	ddpgen_what="time limit in $s s" ddpgen_why=time-limit
+}
+# The sentinel of the training step (below) saw the checkpoint signal:
+# this shell's own, or one sent to the step from outside (scancel
+# without -b, sbatch --signal without B:), which this shell did not ask
+# for and does not carry on from.
+# shellcheck disable=SC2317
+ddpgen_step_signalled() {
+	ddpgen_trapped=1
+	[ -z "$ddpgen_warned" ] || return 0
+	[ -z "$ddpgen_outside" ] || return 0
+	ddpgen_outside=1
+	printf -v ddpgen_sent_at '%(%H:%M:%S)T' -1
+	trap ddpgen_ended TERM
+}
+# Slurm ends the job (the time limit, the end of a preemption's grace
+# time, scancel) while the training still runs after the signal.
+# shellcheck disable=SC2317
+ddpgen_ended() {
+	local at
+	printf -v at '%(%H:%M:%S)T' -1
+	echo "$(ddpgen_say) at $ddpgen_sent_at; the training had not stopped when the job was ended at $at (SIGTERM)" >&2
+	exit 143
+}
+# The first words of every message after a warning.
+# shellcheck disable=SC2317
+ddpgen_say() {
+	local procs=$((ddpgen_nodes * ddpgen_nproc)) p=processes n=nodes
+	[ "$procs" -ne 1 ] || p=process
+	[ "$ddpgen_nodes" -ne 1 ] || n=node
+	if [ -n "$ddpgen_outside" ]; then
+		echo "ddpgen job: the training got the checkpoint signal from outside this shell (scancel without -b, or sbatch --signal without B:)"
+	elif [ -z "$ddpgen_srun" ]; then
+		echo "ddpgen job: ${ddpgen_what:-warning} during start-up: the training was not started"
+	else
+		echo "ddpgen job: ${ddpgen_what:-warning}: checkpoint signal sent to $procs $p on $ddpgen_nodes $n"
+	fi
 }
 # Slurm's [D-]H:M:S, M:S or S as seconds; "?" for anything else.
 # shellcheck disable=SC2317
@@ -219,18 +280,20 @@ ddpgen_seconds() {
 }
 # After the step: requeue the job, or submit its continuation.
 ddpgen_carry_on() {
-	local rc=$1 say restart limits=$ddpgen_limits why=preemption cont
-	local procs=$((ddpgen_nodes * ddpgen_nproc)) p=processes n=nodes
-	[ "$procs" -ne 1 ] || p=process
-	[ "$ddpgen_nodes" -ne 1 ] || n=node
-	say="ddpgen job: ${ddpgen_what:-warning}: checkpoint signal sent to"
-	say+=" $procs $p on $ddpgen_nodes $n"
+	local rc=$1 say restart limits=$ddpgen_limits why=$ddpgen_why cont
+	trap '' TERM
+	say=$(ddpgen_say)
 	if [ "$rc" -ne 0 ]; then
 		echo "$say; the training exited with status $rc: not requeued" >&2
 		return 0
 	fi
-	if [ "$ddpgen_what" != preemption ]; then
-		why=time-limit
+	if [ -n "$ddpgen_outside" ]; then
+		echo "$say; it stopped with status 0: not requeued (scancel -b --signal={{checkpoint_signal}} $ddpgen_id asks for a checkpoint and a requeue)" >&2
+		exit 124
+	fi
+	if [ "$why" = by-hand ]; then
+		restart="restart $((ddpgen_base + ddpgen_count + 1)); checkpoints asked for by hand are not counted"
+	elif [ "$why" = time-limit ]; then
 		if [ "$limits" -ge "$ddpgen_max_requeues" ]; then
 			echo "$say; not requeued: $limits time-limit requeues" \
 			    "already (max_requeues = $ddpgen_max_requeues)" >&2
@@ -243,7 +306,6 @@ ddpgen_carry_on() {
 	fi
 	scontrol update jobid="$ddpgen_id" Comment="ddpgen restart=$((ddpgen_count + 1)) limits=$limits base=$ddpgen_base last=$why" 2>/dev/null || true
 	# Requeueing ends this shell: say it first, and ignore the TERM.
-	trap '' TERM
 	if scontrol requeue "$ddpgen_id" 2>/dev/null; then
 		echo "$say; requeued ($restart)" >&2
 		exit 0
@@ -277,7 +339,21 @@ ddpgen_carry_on() {
 	echo "$say; requeue refused and the continuation not submitted" >&2
 	exit 1
 }
-trap ddpgen_warning {{checkpoint_signal}}
+# ddpgen_wait PID: waits for a step, its status in ddpgen_rc. The shell
+# runs its trap only while it waits: wait again after one.
+ddpgen_wait() {
+	while :; do
+		ddpgen_trapped='' ddpgen_rc=0
+		wait "$1" || ddpgen_rc=$?
+		[ -n "$ddpgen_trapped" ] || break
+	done
+}
+# The training step's sentinel, on this node, tells this shell when the
+# step gets the checkpoint signal.
+export DDPGEN_SHELL_PID=$$ DDPGEN_SHELL_NODE=${SLURMD_NODENAME:-}
+trap ddpgen_warning USR1 USR2
+trap ddpgen_step_signalled URG
+[ -z "$ddpgen_early" ] || ddpgen_warning
 {{/requeue}}
 
 # A secret for this job alone: srun carries it to every task, whose
@@ -297,8 +373,16 @@ export DDPRANK_SECRET
 {{/container_srun}}
 srun --nodes="$SLURM_NNODES" --ntasks="$SLURM_NNODES" --ntasks-per-node=1 --export=ALL{{?container_srun}} \
 	{{container_srun}}{{/container_srun}} \
-	{{preflight_command|raw}}
+	{{preflight_command|raw}}{{?requeue}} &
+ddpgen_wait $!
+[ "$ddpgen_rc" -eq 0 ] || exit "$ddpgen_rc"{{/requeue}}
 {{/preflight}}
+{{?requeue}}
+# Warned before the training started: its last checkpoint stands.
+if [ -n "$ddpgen_warned" ]; then
+	ddpgen_carry_on 0
+fi
+{{/requeue}}
 
 {{^per_process}}
 # One task per node; each runs ddprank, which execs the launcher with its
@@ -323,16 +407,11 @@ srun --nodes="$SLURM_NNODES" --ntasks="$((SLURM_NNODES * {{tasks_per_node}}))" -
 {{/per_process}}
 	--kill-on-bad-exit=1 --export=ALL{{?label_output}} --label{{/label_output}}{{?container_srun}} \
 	{{container_srun}}{{/container_srun}} \
-	/bin/bash -c 'if [ ! -x "$1" ]; then echo "ddpgen job: ddprank not found at $1 on $(hostname)" >&2; exit 127; fi; exec "$@"' ddprank \
+	/bin/bash -c 'if [ ! -x "$1" ]; then echo "ddpgen job: ddprank not found at $1 on $(hostname)" >&2; exit 127; fi; {{?requeue}}if [ "${SLURM_LOCALID:-}" = 0 ] && [ -n "${DDPGEN_SHELL_PID:-}" ] && [ "${SLURMD_NODENAME:-}" = "${DDPGEN_SHELL_NODE:-}" ]; then ( (trap "kill -s URG $DDPGEN_SHELL_PID; exit 0" {{checkpoint_signal}}; while kill -0 $$; do sleep 1; done) & ) </dev/null >/dev/null 2>&1; fi; {{/requeue}}exec "$@"' ddprank \
 	{{node_command|raw}}{{?requeue}} &{{/requeue}}
 {{?requeue}}
-# The shell runs its trap only while it waits: wait again after one.
 ddpgen_srun=$!
-while :; do
-	ddpgen_trapped='' ddpgen_rc=0
-	wait "$ddpgen_srun" || ddpgen_rc=$?
-	[ -n "$ddpgen_trapped" ] || break
-done
+ddpgen_wait "$ddpgen_srun"
 if [ -n "$ddpgen_warned" ]; then
 	ddpgen_carry_on "$ddpgen_rc"
 fi

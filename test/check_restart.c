@@ -55,6 +55,20 @@ START_TEST(test_counts)
 }
 END_TEST
 
+/* A checkpoint asked for by hand (scancel -b --signal) and requeued. */
+START_TEST(test_by_hand)
+{
+	static const char *const env[] = { "SLURM_RESTART_COUNT=1",
+	    "DDPGEN_LAST_STOP=by-hand", NULL };
+	static const char *const env0[] = { "DDPGEN_LAST_STOP=by-hand", NULL };
+	struct restart	r = read_ok(env);
+
+	ck_assert_str_eq(r.last_stop, "by-hand");
+	r = read_ok(env0);
+	ck_assert_str_eq(r.last_stop, "none");
+}
+END_TEST
+
 /* HPC Pack's reruns: no warning came, so the reason is "requeued". */
 START_TEST(test_hpcpack)
 {
@@ -119,6 +133,7 @@ restart_suite(void)
 	tc = tcase_create("read");
 	tcase_add_test(tc, test_first_run);
 	tcase_add_test(tc, test_counts);
+	tcase_add_test(tc, test_by_hand);
 	tcase_add_test(tc, test_hpcpack);
 	tcase_add_test(tc, test_garbage);
 	tcase_add_test(tc, test_bad_signal);
