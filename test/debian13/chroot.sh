@@ -137,6 +137,8 @@ build() {
 			fi
 		} >"$root/etc/apt/sources.list.d/debian.sources"
 		rm -f "$root/etc/apt/sources.list"
+		# The host name resolves, as the Debian installer makes it.
+		printf '127.0.1.1\t%s\n' "$(hostname)" >>"$root/etc/hosts"
 		# Packages install, their daemons do not start (munge, slurm).
 		printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
 		chmod 0755 "$root/usr/sbin/policy-rc.d"
