@@ -176,49 +176,56 @@ copy() {
 	fi
 }
 
-root=${DEBIAN13_ROOT:-$BUILDDIR/test/tmp/debian13}
-if [ "${1:-}" = -d ]; then
-	[ $# -ge 2 ] || { echo "chroot.sh: -d needs a directory" >&2; exit 2; }
-	root=$2
-	shift 2
-fi
-case $root in
-/*)	;;
-*)	root=$(pwd)/$root ;;
-esac
-
-case ${1:-} in
-__inside)
-	shift
-	inside "$@" ;;
-build)
-	build ;;
-check)
-	shift
-	build
-	copy
-	t0=$(now)
-	set +e
-	if [ $# -eq 0 ]; then
-		enter new sh -c 'cd /root/ddpgen && sh deps.sh test && ./configure && make check'
-	else
-		# shellcheck disable=SC2016 # for the inner shell
-		enter new sh -c 'cd /root/ddpgen && sh deps.sh test && ./configure >/dev/null &&
-		    make -s all $(for t; do case $t in test/check_*) echo "$t" ;; esac; done) &&
-		    { [ ! -e test/t-exchange-mpi.sh ] || make -s ddprank-mpi 2>/dev/null || :; } &&
-		    sh test/run-tests.sh "$@"' sh "$@"
+# main ARG...: the whole command line; called from one line, the
+# file's last, so that sh has read all of it before anything runs (a
+# change to this file during a run cannot reach the running one).
+main() {
+	root=${DEBIAN13_ROOT:-$BUILDDIR/test/tmp/debian13}
+	if [ "${1:-}" = -d ]; then
+		[ $# -ge 2 ] || { echo "chroot.sh: -d needs a directory" >&2; exit 2; }
+		root=$2
+		shift 2
 	fi
-	rc=$?
-	echo "debian 13 suite: $(( $(now) - t0 )) s, exit $rc"
-	exit "$rc" ;;
-shell)
-	shift
-	[ -e "$root/.ddpgen-debootstrap" ] || die "$root: no chroot (run build first)"
-	[ $# -gt 0 ] || set -- sh -l
-	enter new "$@" ;;
-clean)
-	rm -rf "$root" "$root.debootstrap.log" ;;
-*)
-	echo "usage: sh test/debian13/chroot.sh [-d DIR] build|check [TEST...]|shell [CMD...]|clean" >&2
-	exit 2 ;;
-esac
+	case $root in
+	/*)	;;
+	*)	root=$(pwd)/$root ;;
+	esac
+
+	case ${1:-} in
+	__inside)
+		shift
+		inside "$@" ;;
+	build)
+		build ;;
+	check)
+		shift
+		build
+		copy
+		t0=$(now)
+		set +e
+		if [ $# -eq 0 ]; then
+			enter new sh -c 'cd /root/ddpgen && sh deps.sh test && ./configure && make check'
+		else
+			# shellcheck disable=SC2016 # for the inner shell
+			enter new sh -c 'cd /root/ddpgen && sh deps.sh test && ./configure >/dev/null &&
+			    make -s all $(for t; do case $t in test/check_*) echo "$t" ;; esac; done) &&
+			    { [ ! -e test/t-exchange-mpi.sh ] || make -s ddprank-mpi 2>/dev/null || :; } &&
+			    sh test/run-tests.sh "$@"' sh "$@"
+		fi
+		rc=$?
+		echo "debian 13 suite: $(( $(now) - t0 )) s, exit $rc"
+		exit "$rc" ;;
+	shell)
+		shift
+		[ -e "$root/.ddpgen-debootstrap" ] || die "$root: no chroot (run build first)"
+		[ $# -gt 0 ] || set -- sh -l
+		enter new "$@" ;;
+	clean)
+		rm -rf "$root" "$root.debootstrap.log" ;;
+	*)
+		echo "usage: sh test/debian13/chroot.sh [-d DIR] build|check [TEST...]|shell [CMD...]|clean" >&2
+		exit 2 ;;
+	esac
+}
+
+main "$@"; exit $?
