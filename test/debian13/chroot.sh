@@ -8,7 +8,8 @@
 #	packages inside, by this tree's deps.sh test (when not done yet)
 #   sh test/debian13/chroot.sh [-d DIR] check [TEST...]
 #	build, then a fresh clone of this tree (with its uncommitted
-#	changes) in DIR's /root/ddpgen, where the README's test command
+#	changes) in DIR's /root/NAME (NAME: this tree's directory's, so
+#	trees of other names may run at once), where the README's test command
 #	runs: sh deps.sh test && ./configure && make check; with TESTs
 #	(test/t-NAME.sh, test/check_NAME), make and those alone
 #   sh test/debian13/chroot.sh [-d DIR] shell [CMD [ARG...]]
@@ -39,6 +40,7 @@ set -eu
 srcdir=$(cd "$(dirname "$0")/../.." && pwd)
 BUILDDIR=${BUILDDIR:-$srcdir}
 me=$srcdir/test/debian13/chroot.sh
+name=$(basename "$srcdir")
 
 die() {
 	echo "chroot.sh: $*" >&2
@@ -156,10 +158,10 @@ build() {
 	fi
 }
 
-# copy: a fresh clone of this tree in the chroot's /root/ddpgen, with the
+# copy: a fresh clone of this tree in the chroot's /root/$name, with the
 # uncommitted changes and new files that git does not ignore.
 copy() {
-	dst=$root/root/ddpgen
+	dst=$root/root/$name
 	rm -rf "$dst"
 	if git -C "$srcdir" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 		git clone -q --no-local --no-hardlinks "$srcdir" "$dst"
@@ -204,13 +206,14 @@ main() {
 		t0=$(now)
 		set +e
 		if [ $# -eq 0 ]; then
-			enter new sh -c 'cd /root/ddpgen && sh deps.sh test && ./configure && make check'
+			# shellcheck disable=SC2016 # for the inner shell
+			enter new sh -c 'cd "/root/$1" && sh deps.sh test && ./configure && make check' sh "$name"
 		else
 			# shellcheck disable=SC2016 # for the inner shell
-			enter new sh -c 'cd /root/ddpgen && sh deps.sh test && ./configure >/dev/null &&
+			enter new sh -c 'cd "/root/$1" && shift && sh deps.sh test && ./configure >/dev/null &&
 			    make -s all $(for t; do case $t in test/check_*) echo "$t" ;; esac; done) &&
 			    { [ ! -e test/t-exchange-mpi.sh ] || make -s ddprank-mpi 2>/dev/null || :; } &&
-			    sh test/run-tests.sh "$@"' sh "$@"
+			    sh test/run-tests.sh "$@"' sh "$name" "$@"
 		fi
 		rc=$?
 		echo "debian 13 suite: $(( $(now) - t0 )) s, exit $rc"
