@@ -108,6 +108,14 @@ mirror() {
 
 now() { date +%s; }
 
+# ours: DIR is absent, empty, or a chroot this script made: what build and
+# clean may remove (never a directory given by mistake, such as /).
+ours() {
+	[ ! -e "$root" ] || [ -e "$root/.ddpgen-chroot" ] ||
+	    [ -z "$(ls -A "$root" 2>/dev/null)" ] ||
+		die "$root: not a chroot of chroot.sh (no .ddpgen-chroot), not removed"
+}
+
 build() {
 	[ "$(id -u)" -eq 0 ] || die "the chroot is made as root"
 	command -v debootstrap >/dev/null ||
@@ -117,8 +125,10 @@ build() {
 		m=${DEBIAN13_MIRROR:-$(echo "$uris" | grep -m 1 '/debian/*$' || :)}
 		[ -n "$m" ] || die "no Debian mirror in /etc/apt/sources.list*: set DEBIAN13_MIRROR"
 		sec=$(echo "$uris" | grep -m 1 '/debian-security/*$' || :)
+		ours
 		rm -rf "$root"
 		mkdir -p "$root"
+		touch "$root/.ddpgen-chroot"
 		t0=$(now)
 		echo "chroot.sh: debootstrap trixie $root $m"
 		debootstrap trixie "$root" "$m" >"$root.debootstrap.log" 2>&1 ||
@@ -224,6 +234,7 @@ main() {
 		[ $# -gt 0 ] || set -- sh -l
 		enter new "$@" ;;
 	clean)
+		ours
 		rm -rf "$root" "$root.debootstrap.log" ;;
 	*)
 		echo "usage: sh test/debian13/chroot.sh [-d DIR] build|check [TEST...]|shell [CMD...]|clean" >&2
