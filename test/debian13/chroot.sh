@@ -77,7 +77,7 @@ inside() {
 	exec env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 	    LANG=C.UTF-8 TERM="${TERM:-dumb}" ${TEST_TIMEOUT:+TEST_TIMEOUT=$TEST_TIMEOUT} \
 	    ${KEEP_T:+KEEP_T=$KEEP_T} sh -c '
-		trap "kill -TERM \$child 2>/dev/null" TERM INT HUP
+		trap "kill -TERM -1 2>/dev/null; (sleep 30; kill -KILL -1 2>/dev/null) &" TERM INT HUP
 		"$@" <&0 &
 		child=$!
 		while :; do
@@ -87,15 +87,32 @@ inside() {
 		done' sh "$@"
 }
 
-# enter NET CMD...: CMD in the chroot (NET: new or host).
+# enter NET CMD...: CMD in the chroot (NET: new or host). TERM, INT or
+# HUP here kill unshare, whose death TERMs the namespaces' first process,
+# which TERMs every process inside (tests run their exit hooks), and 30 s
+# later KILLs what is left; when it ends, the kernel ends the rest.
 enter() {
 	_net=$1
 	shift
-	if [ "$_net" = new ]; then
-		unshare --mount --pid --net --fork --kill-child -- sh "$me" __inside "$root" new "$@"
-	else
-		unshare --mount --pid --fork --kill-child -- sh "$me" __inside "$root" host "$@"
-	fi
+	set -- --mount --pid --fork --kill-child=TERM -- sh "$me" __inside "$root" "$_net" "$@"
+	[ "$_net" = host ] || set -- --net "$@"
+	unshare "$@" <&0 &
+	_upid=$!
+	trap 'kill -KILL "$_upid" 2>/dev/null' TERM INT HUP
+	wait "$_upid"
+	_st=$?
+	trap - TERM INT HUP
+	return "$_st"
+}
+
+# enter_tty NET CMD...: the same for an interactive CMD, in the
+# foreground, where the terminal's signals are its own.
+enter_tty() {
+	_net=$1
+	shift
+	set -- --mount --pid --fork --kill-child -- sh "$me" __inside "$root" "$_net" "$@"
+	[ "$_net" = host ] || set -- --net "$@"
+	unshare "$@"
 }
 
 # mirror: the machine's Debian mirror and its security one (or nothing).
@@ -231,8 +248,11 @@ main() {
 	shell)
 		shift
 		[ -e "$root/.ddpgen-debootstrap" ] || die "$root: no chroot (run build first)"
-		[ $# -gt 0 ] || set -- sh -l
-		enter new "$@" ;;
+		if [ $# -gt 0 ]; then
+			enter new "$@"
+		else
+			enter_tty new sh -l
+		fi ;;
 	clean)
 		ours
 		rm -rf "$root" "$root.debootstrap.log" ;;
