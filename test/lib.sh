@@ -153,6 +153,28 @@ need_root() {
 	[ "$(id -u)" = 0 ] || skip "needs root ($1)"
 }
 
+# public_scratch: T becomes a new scratch directory that every user can
+# reach, for a test whose second user runs what is in it: the build tree
+# may be where no other user can go (a root's clone in /root, mode 0700).
+# It is made by mktemp under TMPDIR (or /tmp), root's, mode 0755; the
+# test skips when a directory above it is not searchable by all. The
+# old T goes; XDG_CONFIG_HOME follows.
+public_scratch() {
+	_pub=$(mktemp -d "${TMPDIR:-/tmp}/ddpgen-$(basename "$0" .sh).XXXXXX") &&
+	    [ -n "$_pub" ] && [ -d "$_pub" ] && chmod 0755 "$_pub" &&
+	    _pub=$(cd "$_pub" && pwd) && [ -n "$_pub" ] ||
+		{ echo "cannot make a scratch directory in ${TMPDIR:-/tmp}"; exit 1; }
+	rm -rf "$T"
+	T=$_pub
+	XDG_CONFIG_HOME=$T/config
+	_d=$T
+	while [ "$_d" != / ]; do
+		_d=$(dirname "$_d")
+		[ -n "$(find "$_d" -maxdepth 0 -perm -o=x)" ] ||
+			skip "$_d (above the scratch directory $T) is not searchable by other users: set TMPDIR"
+	done
+}
+
 # need_progs PROG...: each PROG on PATH.
 need_progs() {
 	for _p; do

@@ -9,10 +9,11 @@
 need_root "it adds two users"
 need_progs useradd userdel runuser
 need_built ddpgen
+# Out of the build tree, which may be where the users cannot go.
+public_scratch
 
 # A copy of ddpgen every user can run, with the profiles and templates
 # beside it, as in the build tree.
-chmod 0755 "$T"
 mkdir -p "$T/bin" "$T/share"
 cp "$DDPGEN" "$T/bin/ddpgen"
 cp -R "$srcdir/profiles" "$srcdir/templates" "$T/bin/"

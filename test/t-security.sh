@@ -18,9 +18,10 @@ PY=/usr/bin/python3
 [ -x "$PY" ] || PY=$(command -v python3)
 
 # The scratch directory stands for the cluster's shared file system:
-# every user can reach it, and its exchange base is root's, mode 1777,
-# as an administrator makes it.
-chmod 0755 "$T"
+# every user can reach it (out of the build tree, which may be where
+# they cannot go), and its exchange base is root's, mode 1777, as an
+# administrator makes it.
+public_scratch
 share=$T/share
 base=$share/.ddprank
 mkdir -p "$base" "$T/bin"
