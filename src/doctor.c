@@ -281,6 +281,57 @@ doctor_python(const char *launcher, const struct doctor_sys *sys)
 	return *p != '\0' ? xstrdup(p) : NULL;
 }
 
+/* Finds torch's version.py beside the package's __init__.py without
+ * importing torch (which takes seconds on torch 2.x), and says
+ * "torch MAJOR.MINOR" as the last line of its standard error, where
+ * doctor_sys's run reads it. */
+static const char doctor_version_py[] =
+    "import importlib.util as u, os, re, sys\n"
+    "s = u.find_spec('torch')\n"
+    "if s is None or not s.origin:\n"
+    "    sys.exit(3)\n"
+    "with open(os.path.join(os.path.dirname(s.origin), 'version.py')) as f:\n"
+    "    m = re.search(r'__version__\\s*=\\s*.([0-9]+)\\.([0-9]+)', f.read())\n"
+    "if m is None:\n"
+    "    sys.exit(4)\n"
+    "sys.stderr.write('torch %s.%s\\n' % m.groups())\n";
+
+int
+doctor_torch_version(const char *launcher, const struct doctor_sys *sys,
+    int ms, int *major, int *minor, char **cause)
+{
+	const char	*path = nodes_var(sys->env, "PATH");
+	char		*found = NULL, *py, *err = NULL;
+	char		*argv[] = { NULL, (char *)"-c",
+			    (char *)doctor_version_py, NULL };
+	int		 took, rc;
+
+	if (strchr(launcher, '/') != NULL)
+		found = xstrdup(launcher);
+	else if (path != NULL)
+		found = doctor_which(launcher, path, sys);
+	if (found == NULL || (py = doctor_python(found, sys)) == NULL) {
+		free(found);
+		return util_fail(cause, "cannot tell which python runs '%s'",
+		    launcher);
+	}
+	free(found);
+	argv[0] = py;
+	rc = sys->run(sys->arg, argv, ms, &took, &err);
+	if (rc != 0 || err == NULL ||
+	    sscanf(err, "torch %d.%d", major, minor) != 2) {
+		util_fail(cause, "%s finds no torch version (%s)", py,
+		    rc == 3 ? "no torch" : rc > 0 ? "no version.py" :
+		    err != NULL ? err : "failed");
+		free(err);
+		free(py);
+		return -1;
+	}
+	free(err);
+	free(py);
+	return 0;
+}
+
 void
 doctor_check_torch(struct doctor_node *n, const struct doctor_opts *o,
     const struct doctor_sys *sys)
