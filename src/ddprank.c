@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -504,6 +505,60 @@ load_secret(struct options *o)
 	return XC_OK;
 }
 
+/* The directory of the legacy-store hook (python/sitecustomize.py;
+ * ddprank(1), LIBUV): beside this program in a build tree, else where
+ * it is installed; NULL if neither has it. Caller frees. */
+static char *
+hook_dir(void)
+{
+	char	 exe[PATH_MAX], *dir, *file;
+	ssize_t	 n;
+	int	 i;
+
+	for (i = 0; i < 2; i++) {
+		if (i == 0) {
+			if ((n = readlink("/proc/self/exe", exe,
+			    sizeof exe - 1)) <= 0)
+				continue;
+			exe[n] = '\0';
+			*strrchr(exe, '/') = '\0';
+			xasprintf(&dir, "%s/python", exe);
+		} else
+			dir = xstrdup(DDPGEN_DATADIR "/python");
+		xasprintf(&file, "%s/sitecustomize.py", dir);
+		n = access(file, R_OK);
+		free(file);
+		if (n == 0)
+			return dir;
+		free(dir);
+	}
+	return NULL;
+}
+
+/* Puts the hook first on PYTHONPATH, for every python the launcher
+ * starts: a torch built without libuv then gets its legacy store. */
+static int
+hook_setenv(void)
+{
+	const char	*old = getenv("PYTHONPATH");
+	char		*dir, *path;
+	int		 rc;
+
+	if ((dir = hook_dir()) == NULL)
+		return XC_OK;
+	if (old != NULL && *old != '\0')
+		xasprintf(&path, "%s:%s", dir, old);
+	else
+		path = xstrdup(dir);
+	rc = setenv("PYTHONPATH", path, 1);
+	free(path);
+	free(dir);
+	if (rc == -1)
+		return report(XC_FAIL, "setenv PYTHONPATH: %s",
+		    strerror(errno));
+	return XC_OK;
+}
+
 /* Milliseconds the launcher's python has to find torch's version. */
 #define TORCH_VERSION_MS	30000
 
@@ -828,7 +883,8 @@ cmd_exec(struct options *o)
 			    strerror(errno));
 	}
 	rank_vars_free(&vs);
-	if (xc == XC_OK && (xc = restart_setenv(&signo)) == XC_OK) {
+	if (xc == XC_OK && (xc = restart_setenv(&signo)) == XC_OK &&
+	    (xc = hook_setenv()) == XC_OK) {
 		/* The command has no use for the secret: one copy fewer to
 		 * leak. */
 		(void)unsetenv(AUTH_ENV);

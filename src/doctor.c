@@ -332,6 +332,48 @@ doctor_torch_version(const char *launcher, const struct doctor_sys *sys,
 	return 0;
 }
 
+/* Imports torch, then asks for a libuv store as torch 2.4 and later
+ * do by default: a client of a port nobody serves, which a torch built
+ * without libuv refuses at once, before it connects (a torch before 2.4
+ * knows no use_libuv). Says "torch VERSION" and " without libuv" as the
+ * last line of its standard error. */
+static const char doctor_torch_py[] =
+    "import datetime, sys\n"
+    "import torch\n"
+    "r = 'torch ' + torch.__version__\n"
+    "try:\n"
+    "    import torch.distributed as d\n"
+    "    d.TCPStore('127.0.0.1', 1, 1, False,\n"
+    "               datetime.timedelta(milliseconds=1), use_libuv=True)\n"
+    "except Exception as e:\n"
+    "    if 'without libuv support' in str(e):\n"
+    "        r += ' without libuv'\n"
+    "sys.stderr.write(r + '\\n')\n";
+
+/* What the import said: PASS, or WARN for a torch without libuv. */
+static void
+doctor_torch_found(struct doctor_node *n, const char *py, int ms,
+    const char *said)
+{
+	const char	*v = said != NULL && strncmp(said, "torch ", 6) == 0 ?
+			    said + 6 : NULL;
+	const char	*bad = v != NULL ? strstr(v, " without libuv") : NULL;
+
+	if (v == NULL)
+		doctor_set(n, DOCTOR_TORCH, DOCTOR_PASS, "%s imports torch "
+		    "in %d.%01d s", py, ms / 1000, ms % 1000 / 100);
+	else if (bad == NULL)
+		doctor_set(n, DOCTOR_TORCH, DOCTOR_PASS, "%s imports torch %s "
+		    "in %d.%01d s", py, v, ms / 1000, ms % 1000 / 100);
+	else
+		doctor_set(n, DOCTOR_TORCH, DOCTOR_WARN, "%s imports torch "
+		    "%.*s in %d.%01d s, built without libuv: torchrun's "
+		    "stores fail unless given the legacy backend, which "
+		    "ddprank exec gives them (ddprank(1), LIBUV); a torchrun "
+		    "started otherwise fails", py, (int)(bad - v), v,
+		    ms / 1000, ms % 1000 / 100);
+}
+
 void
 doctor_check_torch(struct doctor_node *n, const struct doctor_opts *o,
     const struct doctor_sys *sys)
@@ -339,8 +381,8 @@ doctor_check_torch(struct doctor_node *n, const struct doctor_opts *o,
 	const char	*name = o->launcher != NULL ? o->launcher : "torchrun";
 	const char	*path = nodes_var(sys->env, "PATH");
 	char		*found = NULL, *py, *err = NULL;
-	char		*argv[] = { NULL, (char *)"-c", (char *)"import torch",
-			    NULL };
+	char		*argv[] = { NULL, (char *)"-c",
+			    (char *)doctor_torch_py, NULL };
 	int		 ms = 0, rc;
 
 	if (!o->deep)
@@ -358,8 +400,7 @@ doctor_check_torch(struct doctor_node *n, const struct doctor_opts *o,
 	argv[0] = py;
 	rc = sys->run(sys->arg, argv, o->wait * 1000, &ms, &err);
 	if (rc == 0)
-		doctor_set(n, DOCTOR_TORCH, DOCTOR_PASS, "%s imports torch in "
-		    "%d.%01d s", py, ms / 1000, ms % 1000 / 100);
+		doctor_torch_found(n, py, ms, err);
 	else if (rc > 0)
 		doctor_set(n, DOCTOR_TORCH, DOCTOR_FAIL, "%s cannot import "
 		    "torch (exit %d): %s", py, rc, err != NULL ? err : "");
