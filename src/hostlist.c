@@ -323,9 +323,8 @@ hl_parse_groups(struct hl_item *it, const char *item, char **cause)
 			return -1;
 		p = close + 1;
 	}
-	/* The suffix, as the text before a group, holds no ']'. */
-	if (it->ng > 0 && strchr(p, ']') != NULL)
-		return util_fail(cause, "stray \"]\" in \"%s\"", item);
+	/* A ']' in the suffix is text, as Slurm 24.11 reads it ("n[1-2]]"
+	 * gives n1] n2]). */
 	it->taillen = strlen(p);
 	it->tail = xstrndup(p, it->taillen);
 	return 0;
