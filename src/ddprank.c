@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -535,6 +536,82 @@ load_secret(struct options *o)
 	return XC_OK;
 }
 
+/* The directory of the legacy-store hook (python/sitecustomize.py;
+ * ddprank(1), LIBUV): beside this program in a build tree, else where
+ * it is installed; NULL if neither has it. Caller frees. */
+static char *
+hook_dir(void)
+{
+	char	 exe[PATH_MAX], *dir, *file;
+	ssize_t	 n;
+	int	 i;
+
+	for (i = 0; i < 2; i++) {
+		if (i == 0) {
+			if ((n = readlink("/proc/self/exe", exe,
+			    sizeof exe - 1)) <= 0)
+				continue;
+			exe[n] = '\0';
+			*strrchr(exe, '/') = '\0';
+			xasprintf(&dir, "%s/python", exe);
+		} else
+			dir = xstrdup(DDPGEN_DATADIR "/python");
+		xasprintf(&file, "%s/sitecustomize.py", dir);
+		n = access(file, R_OK);
+		free(file);
+		if (n == 0)
+			return dir;
+		free(dir);
+	}
+	return NULL;
+}
+
+/* Puts the hook first on PYTHONPATH, for every python the launcher
+ * starts: a torch built without libuv then gets its legacy store. */
+static int
+hook_setenv(void)
+{
+	const char	*old = getenv("PYTHONPATH");
+	char		*dir, *path;
+	int		 rc;
+
+	if ((dir = hook_dir()) == NULL)
+		return XC_OK;
+	if (old != NULL && *old != '\0')
+		xasprintf(&path, "%s:%s", dir, old);
+	else
+		path = xstrdup(dir);
+	rc = setenv("PYTHONPATH", path, 1);
+	free(path);
+	free(dir);
+	if (rc == -1)
+		return report(XC_FAIL, "setenv PYTHONPATH: %s",
+		    strerror(errno));
+	return XC_OK;
+}
+
+/* Milliseconds the launcher's python has to find torch's version. */
+#define TORCH_VERSION_MS	30000
+
+/* rank_opts' local_addr_ok for exec: the launcher's torch is 2.3 or
+ * later. Asked only when the host name would not do, so that other
+ * jobs start no python for it. */
+static int
+local_addr_ok(void *arg, char **why)
+{
+	const struct options	*o = arg;
+	const char		*launcher = o->argv[o->launcher_at];
+	int			 major, minor;
+
+	if (doctor_torch_version(launcher, &doctor_sys_real,
+	    TORCH_VERSION_MS, &major, &minor, why) == -1)
+		return 0;
+	if (major > 2 || (major == 2 && minor >= 3))
+		return 1;
+	xasprintf(why, "'%s' runs torch %d.%d", launcher, major, minor);
+	return 0;
+}
+
 /* Fills r (free it with rank_free whatever this returns). */
 static int
 cmd_rank(struct options *o, struct rank *r, int exec)
@@ -546,6 +623,10 @@ cmd_rank(struct options *o, struct rank *r, int exec)
 	o->ro.check_port = 1;
 	/* env takes --rdzv and ignores it: it starts no torchrun. */
 	o->ro.rdzv = exec ? o->rdzv : RDZV_STATIC;
+	if (exec && o->argc > o->launcher_at) {
+		o->ro.local_addr_ok = local_addr_ok;
+		o->ro.local_addr_arg = o;
+	}
 	if ((xc = load_secret(o)) != XC_OK)
 		return xc;
 	xc = rank_compute(r, &o->ro, &nodes_env_real, &netif_sys_real,
@@ -597,7 +678,7 @@ env_get(const char *name)
  * process of the step, stops the workers (which install a handler) and
  * not the agent. */
 static int
-restart_setenv(void)
+restart_setenv(int *signo)
 {
 	struct restart	 r;
 	char		 num[32], *cause;
@@ -610,6 +691,7 @@ restart_setenv(void)
 		return report(XC_FAIL, "setenv: %s", strerror(errno));
 	if (r.signo != 0 && signal(r.signo, SIG_IGN) == SIG_ERR)
 		return report(XC_FAIL, "signal: %s", strerror(errno));
+	*signo = r.signo;
 	return XC_OK;
 }
 
@@ -636,12 +718,37 @@ launcher_gone(const struct watch *w, int ms)
 	return !watch_alive(w);
 }
 
-/* The watcher's life (watch.h): it ends with the launcher, or ends it
- * after saying why; it never returns. */
-static void __attribute__((noreturn))
-watch_child(struct watch *w)
+static volatile sig_atomic_t	watch_signalled;
+
+static void
+watch_note_signal(int signo)
 {
-	char	node[256], *msg;
+	(void)signo;
+	watch_signalled = 1;
+}
+
+/* The checkpoint signal came to the launcher's process group: on to
+ * the workers outside it (watch_outside), once each. */
+static void
+watch_forward(const struct watch *w, int signo)
+{
+	pid_t	pids[WATCH_MAX];
+	size_t	i, n;
+
+	watch_signalled = 0;
+	n = watch_outside(w, getpgrp(), pids, WATCH_MAX);
+	for (i = 0; i < n; i++)
+		(void)kill(pids[i], signo);
+}
+
+/* The watcher's life (watch.h): it ends with the launcher, or ends it
+ * after saying why, and passes the checkpoint signal (forward, or 0)
+ * on; it never returns. */
+static void __attribute__((noreturn))
+watch_child(struct watch *w, int forward)
+{
+	struct sigaction	sa;
+	char			node[256], *msg;
 
 	(void)freopen("/dev/null", "r", stdin);
 	(void)freopen("/dev/null", "w", stdout);
@@ -649,8 +756,17 @@ watch_child(struct watch *w)
 		snprintf(node, sizeof node, "this node");
 	node[sizeof node - 1] = '\0';
 	w->self = getpid();
+	if (forward != 0) {
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = watch_note_signal;
+		sigemptyset(&sa.sa_mask);
+		(void)sigaction(forward, &sa, NULL);
+	}
 	while (!launcher_gone(w, WATCH_TICK_MS)) {
-		if (watch_tick(w, now_seconds()) != WATCH_END)
+		if (watch_signalled)
+			watch_forward(w, forward);
+		if (!w->is_torchrun || watch_tick(w, now_seconds()) !=
+		    WATCH_END)
 			continue;
 		msg = watch_message(w, node);
 		util_warn("%s", msg);
@@ -667,14 +783,19 @@ watch_child(struct watch *w)
 /* Forks the watcher, a grandchild that init (or the step's subreaper)
  * adopts: not torchrun's child, so that no wait(2) of torchrun's, or
  * of a wrapper script's "wait", waits for it. The launcher keeps this
- * process's id, signals, exit status and argv as without a watcher. */
+ * process's id, signals, exit status and argv as without a watcher.
+ * It watches torchrun, and any launcher's workers where the scheduler
+ * signals process groups and the job has a checkpoint signal. */
 static void
-watch_start(char **argv)
+watch_start(struct options *o, char **argv, int signo)
 {
 	static struct watch	w;
 	pid_t			pid;
+	int			forward;
 
-	if (!watch_is_torchrun((const char *const *)argv))
+	forward = signo != 0 && sched_get(nodes_sched_resolve(&nodes_env_real,
+	    o->ro.sched, o->ro.hostfile))->signals_group ? signo : 0;
+	if (!watch_is_torchrun((const char *const *)argv) && forward == 0)
 		return;
 	watch_init(&w, "/proc", getpid(), 0, (const char *const *)argv);
 	switch ((pid = fork())) {
@@ -684,7 +805,7 @@ watch_start(char **argv)
 		return;
 	case 0:
 		if (fork() == 0)
-			watch_child(&w);
+			watch_child(&w, forward);
 		_exit(0);
 	default:
 		(void)waitpid(pid, NULL, 0);
@@ -776,7 +897,7 @@ cmd_exec(struct options *o)
 	struct rank_vars	vs;
 	struct strlist		argv;
 	size_t			i;
-	int			xc, saved, duplicate = 0;
+	int			xc, saved, duplicate = 0, signo = 0;
 
 	strlist_init(&argv);
 	if ((xc = exec_prepare(o, &vs, &argv, &duplicate)) != XC_OK ||
@@ -794,11 +915,12 @@ cmd_exec(struct options *o)
 			    strerror(errno));
 	}
 	rank_vars_free(&vs);
-	if (xc == XC_OK && (xc = restart_setenv()) == XC_OK) {
+	if (xc == XC_OK && (xc = restart_setenv(&signo)) == XC_OK &&
+	    (xc = hook_setenv()) == XC_OK) {
 		/* The command has no use for the secret: one copy fewer to
 		 * leak. */
 		(void)unsetenv(AUTH_ENV);
-		watch_start(argv.v);
+		watch_start(o, argv.v, signo);
 		execvp(argv.v[0], argv.v);
 		saved = errno;
 		xc = saved == ENOENT || saved == ENOTDIR ? XC_NOTFOUND :

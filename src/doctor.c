@@ -283,6 +283,99 @@ doctor_python(const char *launcher, const struct doctor_sys *sys)
 	return *p != '\0' ? xstrdup(p) : NULL;
 }
 
+/* Finds torch's version.py beside the package's __init__.py without
+ * importing torch (which takes seconds on torch 2.x), and says
+ * "torch MAJOR.MINOR" as the last line of its standard error, where
+ * doctor_sys's run reads it. */
+static const char doctor_version_py[] =
+    "import importlib.util as u, os, re, sys\n"
+    "s = u.find_spec('torch')\n"
+    "if s is None or not s.origin:\n"
+    "    sys.exit(3)\n"
+    "with open(os.path.join(os.path.dirname(s.origin), 'version.py')) as f:\n"
+    "    m = re.search(r'__version__\\s*=\\s*.([0-9]+)\\.([0-9]+)', f.read())\n"
+    "if m is None:\n"
+    "    sys.exit(4)\n"
+    "sys.stderr.write('torch %s.%s\\n' % m.groups())\n";
+
+int
+doctor_torch_version(const char *launcher, const struct doctor_sys *sys,
+    int ms, int *major, int *minor, char **cause)
+{
+	const char	*path = nodes_var(sys->env, "PATH");
+	char		*found = NULL, *py, *err = NULL;
+	char		*argv[] = { NULL, (char *)"-c",
+			    (char *)doctor_version_py, NULL };
+	int		 took, rc;
+
+	if (strchr(launcher, '/') != NULL)
+		found = xstrdup(launcher);
+	else if (path != NULL)
+		found = doctor_which(launcher, path, sys);
+	if (found == NULL || (py = doctor_python(found, sys)) == NULL) {
+		free(found);
+		return util_fail(cause, "cannot tell which python runs '%s'",
+		    launcher);
+	}
+	free(found);
+	argv[0] = py;
+	rc = sys->run(sys->arg, argv, ms, &took, &err);
+	if (rc != 0 || err == NULL ||
+	    sscanf(err, "torch %d.%d", major, minor) != 2) {
+		util_fail(cause, "%s finds no torch version (%s)", py,
+		    rc == 3 ? "no torch" : rc > 0 ? "no version.py" :
+		    err != NULL ? err : "failed");
+		free(err);
+		free(py);
+		return -1;
+	}
+	free(err);
+	free(py);
+	return 0;
+}
+
+/* Imports torch, then asks for a libuv store as torch 2.4 and later
+ * do by default: a client of a port nobody serves, which a torch built
+ * without libuv refuses at once, before it connects (a torch before 2.4
+ * knows no use_libuv). Says "torch VERSION" and " without libuv" as the
+ * last line of its standard error. */
+static const char doctor_torch_py[] =
+    "import datetime, sys\n"
+    "import torch\n"
+    "r = 'torch ' + torch.__version__\n"
+    "try:\n"
+    "    import torch.distributed as d\n"
+    "    d.TCPStore('127.0.0.1', 1, 1, False,\n"
+    "               datetime.timedelta(milliseconds=1), use_libuv=True)\n"
+    "except Exception as e:\n"
+    "    if 'without libuv support' in str(e):\n"
+    "        r += ' without libuv'\n"
+    "sys.stderr.write(r + '\\n')\n";
+
+/* What the import said: PASS, or WARN for a torch without libuv. */
+static void
+doctor_torch_found(struct doctor_node *n, const char *py, int ms,
+    const char *said)
+{
+	const char	*v = said != NULL && strncmp(said, "torch ", 6) == 0 ?
+			    said + 6 : NULL;
+	const char	*bad = v != NULL ? strstr(v, " without libuv") : NULL;
+
+	if (v == NULL)
+		doctor_set(n, DOCTOR_TORCH, DOCTOR_PASS, "%s imports torch "
+		    "in %d.%01d s", py, ms / 1000, ms % 1000 / 100);
+	else if (bad == NULL)
+		doctor_set(n, DOCTOR_TORCH, DOCTOR_PASS, "%s imports torch %s "
+		    "in %d.%01d s", py, v, ms / 1000, ms % 1000 / 100);
+	else
+		doctor_set(n, DOCTOR_TORCH, DOCTOR_WARN, "%s imports torch "
+		    "%.*s in %d.%01d s, built without libuv: torchrun's "
+		    "stores fail unless given the legacy backend, which "
+		    "ddprank exec gives them (ddprank(1), LIBUV); a torchrun "
+		    "started otherwise fails", py, (int)(bad - v), v,
+		    ms / 1000, ms % 1000 / 100);
+}
+
 void
 doctor_check_torch(struct doctor_node *n, const struct doctor_opts *o,
     const struct doctor_sys *sys)
@@ -290,8 +383,8 @@ doctor_check_torch(struct doctor_node *n, const struct doctor_opts *o,
 	const char	*name = o->launcher != NULL ? o->launcher : "torchrun";
 	const char	*path = nodes_var(sys->env, "PATH");
 	char		*found = NULL, *py, *err = NULL;
-	char		*argv[] = { NULL, (char *)"-c", (char *)"import torch",
-			    NULL };
+	char		*argv[] = { NULL, (char *)"-c",
+			    (char *)doctor_torch_py, NULL };
 	int		 ms = 0, rc;
 
 	if (!o->deep)
@@ -309,8 +402,7 @@ doctor_check_torch(struct doctor_node *n, const struct doctor_opts *o,
 	argv[0] = py;
 	rc = sys->run(sys->arg, argv, o->wait * 1000, &ms, &err);
 	if (rc == 0)
-		doctor_set(n, DOCTOR_TORCH, DOCTOR_PASS, "%s imports torch in "
-		    "%d.%01d s", py, ms / 1000, ms % 1000 / 100);
+		doctor_torch_found(n, py, ms, err);
 	else if (rc > 0)
 		doctor_set(n, DOCTOR_TORCH, DOCTOR_FAIL, "%s cannot import "
 		    "torch (exit %d): %s", py, rc, err != NULL ? err : "");

@@ -124,6 +124,11 @@ void	doctor_check_torch(struct doctor_node *, const struct doctor_opts *,
 	    const struct doctor_sys *);
 void	doctor_check_shared(struct doctor_node *, const struct doctor_opts *,
 	    const struct doctor_sys *);
+/* The version of torch that launcher's python finds (doctor_check_torch
+ * says which python that is), read from torch/version.py without
+ * importing torch, within ms milliseconds; -1 and *cause if none. */
+int	doctor_torch_version(const char *launcher, const struct doctor_sys *,
+	    int ms, int *major, int *minor, char **cause);
 /* Node 0: the port can be bound on addr (port.c's check). */
 void	doctor_check_port(struct doctor_node *);
 

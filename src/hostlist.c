@@ -12,15 +12,17 @@
 #include "xmalloc.h"
 
 /*
- * Grammar, as found by running Slurm 22.05's `scontrol show hostnames`:
+ * Grammar, as found by running `scontrol show hostnames` of Slurm 22.05
+ * and 24.11:
  *
  *   list  = item { sep item }		sep is ',', ' ' or '\t'; empty
  *					items are skipped
- *   item  = name | { text "[" elem { "," elem } "]" }
+ *   item  = name | { text "[" elem { "," elem } "]" } [ text ]
  *   elem  = digits [ "-" [ digits ] ]	"7-" means 7, as in Slurm
  *
- * Separators inside brackets do not split, and no text may follow the
- * last group. Every number is printed zero-padded to the width of the
+ * Separators inside brackets do not split. Text after the last group
+ * ("nc[1-2]-ib") is Slurm 23.11's: 22.05 rejects it, and never writes
+ * it, so accepting it cannot change what a 22.05 list means. Every number is printed zero-padded to the width of the
  * low bound as written: "n[001-3]" gives n001, "n[9-0011]" gives n9 ...
  * n11. Several groups make a cartesian product in Slurm's own order:
  * the last group runs fastest, then the first, the second, and so on,
@@ -56,8 +58,8 @@ struct hl_group {
 };
 
 /* One item: groups, then a tail of literal text. A plain name is an item
- * without groups; a pattern's tail is always empty (Slurm allows no text
- * after the last group). */
+ * without groups; a pattern's tail is its suffix ("-ib" of
+ * "nc[1-2]-ib"), or empty. */
 struct hl_item {
 	struct hl_group	*g;
 	size_t		 ng;
@@ -321,9 +323,8 @@ hl_parse_groups(struct hl_item *it, const char *item, char **cause)
 			return -1;
 		p = close + 1;
 	}
-	if (it->ng > 0 && *p != '\0')
-		return util_fail(cause, "text \"%s\" after the last bracket "
-		    "in \"%s\"", p, item);
+	/* A ']' in the suffix is text, as Slurm 24.11 reads it ("n[1-2]]"
+	 * gives n1] n2]). */
 	it->taillen = strlen(p);
 	it->tail = xstrndup(p, it->taillen);
 	return 0;

@@ -83,27 +83,28 @@ port_bind_wildcard(int fd, int family, int port)
 static int
 port_check_wildcard(int port, char **cause)
 {
-	const char	*where = "[::] (dual-stack)";
+	const char	*where = "0.0.0.0";
 	int		 fd, saved;
 
-	/* TCPStore tries IPv6 first and falls back to IPv4 without it. */
+	/* Both of TCPStore's backends, the legacy one and libuv's (torch
+	 * 2.4 and later), bind [::] dual-stack first and, when that fails
+	 * for whatever reason, 0.0.0.0: so does the check. A port held on
+	 * IPv6 alone thus passes, as torch would bind it on IPv4; the
+	 * master address's own bind (port_check_addr) still fails then
+	 * for an IPv6 master. */
 	if ((fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0)) != -1) {
 		if (port_bind_wildcard(fd, AF_INET6, port) == 0)
 			goto ok;
-		saved = errno;
 		close(fd);
-		if (saved != EAFNOSUPPORT && saved != EADDRNOTAVAIL)
-			goto fail;
+		where = "[::] (dual-stack), then on 0.0.0.0";
 	} else if (errno != EAFNOSUPPORT)
 		return util_fail(cause, "socket: %s", strerror(errno));
-	where = "0.0.0.0";
 	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
 		return util_fail(cause, "socket: %s", strerror(errno));
 	if (port_bind_wildcard(fd, AF_INET, port) == 0)
 		goto ok;
 	saved = errno;
 	close(fd);
-fail:
 	if (saved == EADDRINUSE)
 		return util_fail(cause, "port %d is already in use on this "
 		    "host (checked as torch's store binds it: on %s); choose "

@@ -694,11 +694,36 @@ rank_on_iface(struct rank_ctx *c, const struct netif_addr *a)
 	return 0;
 }
 
+/* When the host name does not do: torchrun 2.3 and later take
+ * PET_LOCAL_ADDR instead (o->local_addr_ok asks), and the refusal in
+ * *cause goes; else what is known of the torch goes into it. */
+static int
+rank_c10d_version(struct rank_ctx *c, char **cause)
+{
+	char	*why = NULL, *s;
+	int	 ok;
+
+	if (c->o->local_addr_ok == NULL)
+		return XC_IFACE;
+	ok = c->o->local_addr_ok(c->o->local_addr_arg, &why);
+	if (ok) {
+		free(*cause);
+		*cause = NULL;
+	} else if (why != NULL) {
+		xasprintf(&s, "%s (%s; torchrun 2.3 and later take "
+		    "PET_LOCAL_ADDR instead)", *cause, why);
+		free(*cause);
+		*cause = s;
+	}
+	free(why);
+	return ok ? XC_OK : XC_IFACE;
+}
+
 /* torchrun's c10d agent that hosts the rendezvous gives the workers its
- * host name as MASTER_ADDR (socket.getfqdn); only torchrun 2.3 and later
- * take --local-addr (PET_LOCAL_ADDR) instead, and ddprank cannot tell
- * which torchrun runs. Any node may host it, so every node checks that
- * its name leads to the interface the pattern chose. */
+ * host name as MASTER_ADDR (socket.getfqdn) up to torch 2.2; 2.3 and
+ * later take --local-addr (PET_LOCAL_ADDR) instead. Any node may host
+ * it, so every node checks that its name leads to the interface the
+ * pattern chose, and where it does not, asks which torch runs. */
 static int
 rank_c10d_iface(struct rank_ctx *c, struct rank *r, char **cause)
 {
@@ -736,6 +761,8 @@ rank_c10d_iface(struct rank_ctx *c, struct rank *r, char **cause)
 	free(list);
 out:
 	netif_addrs_free(&addrs);
+	if (xc == XC_IFACE)
+		xc = rank_c10d_version(c, cause);
 	return xc;
 }
 

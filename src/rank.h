@@ -48,6 +48,13 @@ struct rank_opts {
 	int			 per_process;
 	/* Keep every node's name in rank's hosts (deepspeed's hostfile). */
 	int			 want_hosts;
+	/* With c10d and --iface, when this node's host name does not lead
+	 * to the interface: 1 if the launcher's torchrun takes
+	 * --local-addr (PET_LOCAL_ADDR; torch 2.3 and later), so that the
+	 * host name does not matter; else 0, with *why (caller frees, or
+	 * NULL) saying what is known. NULL: never. */
+	int			(*local_addr_ok)(void *arg, char **why);
+	void			*local_addr_arg;
 };
 
 struct rank {

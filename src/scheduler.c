@@ -103,6 +103,7 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		.tmpl = "flux.sh", .formats = flux_formats,
 		.env_default_script = 1,
 		.nformats = NELEM(flux_formats), .warn_signal = 1,
+		.signals_group = 1,
 		.env_pass = 1,
 		.cmd_ddprank = "\"$DDPRANK\"",
 	},
@@ -129,6 +130,7 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		.tmpl = "lsf.sh", .formats = lsf_formats,
 		.env_default_script = 1,
 		.nformats = NELEM(lsf_formats), .warn_signal = 1,
+		.signals_group = 1,
 		.cmd_ddprank = "\"$DDPRANK\"",
 	},
 	[SCHED_HOSTFILE] = {

@@ -98,6 +98,11 @@ struct sched {
 	const struct sched_format *formats;
 	size_t		 nformats;
 	int		 warn_signal;
+	/* A signal to the job reaches each task's process group, not the
+	 * task's descendants (Flux's job shell, LSF's bkill -s): ddprank
+	 * exec's watcher passes the checkpoint signal on to the launcher's
+	 * children in another group (torch 2.x's workers). */
+	int		 signals_group;
 	/* ddpgen -e NAME: the job takes NAME from the submitting shell. */
 	int		 env_pass;
 	/* The job is a shell script, which exports each env_default entry

@@ -25,7 +25,7 @@ static const char *const torchrun_flags[] = {
 };
 
 /* The fields after the command name, whose ')' may be anywhere in it:
- * 3 state, 4 ppid, ..., 52 exit_code (Linux 3.5 and later). */
+ * 3 state, 4 ppid, 5 pgrp, ..., 52 exit_code (Linux 3.5 and later). */
 int
 watch_stat_parse(const char *s, struct watch_stat *st)
 {
@@ -38,7 +38,7 @@ watch_stat_parse(const char *s, struct watch_stat *st)
 		return -1;
 	st->state = p[2];
 	p += 3;
-	st->ppid = -1;
+	st->ppid = st->pgrp = -1;
 	st->exit_code = 0;
 	st->starttime = 0;
 	for (field = 4; *p == ' '; field++) {
@@ -47,6 +47,8 @@ watch_stat_parse(const char *s, struct watch_stat *st)
 			return -1;
 		if (field == 4)
 			st->ppid = (pid_t)v;
+		if (field == 5)
+			st->pgrp = (pid_t)v;
 		if (field == 22)
 			st->starttime = strtoull(p + 1, NULL, 10);
 		if (field == 52)
@@ -391,4 +393,28 @@ watch_message(const struct watch *w, const char *node)
 	free(how);
 	free(who);
 	return s;
+}
+
+size_t
+watch_outside(const struct watch *w, pid_t pgrp, pid_t *pids, size_t max)
+{
+	struct watch_stat	 st;
+	char			*all, *p, *end;
+	long			 pid;
+	size_t			 n = 0;
+
+	all = children(w);
+	for (p = all; p != NULL && n < max; p = end) {
+		pid = strtol(p, &end, 10);
+		if (end == p)
+			break;
+		if (pid <= 0 || pid == w->self ||
+		    read_stat(w, (pid_t)pid, &st) == -1 ||
+		    st.ppid != w->launcher || st.state == 'Z' ||
+		    st.pgrp == pgrp)
+			continue;
+		pids[n++] = (pid_t)pid;
+	}
+	free(all);
+	return n;
 }

@@ -31,6 +31,7 @@
 /* One line of /proc/PID/stat. */
 struct watch_stat {
 	pid_t	ppid;
+	pid_t	pgrp;
 	char	state;		/* 'Z': exited, not yet reaped */
 	int	exit_code;	/* as waitpid(2) gives it, for a zombie */
 	unsigned long long starttime;	/* since boot: with the pid, one process */
@@ -89,5 +90,12 @@ int	watch_alive(const struct watch *);
 enum watch_verdict watch_tick(struct watch *, double now);
 /* Why the launcher is ended, for a node named node; the caller frees. */
 char	*watch_message(const struct watch *, const char *node);
+/* The launcher's running children outside process group pgrp (the
+ * launcher's own), at most max of them, into pids; returns how many.
+ * torch 2.x starts each worker in a session of its own, so that a
+ * signal to the launcher's group (how Flux and LSF signal a task) no
+ * longer reaches them: the watcher passes it on to these. */
+size_t	watch_outside(const struct watch *, pid_t pgrp, pid_t *pids,
+	    size_t max);
 
 #endif

@@ -204,6 +204,22 @@ START_TEST(test_cartesian)
 }
 END_TEST
 
+/* Slurm 23.11's suffix after the last group, as 24.11 expands it. */
+START_TEST(test_suffix)
+{
+	EXPANDS("nc[1-2]-ib", "nc1-ib nc2-ib");
+	EXPANDS("node[0001-0003]-int", "node0001-int node0002-int "
+	    "node0003-int");
+	EXPANDS("lh-7t[1-2]:0", "lh-7t1:0 lh-7t2:0");
+	EXPANDS("x[1-2]y[3-4]z", "x1y3z x1y4z x2y3z x2y4z");
+	EXPANDS("ok,host[1-2]-ib,ok", "ok host1-ib host2-ib ok");
+	EXPANDS("N[1-2].ib", "N1.ib N2.ib");
+	EXPANDS("a[1-2]b]", "a1b] a2b]");
+	EXPANDS("n[1-3]]", "n1] n2] n3]");
+	EXPANDS("q[1-2]-[3]]x", "q1-3]x q2-3]x");
+}
+END_TEST
+
 START_TEST(test_duplicates)
 {
 	EXPANDS("n1,n1", "n1 n1");
@@ -265,14 +281,6 @@ static const struct {
 	{ "n[1-2-3]", "\"1-2-3\"" },
 	{ "n[1..3]", "\"1..3\"" },
 	{ "n[0x1-0x3]", "\"0x1-0x3\"" },
-	{ "host[1-2]-ib", "text \"-ib\" after the last bracket in "
-	    "\"host[1-2]-ib\"" },
-	{ "x[1-2]y[3-4]z", "text \"z\" after the last bracket" },
-	{ "a[1-3]b", "text \"b\"" },
-	{ "N[1-2].ib", "text \".ib\"" },
-	{ "a[1-2]b]", "text \"b]\"" },
-	{ "n[1-3]]", "text \"]\"" },
-	{ "ok,host[1-2]-ib,ok", "\"host[1-2]-ib\"" },
 	{ "n[1-3", "unclosed bracket in \"n[1-3\"" },
 	{ "a,n[1-3 m", "unclosed bracket in \"n[1-3 m\"" },
 	{ "a[1", "unclosed bracket" },
@@ -751,7 +759,8 @@ START_TEST(test_find_every_host)
 		"rack[1-2]-node[01-04]", "n[8-10],n[08-10],n[008-010]",
 		"[1-3][1-3][1-3]", "a[1-2]x[1-2]y[1-2]z[1-2]", "n0[98-101]",
 		"x.y[1-2],x.z[1-2]", "n[0-0],n[00-00],n0", "n[11,1][1,11]",
-		"n[1,11,111][1,11][11,1]",
+		"n[1,11,111][1,11][11,1]", "nc[1-12]-ib", "a[1-2]b[1-2]b",
+		"n[1-2]1,n11", "x[1-3]-[1-3]-",
 	};
 	struct hostlist	*hl;
 	struct strlist	 hosts;
@@ -834,6 +843,7 @@ hostlist_suite(void)
 	tcase_add_test(tc, test_ranges);
 	tcase_add_test(tc, test_padding);
 	tcase_add_test(tc, test_cartesian);
+	tcase_add_test(tc, test_suffix);
 	tcase_add_test(tc, test_duplicates);
 	tcase_add_test(tc, test_odd_names);
 	tcase_add_test(tc, test_peer_regressions);

@@ -807,6 +807,64 @@ START_TEST(test_comm_iface)
 }
 END_TEST
 
+/* local_addr_ok's answers: a torch that takes PET_LOCAL_ADDR, one that
+ * does not, and one nobody can tell. */
+static int	fake_local_ok;
+static int	fake_local_asked;
+
+static int
+fake_local_addr_ok(void *arg, char **why)
+{
+	(void)arg;
+	fake_local_asked++;
+	if (fake_local_ok < 0)
+		return 0;
+	if (!fake_local_ok)
+		*why = xstrdup("'torchrun' runs torch 1.13");
+	return fake_local_ok;
+}
+
+/* c10d with --iface on torch 2.3 and later: the host name does not
+ * matter, since the workers get PET_LOCAL_ADDR's address; the version
+ * is asked only when the host name would not do. */
+START_TEST(test_c10d_local_addr)
+{
+	struct rank	 r;
+	char		*cause;
+
+	use_iface("^eth3$");
+	opts.rdzv = RDZV_C10D;
+	opts.local_addr_ok = fake_local_addr_ok;
+	fake_local_asked = 0;
+	fake_local_ok = 1;
+	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=nid[01-03]"),
+	    &cause), XC_OK);
+	rank_free(&r);
+	ck_assert_int_eq(fake_local_asked, 0);
+	fake.hostname = "far";
+	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=far,nid02"),
+	    &cause), XC_OK);
+	ck_assert_str_eq(r.local_addr, "10.3.0.2");
+	rank_free(&r);
+	ck_assert_int_eq(fake_local_asked, 1);
+	fake_local_ok = 0;
+	expect_error(ENV("SLURM_JOB_NODELIST=far,nid02"), XC_IFACE,
+	    "--rdzv c10d: torchrun gives the workers this node's host name "
+	    "'far' as MASTER_ADDR, which resolves to 192.168.1.1 10.0.0.1, "
+	    "not to 10.3.0.2 of interface eth3; use --rdzv static with "
+	    "--iface ('torchrun' runs torch 1.13; torchrun 2.3 and later "
+	    "take PET_LOCAL_ADDR instead)");
+	fake_local_ok = -1;
+	expect_error(ENV("SLURM_JOB_NODELIST=far,nid02"), XC_IFACE,
+	    "--rdzv c10d: torchrun gives the workers this node's host name "
+	    "'far' as MASTER_ADDR, which resolves to 192.168.1.1 10.0.0.1, "
+	    "not to 10.3.0.2 of interface eth3; use --rdzv static with "
+	    "--iface");
+	opts.local_addr_ok = NULL;
+	opts.rdzv = RDZV_STATIC;
+}
+END_TEST
+
 START_TEST(test_c10d_iface)
 {
 	struct rank	 r;
@@ -936,6 +994,7 @@ rank_suite(void)
 	tcase_add_test(tc, test_keep_ifnames);
 	tcase_add_test(tc, test_comm_iface);
 	tcase_add_test(tc, test_c10d_iface);
+	tcase_add_test(tc, test_c10d_local_addr);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("output");

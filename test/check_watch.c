@@ -29,6 +29,7 @@ START_TEST(test_stat_parse)
 	ck_assert_int_eq(watch_stat_parse(line, &st), 0);
 	ck_assert_int_eq(st.state, 'R');
 	ck_assert_int_eq(st.ppid, 77);
+	ck_assert_int_eq(st.pgrp, 77);
 	ck_assert_int_eq(st.exit_code, 768);
 	ck_assert_int_eq(WEXITSTATUS(st.exit_code), 3);
 	ck_assert_int_eq(watch_stat_parse("123 (a) R", &st), -1);
@@ -261,6 +262,59 @@ START_TEST(test_unseen)
 }
 END_TEST
 
+/* A worker of torch 2.x, in a session of its own: stat's pgrp. */
+static void
+proc_session(const char *dir, int pid, char state, int pgrp)
+{
+	char	rel[64], line[512];
+	int	i;
+
+	snprintf(rel, sizeof rel, "%s/%d", dir, pid);
+	mkdir(rel, 0700);
+	snprintf(line, sizeof line, "%d (python3) %c 10 %d %d 0 -1", pid,
+	    state, pgrp, pgrp);
+	for (i = 9; i <= 52; i++)
+		strcat(line, " 0");
+	strcat(line, "\n");
+	snprintf(rel, sizeof rel, "%d/stat", pid);
+	put(dir, rel, line, strlen(line));
+}
+
+/* The workers a group's signal misses: running children of the
+ * launcher outside its group, not the watcher, not another's child. */
+START_TEST(test_outside)
+{
+	struct watch	 w;
+	char		*dir = proc_dir(), line[512];
+	pid_t		 pids[4];
+	int		 i;
+
+	proc_worker(dir, 11, 'S', 0, "", 0);	/* group 1: the launcher's */
+	proc_session(dir, 12, 'S', 12);
+	proc_session(dir, 13, 'R', 13);
+	proc_session(dir, 14, 'Z', 14);		/* exited */
+	proc_session(dir, 99, 'S', 99);		/* the watcher */
+	proc_session(dir, 15, 'S', 15);
+	/* 15 has another parent: listed, but not the launcher's child. */
+	snprintf(line, sizeof line, "15 (python3) S 7 15 15 0 -1");
+	for (i = 9; i <= 52; i++)
+		strcat(line, " 0");
+	strcat(line, "\n");
+	put(dir, "15/stat", line, strlen(line));
+	put(dir, "10/task/10/children", "11 12 13 14 99 15 ", 18);
+	watch_init(&w, dir, 10, 99, torchrun_argv);
+	ck_assert_uint_eq(watch_outside(&w, 1, pids, 4), 2);
+	ck_assert_int_eq(pids[0], 12);
+	ck_assert_int_eq(pids[1], 13);
+	ck_assert_uint_eq(watch_outside(&w, 1, pids, 1), 1);
+	/* torch 1.13: every worker in the launcher's group, none missed. */
+	proc_session(dir, 12, 'S', 1);
+	proc_session(dir, 13, 'S', 1);
+	ck_assert_uint_eq(watch_outside(&w, 1, pids, 4), 0);
+	t_rmtree(dir);
+}
+END_TEST
+
 static Suite *
 watch_suite(void)
 {
@@ -278,6 +332,7 @@ watch_suite(void)
 	tcase_add_test(tc, test_success_waits);
 	tcase_add_test(tc, test_restart_left);
 	tcase_add_test(tc, test_unseen);
+	tcase_add_test(tc, test_outside);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -180,7 +180,26 @@ expect_eq "exec c10d node 0" "$rc:$out:$err" \
 run in_node nid01 env $slurm SLURM_STEP_ID=0 "$DDPRANK" exec --iface '^eth3$' \
 	--rdzv c10d -- true
 expect_eq "exec c10d, name elsewhere" "$rc:$err" \
-	"5:ddprank: --rdzv c10d: torchrun gives the workers this node's host name 'nid01' as MASTER_ADDR, which resolves to 10.94.0.1 10.93.0.1, not to 10.93.0.2 of interface eth3; use --rdzv static with --iface"
+	"5:ddprank: --rdzv c10d: torchrun gives the workers this node's host name 'nid01' as MASTER_ADDR, which resolves to 10.94.0.1 10.93.0.1, not to 10.93.0.2 of interface eth3; use --rdzv static with --iface (cannot tell which python runs 'true'; torchrun 2.3 and later take PET_LOCAL_ADDR instead)"
+# torch 2.3 and later give the workers PET_LOCAL_ADDR instead of the
+# host name: ddprank asks the launcher's python for torch's version
+# (torch/version.py, without importing torch) and lets c10d through.
+for v in 1.13.1 2.6.0; do
+	mkdir -p "$T/torch-$v/torch"
+	: >"$T/torch-$v/torch/__init__.py"
+	echo "__version__ = '$v'" >"$T/torch-$v/torch/version.py"
+done
+printf '#!/usr/bin/python3\nimport os\nprint(os.environ["PET_LOCAL_ADDR"])\n' \
+    >"$T/torchrun"
+chmod +x "$T/torchrun"
+run in_node nid01 env $slurm SLURM_STEP_ID=0 PYTHONPATH="$T/torch-2.6.0" \
+	"$DDPRANK" exec --iface '^eth3$' --rdzv c10d -- "$T/torchrun"
+expect_eq "exec c10d, name elsewhere, torch 2.6" "$rc:$out:$err" \
+	"0:10.93.0.2:"
+run in_node nid01 env $slurm SLURM_STEP_ID=0 PYTHONPATH="$T/torch-1.13.1" \
+	"$DDPRANK" exec --iface '^eth3$' --rdzv c10d -- "$T/torchrun"
+expect_eq "exec c10d, name elsewhere, torch 1.13" "$rc:$err" \
+	"5:ddprank: --rdzv c10d: torchrun gives the workers this node's host name 'nid01' as MASTER_ADDR, which resolves to 10.94.0.1 10.93.0.1, not to 10.93.0.2 of interface eth3; use --rdzv static with --iface ('$T/torchrun' runs torch 1.13; torchrun 2.3 and later take PET_LOCAL_ADDR instead)"
 run in_node nid01 env $slurm SLURM_STEP_ID=0 "$DDPRANK" exec --iface '^eth3$' \
 	--rdzv static -- true
 expect_eq "exec static, name elsewhere" "$rc:$err" "0:"

@@ -19,8 +19,14 @@
 #   overflow  a number beyond 2^64-1: Slurm saturates it
 #   empty     only separators: Slurm prints nothing and no error; an
 #             empty node list is always an error for ddprank
-# And one deliberate difference: Slurm refuses a range of more than
-# 65,536 hosts; ddprank has no such limit (class "nolimit").
+#   nested    "x[[1-2]]", which Slurm 23.11 and later read as prefix
+#             "x[", range, suffix "]" (x[1] x[2]); 22.05 rejects it
+# And two deliberate differences: Slurm refuses a range of more than
+# 65,536 hosts; ddprank has no such limit (class "nolimit"). And ddprank
+# takes text after the last bracket ("nc[1-2]-ib"), as Slurm 23.11 and
+# later do; against an older scontrol, which rejects it, such an
+# expression must be accepted instead (counted as "suffix"), and the
+# expansion is compared where scontrol is 23.11 or later.
 #
 # The generator is a fixed-seed Park-Miller generator written out in
 # awk, so every awk produces the same expressions. No expression starts
@@ -47,6 +53,21 @@ unset SLURM_NODELIST
 got=$(scontrol show hostnames 'n[1-2]' 2>&1)
 check "scontrol does not work here: $got" test "$got" = "$(printf 'n1\nn2')" ||
     finish
+# "slurm 22.05.8": suffixes came with 23.11.
+ver=$(scontrol --version 2>/dev/null | sed -n 's/^slurm[^0-9]*\([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
+check "cannot read scontrol --version" test -n "$ver" || finish
+set -- $ver
+if [ "$1" -gt 23 ] || { [ "$1" -eq 23 ] && [ "$2" -ge 11 ]; }; then
+	old_slurm=0
+else
+	old_slurm=1
+fi
+echo "scontrol $1.$2: suffixes $( [ $old_slurm = 1 ] && echo rejected ||
+    echo expanded)"
+# has_suffix EXPR: some item has text after its last bracket.
+has_suffix() {
+	printf '%s\n' "$1" | tr ', \t' '\n\n\n' | grep -q '\][^[]\{1,\}$'
+}
 
 generate() {
 	awk -v seed=20240611 '
@@ -211,7 +232,7 @@ generate() {
 	}'
 }
 
-n_acc=0 n_rej=0 n_exc=0
+n_acc=0 n_rej=0 n_exc=0 n_suf=0
 generate >"$T/cases"
 # agree DRC: ddprank, which exited DRC, printed what scontrol did.
 agree() { [ "$1" -eq 0 ] && cmp -s "$T/s.out" "$T/d.out"; }
@@ -234,13 +255,24 @@ while IFS= read -r line; do
 	esac
 	scontrol show hostnames "$expr" >"$T/s.out" 2>"$T/s.err"
 	src=$?
+	case $expr in
+	*'[['*)	n_exc=$((n_exc + 1))
+		expect_eq "exit status for [$expr] (nested)" "$drc" 2
+		continue ;;
+	esac
 	if [ "$src" -ne 0 ] || [ -s "$T/s.err" ]; then
+		if [ "$old_slurm" = 1 ] && [ "$drc" -eq 0 ] &&
+		    has_suffix "$expr"; then
+			n_suf=$((n_suf + 1))
+			continue
+		fi
 		n_rej=$((n_rej + 1))
 		expect_eq "exit status for [$expr] (scontrol rejects)" "$drc" 2
 		check "no message for [$expr]" test -s "$T/d.err"
 		continue
 	fi
 	n_acc=$((n_acc + 1))
+	has_suffix "$expr" && n_suf=$((n_suf + 1))
 	if ! check "[$expr]: ddprank (exit $drc) and scontrol differ" \
 	    agree "$drc"; then
 		diff "$T/s.out" "$T/d.out" | head -n 10
@@ -248,8 +280,13 @@ while IFS= read -r line; do
 	fi
 done <"$T/cases"
 
-echo "$n_acc accepted by scontrol, $n_rej rejected, $n_exc excluded"
-# The generator must really exercise both sides.
+echo "$n_acc accepted by scontrol, $n_rej rejected, $n_exc excluded," \
+    "$n_suf with a suffix"
+# The generator must really exercise both sides, and suffixes: 22.05
+# rejects what 24.11 expands, so the two counts add up the same.
 check "only $n_acc expressions scontrol accepts" test "$n_acc" -ge 250
-check "only $n_rej expressions scontrol rejects" test "$n_rej" -ge 80
+check "only $n_rej expressions scontrol rejects" test "$n_rej" -ge 10
+check "only $((n_rej + n_suf)) rejected or with a suffix" \
+    test "$((n_rej + n_suf))" -ge 80
+check "only $n_suf expressions with a suffix" test "$n_suf" -ge 20
 finish

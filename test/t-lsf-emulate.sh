@@ -254,17 +254,32 @@ wait_file() {
 		[ -e "$w_f" ] || return 1
 	done
 }
-# requeue_job NAME: the job in the background; its pid in $bg.
+# torchrun itself runs stub-train, one worker per node: torch 2.x starts
+# each worker in a session of its own, where bkill -s, which signals the
+# task's process group, does not reach it (ddprank's watcher passes the
+# signal on).
+cat >"$T/requeue-torchrun.conf" <<EOF
+extends = "lsf"
+description = "lsf, torchrun running a stand-in training"
+max_requeues = 1
+env = {"STUB_DIR=$stub"}
+EOF
+# requeue_job NAME [CONF SCRIPT ARGS...]: the job in the background; its
+# pid in $bg.
 requeue_job() {
+	q_name=$1 q_conf=$T/requeue.conf q_script=$work/train.py
+	[ $# -lt 3 ] || { q_conf=$2 q_script=$3; shift 2; }
+	shift
 	rm -rf "$stub"
 	mkdir -p "$stub"
 	emu_conf
 	jobid=$((jobid + 1))
-	gen "$1" --site "$T/requeue.conf" -N 2 -t 30 "$work/train.py" ||
-	    fail "ddpgen $1: $(cat "$T/$1.gen.err")"
+	gen "$q_name" --site "$q_conf" -N 2 -t 30 "$@" "$q_script" ||
+	    fail "ddpgen $q_name: $(cat "$T/$q_name.gen.err")"
 	# shellcheck disable=SC2086 # submit_env: words
 	(cd "$work" && exec timeout 300 "$bin/lsf-run" "$jobid" \
-	    "$work/$1.out" "$work/$1.sh" node1:1 node2:1 -- $submit_env) &
+	    "$work/$q_name.out" "$work/$q_name.sh" node1:1 node2:1 -- \
+	    $submit_env) &
 	bg=$!
 }
 
@@ -319,7 +334,31 @@ expect_eq "requeue-fail: not requeued" \
     "$(grep -c -e '^brequeue' -e '^bstatus -d' "$emu/log")" 0
 t6=$(date +%s)
 
+# The same under real torchrun: each worker checkpoints on the signal,
+# once, whatever torch's process groups.
+requeue_job requeue-torchrun "$T/requeue-torchrun.conf" "$bin/stub-train" \
+    -n 1
+check "requeue-torchrun: run 0 started on both nodes" \
+    wait_file "$stub/run-0.node1" "$stub/run-0.node2" ||
+    tail -n 30 "$work/requeue-torchrun.out"
+"$bin/lsf-run" warn
+check "requeue-torchrun: run 1 started on both nodes" \
+    wait_file "$stub/run-1.node1" "$stub/run-1.node2" ||
+    tail -n 30 "$work/requeue-torchrun.out"
+expect_eq "requeue-torchrun: run 0's workers signalled once, with USR2" \
+    "$(cat "$stub/signalled-0.node1" "$stub/signalled-0.node2" 2>&1)" "12
+12"
+"$bin/lsf-run" warn
+wait "$bg"
+RC=$?
+expect_eq "requeue-torchrun: max_requeues reached: exit status" "$RC" 124
+expect_eq "requeue-torchrun: run 1's workers signalled once, with USR2" \
+    "$(cat "$stub/signalled-1.node1" "$stub/signalled-1.node2" 2>&1)" "12
+12"
+expect_eq "requeue-torchrun: processes left" "$(leftovers)" ""
+t7=$(date +%s)
+
 echo "cluster up in $((t1 - t0)) s; blaunch 2x2 $((t2 - t1)) s; jsrun 2x2" \
     "$((t3 - t2)) s; never $((t4 - t3)) s; dies $((t5 - t4)) s;" \
-    "requeue $((t6 - t5)) s"
+    "requeue $((t6 - t5)) s; requeue-torchrun $((t7 - t6)) s"
 finish

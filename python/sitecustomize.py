@@ -1,0 +1,102 @@
+# sitecustomize.py: ddprank exec's legacy-store hook (ddprank(1), LIBUV).
+#
+# torch 2.4 and later create every TCPStore with its libuv backend unless
+# told use_libuv=False. A torch built without libuv (Debian 13's 2.6.0,
+# Windows wheels) then refuses every store: "use_libuv was requested but
+# PyTorch was build without libuv support" (pytorch issue 148283).
+# torch reads USE_LIBUV=0 only in torch.distributed.rendezvous's env://
+# and tcp:// handlers with an agent-less store; torchrun's static and c10d
+# rendezvous, its dynamic rendezvous' store server and the workers'
+# client of the agent's store pass no use_libuv and take no setting.
+#
+# So ddprank exec puts this directory first on PYTHONPATH, and this file
+# gives TCPStore a constructor that, on exactly that refusal, builds the
+# same store again with use_libuv=False: the legacy backend, which 1.13
+# used and which every torch still has. A torch with libuv, a caller
+# that asks for a backend, and any other error are left alone; a torch
+# without use_libuv (before 2.4) is not touched at all.
+#
+# The patch is made when torch.distributed has been imported, by an
+# import hook, so that a python that never imports it pays nothing.
+# Whatever sitecustomize this one shadows is run afterwards, once.
+
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import sys
+
+_TARGET = "torch.distributed"
+_REFUSAL = "without libuv support"
+
+
+def _patch(dist):
+    store = getattr(dist, "TCPStore", None)
+    if store is None or getattr(store, "_ddprank_legacy", False):
+        return
+    if "use_libuv" not in (store.__init__.__doc__ or ""):
+        return  # before torch 2.4: one backend, nothing to choose
+    orig = store.__init__
+
+    def __init__(self, *args, **kwargs):
+        try:
+            orig(self, *args, **kwargs)
+        except RuntimeError as e:
+            # use_libuv is the ninth parameter after self.
+            if (_REFUSAL not in str(e) or "use_libuv" in kwargs or
+                    len(args) >= 9):
+                raise
+            kwargs["use_libuv"] = False
+            orig(self, *args, **kwargs)
+
+    store.__init__ = __init__
+    store._ddprank_legacy = True
+
+
+class _Loader(importlib.abc.Loader):
+    def __init__(self, loader):
+        self._loader = loader
+
+    def create_module(self, spec):
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module):
+        self._loader.exec_module(module)
+        _patch(module)
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    def find_spec(self, fullname, path, target=None):
+        if fullname != _TARGET:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is not None and spec.loader is not None:
+            spec.loader = _Loader(spec.loader)
+        return spec
+
+
+def _chain():
+    """Runs the first sitecustomize after this directory on sys.path."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    dirs = [os.path.abspath(d or ".") for d in sys.path]
+    after = dirs[dirs.index(here) + 1:] if here in dirs else dirs
+    for d in after:
+        f = os.path.join(d, "sitecustomize.py")
+        if d != here and os.path.isfile(f):
+            spec = importlib.util.spec_from_file_location(
+                "_ddprank_next_sitecustomize", f)
+            try:
+                spec.loader.exec_module(importlib.util.module_from_spec(spec))
+            except Exception:
+                pass
+            return
+
+
+# Once per process, however often another sitecustomize runs this file.
+if not getattr(sys, "_ddprank_legacy_store", False):
+    sys._ddprank_legacy_store = True
+    if _TARGET in sys.modules:
+        _patch(sys.modules[_TARGET])
+    else:
+        sys.meta_path.insert(0, _Finder())
+    _chain()
