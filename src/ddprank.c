@@ -479,11 +479,6 @@ parse_args(struct options *o, int argc, char **argv)
 	parse_iface(o);
 }
 
-/* The job's secret: DDPRANK_SECRET, which the Slurm script sets and
- * srun carries to every task; else, for a directory exchange, the key
- * file under the home directory, which every node must hold alike. The
- * key file is not read otherwise: on nodes whose home directories
- * differ, the port would differ. */
 /* The home directory of the key file: HOME, else the password
  * database's; caller frees; NULL when neither says. */
 static char *
@@ -512,6 +507,11 @@ warn_no_key(const struct options *o)
 	    o->key_home != NULL ? o->key_home : "~");
 }
 
+/* The job's secret: DDPRANK_SECRET, which the Slurm script sets and
+ * srun carries to every task; else, for a directory exchange, the key
+ * file under the home directory, which every node must hold alike. The
+ * key file is not read otherwise: on nodes whose home directories
+ * differ, the port would differ. */
 static int
 load_secret(struct options *o)
 {
