@@ -138,7 +138,11 @@ ddpgen_carry_on() {
 		echo "$say; not continued: $ddpgen_limits time-limit continuations already (max_requeues = $ddpgen_max_requeues)" >&2
 		exit 124
 	fi
-	if cont=$(qsub -W depend=afterany:"$PBS_JOBID" \
+	# qsub reads the script's directives with the prefix PBS_DPREFIX
+	# names, which this job's environment may hold: the continuation's
+	# are #PBS lines.
+	if cont=$(unset PBS_DPREFIX
+	    qsub -W depend=afterany:"$PBS_JOBID" \
 	    -v "DDPGEN_RESTART_BASE=$((ddpgen_base + 1)),DDPGEN_TIME_LIMITS=$((ddpgen_limits + 1)),DDPGEN_LAST_STOP=time-limit" \
 	    "$0"); then
 		echo "$say; continuation job $cont submitted (restart $((ddpgen_limits + 1)) of at most $ddpgen_max_requeues)" >&2

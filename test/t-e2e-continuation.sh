@@ -9,8 +9,10 @@
 # Each must run twice: the first run's warning submits the continuation,
 # which knows itself (restart 1, last stop time-limit, resuming from the
 # checkpoint) and ends at its own warning, the bound reached (status
-# 124), instead of starting the count again. Slurm's shortest time limit
-# is a minute; the warning comes 60 s before it.
+# 124), instead of starting the count again. Each run has 3 minutes and
+# the warning 60 s before the end: two minutes to start (the preflight,
+# torchrun) on a loaded machine, since a warning that comes before the
+# training step is lost.
 
 mkdir -p "${BUILDDIR:-$(dirname "$0")/..}/test/tmp"
 . "$(dirname "$0")/lib.sh"
@@ -47,7 +49,7 @@ gen() {
 	printf 'description = "%s"\nextends = "slurm"\njob_output = "%s"\nlabel_output = false\nmax_requeues = 1\n%s\n' \
 	    "$1" "$T/$1/out" "$2" >"$T/$1/site.conf"
 	check "$1: ddpgen" "$DDPGEN" -s "$T/$1/site.conf" -J "$1" -N 1 -p "$1" \
-	    -t 2 --signal-lead 60 "$example" --checkpoint "$T/$1/ckpt.pt" \
+	    -t 3 --signal-lead 60 "$example" --checkpoint "$T/$1/ckpt.pt" \
 	    --result "$T/$1/result" --steps 100000 --step-seconds 1 \
 	    >"$T/$1/job.sh" 2>"$T/$1/ddpgen.err" || cat "$T/$1/ddpgen.err"
 }
@@ -75,7 +77,7 @@ conts() {
 	sed -n 's/.*continuation job \([0-9]*\) submitted.*/\1/p' \
 	    "$T/$1/out" 2>/dev/null
 }
-deadline=$(($(date +%s) + 420)) late=
+deadline=$(($(date +%s) + 600)) late=
 while :; do
 	busy=
 	for c in setup shell; do
@@ -99,7 +101,7 @@ while :; do
 	fi
 	sleep 2
 done
-check "the chains did not end within 420 s" test -z "$late"
+check "the chains did not end within 600 s" test -z "$late"
 
 for c in setup shell; do
 	show() { echo "--- $c/out"; cat "$T/$c/out"; }

@@ -182,11 +182,13 @@ echo "Job Id: $PBS_JOBID"
 echo "    Resource_List.walltime = $PBS_TEST_WALLTIME"
 EOF
 
-# qsub (qsub(1B)): records its arguments, NUL-separated, and prints a
-# job id, as the continuation's submission.
+# qsub (qsub(1B)): records its arguments, NUL-separated, and the
+# directive prefix it would read (PBS_DPREFIX), and prints a job id, as
+# the continuation's submission.
 cat >"$T/bin/qsub" <<'EOF'
 #!/bin/sh
 for a; do printf '%s\0' "$a"; done >"$PBS_HOME/qsub.args"
+echo "${PBS_DPREFIX:-#PBS}" >"$PBS_HOME/qsub.prefix"
 echo "9999.pbs"
 EOF
 chmod 0755 "$T/bin"/*
@@ -376,7 +378,9 @@ DDPGEN_RESTART_BASE=2,DDPGEN_TIME_LIMITS=2,DDPGEN_LAST_STOP=time-limit
 $PBS_HOME/mom_priv/jobs/$jobid.pbs.SC"
 check "$name: ended before the walltime ($secs s)" test "$secs" -lt 130
 
-# The same with pbsdsh: the time crosses in the environment file.
+# The same with pbsdsh: the time crosses in the environment file. The
+# job's environment names another directive prefix (PBS_DPREFIX): the
+# continuation's qsub still reads #PBS lines.
 launcher=pbsdsh
 emu_conf pbsdsh 'requeue = true' 'signal_lead = 90' 'preflight = false'
 jobid=$((jobid + 1))
@@ -385,7 +389,8 @@ rm -f "$T/work/ckpt.pt" "$PBS_HOME/qsub.args"
 gen "$name" "$T/emu-pbsdsh.conf" -N 2 -n 1 -t 30 \
     "$T/work/train_resumable.py" --checkpoint "$T/work/ckpt.pt" \
     --steps 200 --step-seconds 1 --every 50
-PBS_TEST_WALLTIME=00:02:10 run_job "$name" "$jobid" "node1 node2"
+PBS_TEST_WALLTIME=00:02:10 run_job "$name" "$jobid" "node1 node2" \
+    'PBS_DPREFIX=#QQQ'
 expect_eq "$name: exit status" "$rc" 0 || show "$T/$name.out"
 check "$name: the workers got the signal" \
     grep -q 'train_resumable: rank [0-9] got signal' "$T/$name.out"
@@ -395,6 +400,8 @@ tr '\0' '\n' <"$PBS_HOME/qsub.args" >"$T/qsub.args"
 check "$name: the continuation's counts" grep -qx \
     'DDPGEN_RESTART_BASE=1,DDPGEN_TIME_LIMITS=1,DDPGEN_LAST_STOP=time-limit' \
     "$T/qsub.args"
+expect_eq "$name: the continuation's directives" \
+    "$(cat "$PBS_HOME/qsub.prefix" 2>&1)" "#PBS"
 launcher=mpiexec
 
 # The last allowed continuation ran: the next warning ends the chain.
