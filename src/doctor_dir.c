@@ -31,10 +31,12 @@
 #define DOCTOR_DIR_POLL_MS	100
 #define DOCTOR_DIR_MSG_MAX	65536
 
-/* The run's directory, PATH/doctor-JOBID-rRETRY; caller frees. */
+/* The run's directory, PATH/doctor-JOBID-rRETRY; caller frees. The job
+ * id and the run's name go to *idp and *runp (caller frees), for the
+ * MAC's scope. */
 static char *
 doctor_dir_run(const struct doctor_opts *o, const struct doctor_sys *sys,
-    char **cause)
+    char **idp, char **runp, char **cause)
 {
 	const struct sched	*s = sched_get(SCHED_HPCPACK);
 	struct nodes_job	 job;
@@ -52,8 +54,8 @@ doctor_dir_run(const struct doctor_opts *o, const struct doctor_sys *sys,
 	id = nodes_job_string(&job);
 	run = exchange_run_name(o->ro->auth, id, retry);
 	xasprintf(&path, "%s/doctor-%s", o->shared, run);
-	free(run);
-	free(id);
+	*runp = run;
+	*idp = id;
 	return path;
 }
 
@@ -96,7 +98,7 @@ doctor_dir_mkdir(const char *base, const char *run, char **cause)
 
 static int
 doctor_dir_write(const struct doctor_node *self, const char *base,
-    const char *run, const struct auth *a, char **cause)
+    const char *run, const struct doctor_scope *a, char **cause)
 {
 	struct buf	 b;
 	char		*path;
@@ -116,7 +118,7 @@ doctor_dir_write(const struct doctor_node *self, const char *base,
 /* Reads task file path into the report; 1 when it was filed. */
 static int
 doctor_dir_read(struct doctor_report *r, const char *path,
-    const struct auth *a)
+    const struct doctor_scope *a)
 {
 	struct doctor_node	 n;
 	char			 buf[DOCTOR_DIR_MSG_MAX], *cause;
@@ -157,7 +159,7 @@ doctor_dir_ms(void)
 /* Node 0: until every task file is there or the wait is over. */
 static void
 doctor_dir_gather(struct doctor_report *r, const char *run, int wait,
-    const struct auth *a)
+    const struct doctor_scope *a)
 {
 	long long	 end = doctor_dir_ms() + wait * 1000LL;
 	uint64_t	 i, got = 0;
@@ -195,7 +197,8 @@ doctor_dir_clean(const struct doctor_report *r, const char *run)
 
 static void
 doctor_dir_lead(struct doctor_report *r, struct doctor_node *self,
-    const char *run, const struct doctor_opts *o)
+    const char *run, const struct doctor_scope *sc,
+    const struct doctor_opts *o)
 {
 	char		*cause;
 	uint64_t	 i;
@@ -210,17 +213,12 @@ doctor_dir_lead(struct doctor_report *r, struct doctor_node *self,
 		r->v[i].rank = i;
 		xasprintf(&r->v[i].host, "task%llu", (unsigned long long)i + 1);
 	}
-	if (port_check(self->src, self->port, &cause) == -1) {
-		doctor_set(&r->v[0], DOCTOR_PORT, DOCTOR_FAIL, "%s", cause);
-		free(cause);
-	} else
-		doctor_set(&r->v[0], DOCTOR_PORT, DOCTOR_PASS, "node 0 can "
-		    "bind port %d", self->port);
+	doctor_check_port(&r->v[0], self->src, r->hide_port);
 	if (r->n > 1 && doctor_dir_mkdir(o->shared, run, &cause) == -1) {
 		doctor_set(&r->v[0], DOCTOR_SHARED, DOCTOR_FAIL, "%s", cause);
 		free(cause);
 	} else if (r->n > 1) {
-		doctor_dir_gather(r, run, r->wait, o->ro->auth);
+		doctor_dir_gather(r, run, r->wait, sc);
 		doctor_dir_clean(r, run);
 	}
 	doctor_compare(r);
@@ -247,26 +245,31 @@ void
 doctor_run_dir(struct doctor_report *r, int *sent, struct doctor_node *self,
     const struct doctor_opts *o, const struct doctor_sys *sys)
 {
-	char	*run, *cause = NULL;
+	struct doctor_scope	 sc;
+	char			*run, *id = NULL, *name = NULL, *cause = NULL;
 
 	if (doctor_dir_self(self, o, sys, &cause) == -1) {
 		doctor_dir_alone(r, self, DOCTOR_NODES, cause);
 		return;
 	}
-	if ((run = doctor_dir_run(o, sys, &cause)) == NULL) {
+	if ((run = doctor_dir_run(o, sys, &id, &name, &cause)) == NULL) {
 		doctor_dir_alone(r, self, DOCTOR_NODES, cause);
 		return;
 	}
+	sc.auth = o->ro->auth;
+	sc.job = id;
+	sc.run = name;
 	if (self->rank == 0)
-		doctor_dir_lead(r, self, run, o);
+		doctor_dir_lead(r, self, run, &sc, o);
 	else if (self->f[DOCTOR_SHARED].level == DOCTOR_FAIL)
 		doctor_dir_alone(r, self, DOCTOR_SHARED, NULL);
-	else if (doctor_dir_write(self, o->shared, run, o->ro->auth,
-	    &cause) == -1)
+	else if (doctor_dir_write(self, o->shared, run, &sc, &cause) == -1)
 		doctor_dir_alone(r, self, DOCTOR_SHARED, cause);
 	else {
 		*sent = 1;
 		doctor_node_free(self);
 	}
+	free(name);
+	free(id);
 	free(run);
 }
