@@ -1,7 +1,10 @@
 /* doctor_net.c: ddprank doctor across nodes: node 0 listens on the
- * master address and port for a short while and every other node sends
- * its findings there, which also proves it can reach that port. Every
- * wait is bounded: a node that never reports is named, not waited for. */
+ * master address and the doctor's own port (port_doctor: never the
+ * training's, which a listener would show every user of the node) for a
+ * short while and every other node sends its findings there, which also
+ * proves it can reach a port of the range. Every wait is bounded, and
+ * so is what another user's connections can cost: a node that never
+ * reports is named, not waited for. */
 #include "config.h"
 
 #include <sys/types.h>
