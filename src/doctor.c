@@ -676,18 +676,23 @@ doctor_check_shared(struct doctor_node *n, const struct doctor_opts *o,
 	doctor_set(n, DOCTOR_SHARED, DOCTOR_PASS, "%s is writable", o->shared);
 }
 
+/* Binds and closes: a listener on the training's port would show it,
+ * in /proc/net/tcp, to every user of the node. */
 void
-doctor_check_port(struct doctor_node *n)
+doctor_check_port(struct doctor_node *n, const char *addr, int hide)
 {
-	char	*cause;
+	const char	*what = hide ? "the training's port (secret)" : NULL;
+	char		*cause, port[16];
 
-	if (port_check(n->addr, n->port, &cause) == -1) {
+	if (port_check_as(addr, n->port, what, &cause) == -1) {
 		doctor_set(n, DOCTOR_PORT, DOCTOR_FAIL, "%s", cause);
 		free(cause);
 		return;
 	}
-	doctor_set(n, DOCTOR_PORT, DOCTOR_PASS, "node 0 can bind %s port %d",
-	    n->addr, n->port);
+	snprintf(port, sizeof port, "port %d", n->port);
+	doctor_set(n, DOCTOR_PORT, DOCTOR_PASS, "node 0 can bind %s%s%s",
+	    addr != NULL ? addr : "", addr != NULL ? " " : "",
+	    hide ? "the training's port (secret)" : port);
 }
 
 /* --- the real system --------------------------------------------------- */
@@ -998,19 +1003,68 @@ doctor_decode(struct doctor_node *n, const char *buf, size_t len,
 
 #define DOCTOR_MAC_LABEL	"ddprank doctor"
 
+static int
+doctor_sealed(const struct doctor_scope *sc)
+{
+	return sc != NULL && sc->auth != NULL && sc->auth->len > 0;
+}
+
+/* Lengths first: no job or run name can pass for another pair. */
+void
+doctor_mac_input(struct buf *b, const struct doctor_scope *sc,
+    const char *msg, size_t len)
+{
+	const char	*job = sc->job != NULL ? sc->job : "";
+	const char	*run = sc->run != NULL ? sc->run : "";
+
+	buf_addf(b, "job %zu:%s\nrun %zu:%s\n", strlen(job), job, strlen(run),
+	    run);
+	buf_addn(b, msg, len);
+}
+
+/* -1 when the HMAC fails: then hex holds nothing to send. */
+static int
+doctor_mac(const struct doctor_scope *sc, const char *msg, size_t len,
+    char hex[AUTH_HEX_LEN + 1])
+{
+	struct buf	in;
+	int		rc;
+
+	buf_init(&in);
+	doctor_mac_input(&in, sc, msg, len);
+	rc = auth_mac_hex(sc->auth, DOCTOR_MAC_LABEL, in.s, in.len, hex);
+	buf_free(&in);
+	return rc;
+}
+
+static int
+doctor_mac_ok(const struct doctor_scope *sc, const char *msg, size_t len,
+    const char *hex)
+{
+	struct buf	in;
+	int		ok;
+
+	buf_init(&in);
+	doctor_mac_input(&in, sc, msg, len);
+	ok = auth_check_hex(sc->auth, DOCTOR_MAC_LABEL, in.s, in.len, hex,
+	    AUTH_HEX_LEN);
+	buf_free(&in);
+	return ok;
+}
+
 int
-doctor_seal(struct buf *b, const struct doctor_node *n, const struct auth *a)
+doctor_seal(struct buf *b, const struct doctor_node *n,
+    const struct doctor_scope *sc)
 {
 	char	hex[AUTH_HEX_LEN + 1];
 	size_t	start = b->len;
 
 	doctor_encode(b, n);
-	if (a == NULL || a->len == 0)
+	if (!doctor_sealed(sc))
 		return 0;
 	b->len -= strlen("end\n");
 	b->s[b->len] = '\0';
-	if (auth_mac_hex(a, DOCTOR_MAC_LABEL, b->s + start, b->len - start,
-	    hex) == -1) {
+	if (doctor_mac(sc, b->s + start, b->len - start, hex) == -1) {
 		b->len = start;
 		b->s[b->len] = '\0';
 		return -1;
@@ -1034,21 +1088,22 @@ doctor_mac_line(const char *buf, size_t len)
 
 int
 doctor_open(struct doctor_node *n, const char *buf, size_t len,
-    const struct auth *a, char **cause)
+    const struct doctor_scope *sc, char **cause)
 {
 	const char	*mac = doctor_mac_line(buf, len);
 	struct buf	 b;
 	int		 rc;
 
 	if (mac == NULL) {
-		if (a != NULL && a->len > 0)
+		if (doctor_sealed(sc))
 			return util_fail(cause, "not sealed with the job's "
 			    "secret");
 		return doctor_decode(n, buf, len, cause);
 	}
-	if (a != NULL && a->len > 0 && !auth_check_hex(a, DOCTOR_MAC_LABEL,
-	    buf, (size_t)(mac - buf), mac + 4, AUTH_HEX_LEN))
-		return util_fail(cause, "sealed with another secret");
+	if (doctor_sealed(sc) && !doctor_mac_ok(sc, buf, (size_t)(mac - buf),
+	    mac + 4))
+		return util_fail(cause, "sealed with another secret, or for "
+		    "another job or run");
 	buf_init(&b);
 	buf_addn(&b, buf, (size_t)(mac - buf));
 	buf_adds(&b, "end\n");
@@ -1070,9 +1125,25 @@ doctor_report_free(struct doctor_report *r)
 	memset(r, 0, sizeof *r);
 }
 
+/* The master address and the training's port, as a report may show
+ * them: not the port when it is the job's secret. */
 static void
-doctor_disagree(struct doctor_node *n, const struct doctor_node *z)
+doctor_endpoint(struct buf *b, const struct doctor_report *r)
 {
+	const struct doctor_node	*z = &r->v[0];
+
+	if (r->hide_port)
+		buf_addf(b, "master %s, secret port", z->addr);
+	else
+		buf_addf(b, "master %s port %d", z->addr, z->port);
+}
+
+static void
+doctor_disagree(const struct doctor_report *r, struct doctor_node *n,
+    const struct doctor_node *z)
+{
+	struct buf	b;
+
 	if (n->nnodes != z->nnodes)
 		doctor_set(n, DOCTOR_NODES, DOCTOR_FAIL, "counts %llu nodes, "
 		    "node 0 %llu", (unsigned long long)n->nnodes,
@@ -1080,13 +1151,37 @@ doctor_disagree(struct doctor_node *n, const struct doctor_node *z)
 	else if (strcmp(n->addr, z->addr) != 0)
 		doctor_set(n, DOCTOR_NODES, DOCTOR_FAIL, "uses master address "
 		    "%s, node 0 %s", n->addr, z->addr);
+	else if (n->port != z->port && r->hide_port)
+		doctor_set(n, DOCTOR_NODES, DOCTOR_FAIL, "uses another port "
+		    "than node 0 (another --port-range?)");
 	else if (n->port != z->port)
 		doctor_set(n, DOCTOR_NODES, DOCTOR_FAIL, "uses port %d, node 0 "
 		    "%d", n->port, z->port);
-	else if (n->f[DOCTOR_NODES].detail == NULL)
-		doctor_set(n, DOCTOR_NODES, DOCTOR_PASS, "%llu node%s, master "
-		    "%s port %d", (unsigned long long)n->nnodes,
-		    n->nnodes == 1 ? "" : "s", n->addr, n->port);
+	else if (n->f[DOCTOR_NODES].detail == NULL) {
+		buf_init(&b);
+		doctor_endpoint(&b, r);
+		doctor_set(n, DOCTOR_NODES, DOCTOR_PASS, "%llu node%s, %s",
+		    (unsigned long long)n->nnodes, n->nnodes == 1 ? "" : "s",
+		    b.s);
+		buf_free(&b);
+	}
+}
+
+/* A node whose findings never came: blamed, unless node 0 dropped
+ * connections that brought none, which may have crowded it out. */
+static void
+doctor_unreported(const struct doctor_report *r, struct doctor_node *n)
+{
+	if (r->dropped > 0)
+		doctor_set(n, DOCTOR_CONNECT, DOCTOR_WARN, "no findings "
+		    "reached node 0 within %d s, while it dropped %zu "
+		    "connection%s that sent none (another user flooding its "
+		    "port?): not blamed", r->wait, r->dropped,
+		    r->dropped == 1 ? "" : "s");
+	else
+		doctor_set(n, DOCTOR_CONNECT, DOCTOR_FAIL, "no findings reached "
+		    "node 0%s within %d s", r->dir ? " through the shared "
+		    "directory" : "", r->wait);
 }
 
 void
@@ -1100,21 +1195,23 @@ doctor_compare(struct doctor_report *r)
 		    NULL)
 			continue;	/* not tested */
 		if (!r->v[i].reported) {
-			doctor_set(&r->v[i], DOCTOR_CONNECT, DOCTOR_FAIL,
-			    "no findings reached node 0%s within %d s",
-			    r->dir ? " through the shared directory" : "",
-			    r->wait);
+			doctor_unreported(r, &r->v[i]);
 			continue;
 		}
 		if (i > 0 && r->v[i].f[DOCTOR_CONNECT].detail == NULL &&
 		    r->dir)
 			doctor_set(&r->v[i], DOCTOR_CONNECT, DOCTOR_PASS,
 			    "reached node 0 through the shared directory");
+		else if (i > 0 && r->v[i].f[DOCTOR_CONNECT].detail == NULL &&
+		    r->gport == 0 && r->hide_port)
+			doctor_set(&r->v[i], DOCTOR_CONNECT, DOCTOR_PASS,
+			    "reached node 0 at %s", z->addr);
 		else if (i > 0 && r->v[i].f[DOCTOR_CONNECT].detail == NULL)
 			doctor_set(&r->v[i], DOCTOR_CONNECT, DOCTOR_PASS,
-			    "reached node 0 at %s port %d", z->addr, z->port);
+			    "reached node 0 at %s port %d", z->addr,
+			    r->gport != 0 ? r->gport : z->port);
 		if (!r->local)
-			doctor_disagree(&r->v[i], z);
+			doctor_disagree(r, &r->v[i], z);
 	}
 }
 
@@ -1239,15 +1336,21 @@ doctor_format_text(struct buf *b, const struct doctor_report *r)
 	if (r->local)
 		buf_addf(b, "ddprank doctor: %s alone (its findings did not "
 		    "reach node 0)\n", doctor_host(&r->v[0], hb, sizeof hb));
+	else if (r->dir && r->hide_port)
+		buf_addf(b, "ddprank doctor: %llu node%s, secret port (the "
+		    "master address comes from the exchange)\n",
+		    (unsigned long long)r->n, r->n == 1 ? "" : "s");
 	else if (r->dir)
 		buf_addf(b, "ddprank doctor: %llu node%s, port %d (the master "
 		    "address comes from the exchange)\n",
 		    (unsigned long long)r->n, r->n == 1 ? "" : "s",
 		    r->v[0].port);
-	else
-		buf_addf(b, "ddprank doctor: %llu node%s, master %s port %d\n",
-		    (unsigned long long)r->n, r->n == 1 ? "" : "s",
-		    r->v[0].addr, r->v[0].port);
+	else {
+		buf_addf(b, "ddprank doctor: %llu node%s, ",
+		    (unsigned long long)r->n, r->n == 1 ? "" : "s");
+		doctor_endpoint(b, r);
+		buf_addc(b, '\n');
+	}
 	for (c = 0; c < DOCTOR_NCHECKS; c++) {
 		doctor_line(&dl, r, (enum doctor_check)c);
 		if (dl.run)
@@ -1293,9 +1396,12 @@ doctor_format_json(struct buf *b, const struct doctor_report *r)
 	buf_addf(b, "{\"nnodes\":%llu,\"master_addr\":",
 	    (unsigned long long)r->n);
 	doctor_json_string(b, r->v[0].addr);
-	buf_addf(b, ",\"master_port\":%d,\"local\":%s,\"failed\":%s,"
-	    "\"checks\":[", r->v[0].port, r->local ? "true" : "false",
-	    doctor_failed(r) ? "true" : "false");
+	if (r->hide_port)
+		buf_adds(b, ",\"master_port\":null");
+	else
+		buf_addf(b, ",\"master_port\":%d", r->v[0].port);
+	buf_addf(b, ",\"local\":%s,\"failed\":%s,\"checks\":[",
+	    r->local ? "true" : "false", doctor_failed(r) ? "true" : "false");
 	for (c = 0; c < DOCTOR_NCHECKS; c++) {
 		doctor_line(&dl, r, (enum doctor_check)c);
 		if (dl.run) {

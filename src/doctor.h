@@ -129,8 +129,10 @@ void	doctor_check_shared(struct doctor_node *, const struct doctor_opts *,
  * importing torch, within ms milliseconds; -1 and *cause if none. */
 int	doctor_torch_version(const char *launcher, const struct doctor_sys *,
 	    int ms, int *major, int *minor, char **cause);
-/* Node 0: the port can be bound on addr (port.c's check). */
-void	doctor_check_port(struct doctor_node *);
+/* Node 0: the training's port n->port can be bound on addr, or on the
+ * wildcard alone when addr is NULL (port.c's check), then is closed at
+ * once; hide: the port is the job's secret and no message names it. */
+void	doctor_check_port(struct doctor_node *, const char *addr, int hide);
 
 /* The known variables (doctor_vars.c), sorted, NULL-terminated, and the
  * prefixes checked against them. */
@@ -149,15 +151,29 @@ const char	*doctor_nearest_var(const char *name, size_t *distance);
 void	doctor_encode(struct buf *, const struct doctor_node *);
 int	doctor_decode(struct doctor_node *, const char *buf, size_t len,
 	    char **cause);
-/* The same, sealed with the job's secret when there is one (a or its
- * length 0: none): a line "mac HEX" before "end", the HMAC-SHA256 of
- * what comes before it. doctor_open refuses a message without a valid
- * one when it has a secret itself. doctor_seal returns -1, and adds
+/* Whose findings a message holds: the job's secret (auth NULL or its
+ * length 0: none), the job id as the scheduler gives it and the run's
+ * name (either NULL: ""). */
+struct doctor_scope {
+	const struct auth	*auth;
+	const char		*job;
+	const char		*run;
+};
+/* What the MAC covers, the one place both the TCP and the directory's
+ * findings are sealed and opened with: "job LEN:JOB\nrun LEN:RUN\n"
+ * and the message, so that a finding of another job or run does not
+ * authenticate in this one. Appends to b. */
+void	doctor_mac_input(struct buf *b, const struct doctor_scope *,
+	    const char *msg, size_t len);
+/* The same, sealed with the job's secret when there is one: a line
+ * "mac HEX" before "end", the HMAC-SHA256 of doctor_mac_input of what
+ * comes before it. doctor_open refuses a message without a valid one
+ * when it has a secret itself. doctor_seal returns -1, and adds
  * nothing, when the HMAC fails: findings are never sent unsealed. */
 int	doctor_seal(struct buf *, const struct doctor_node *,
-	    const struct auth *a);
+	    const struct doctor_scope *);
 int	doctor_open(struct doctor_node *, const char *buf, size_t len,
-	    const struct auth *a, char **cause);
+	    const struct doctor_scope *, char **cause);
 
 /* Node 0's view: one entry per node rank. */
 struct doctor_report {
@@ -167,6 +183,15 @@ struct doctor_report {
 	int			 dir;	/* gathered through the shared
 					   directory, not TCP */
 	int			 wait;
+	/* The port the findings were gathered on (0: none, or the
+	 * training's), and whether the training's port is the job's
+	 * secret, which the report then never shows. */
+	int			 gport;
+	int			 hide_port;
+	/* Connections node 0 dropped without findings (silent, too many
+	 * from one peer, too many at once): a node that never reported
+	 * may have been crowded out, and is not blamed. */
+	size_t			 dropped;
 	/* The option the text report's last line begins with, before the
 	 * nodes to blame; NULL: "--exclude=" (the caller sets it from the
 	 * scheduler's row). */

@@ -37,19 +37,20 @@
 #define DOCTOR_DIR_LABEL	"ddprank doctor run"
 
 /* The shared directory of one run: the base, and the run's directory,
- * name, in it. */
+ * name, in it; the MAC's scope is the job id and that name. */
 struct doctor_dir {
-	struct sdir	 base, run;
-	char		*name;
+	struct sdir		 base, run;
+	char			*name, *id;
+	struct doctor_scope	 sc;
 };
 
 /* The run's directory name, doctor-JOBID-rRETRY, and with a secret a
  * MAC under a label of its own: nothing in it tells another user the
  * exchange's run directory name, which the exchange makes later in the
- * same base. Caller frees. */
+ * same base. The job id goes to *idp. Caller frees both. */
 static char *
 doctor_dir_name(const struct doctor_opts *o, const struct doctor_sys *sys,
-    char **cause)
+    char **idp, char **cause)
 {
 	const struct sched	*s = sched_get(SCHED_HPCPACK);
 	struct nodes_job	 job;
@@ -67,10 +68,13 @@ doctor_dir_name(const struct doctor_opts *o, const struct doctor_sys *sys,
 	id = nodes_job_string(&job);
 	name = exchange_dir_name(o->ro->auth, DOCTOR_DIR_LABEL,
 	    DOCTOR_DIR_PREFIX, id, retry);
-	free(id);
-	if (name == NULL)
+	if (name == NULL) {
+		free(id);
 		util_fail(cause, "cannot compute the directory's name: "
 		    "HMAC-SHA256 failed");
+		return NULL;
+	}
+	*idp = id;
 	return name;
 }
 
@@ -135,14 +139,14 @@ doctor_dir_close(struct doctor_dir *d)
 
 static int
 doctor_dir_write(const struct doctor_node *self, struct doctor_dir *d,
-    const struct doctor_opts *o, char **cause)
+    char **cause)
 {
 	struct buf	 b;
 	char		 name[32];
 	int		 rc;
 
 	buf_init(&b);
-	if (doctor_seal(&b, self, o->ro->auth) == -1) {
+	if (doctor_seal(&b, self, &d->sc) == -1) {
 		buf_free(&b);
 		return util_fail(cause, "cannot seal the findings: "
 		    "HMAC-SHA256 failed");
@@ -159,7 +163,7 @@ doctor_dir_write(const struct doctor_node *self, struct doctor_dir *d,
  * findings: a file someone else planted blames no one. */
 static int
 doctor_dir_read(struct doctor_report *r, const struct sdir *run,
-    const char *name, const struct auth *a)
+    const char *name, const struct doctor_scope *a)
 {
 	struct doctor_node	 n;
 	struct stat		 st;
@@ -196,7 +200,7 @@ doctor_dir_ms(void)
 /* Node 0: until every task file is there or the wait is over. */
 static void
 doctor_dir_gather(struct doctor_report *r, const struct sdir *run,
-    int wait, const struct auth *a)
+    int wait, const struct doctor_scope *a)
 {
 	long long	 end = doctor_dir_ms() + wait * 1000LL;
 	uint64_t	 i, got = 0;
@@ -262,16 +266,11 @@ doctor_dir_lead(struct doctor_report *r, struct doctor_node *self,
 		r->v[i].rank = i;
 		xasprintf(&r->v[i].host, "task%llu", (unsigned long long)i + 1);
 	}
-	if (port_check(self->src, self->port, &cause) == -1) {
-		doctor_set(&r->v[0], DOCTOR_PORT, DOCTOR_FAIL, "%s", cause);
-		free(cause);
-	} else
-		doctor_set(&r->v[0], DOCTOR_PORT, DOCTOR_PASS, "node 0 can "
-		    "bind port %d", self->port);
+	doctor_check_port(&r->v[0], self->src, r->hide_port);
 	if (r->n > 1 && doctor_dir_open(d, o, &cause) == -1)
 		doctor_dir_unusable(r, d, cause);
 	else if (r->n > 1) {
-		doctor_dir_gather(r, &d->run, r->wait, o->ro->auth);
+		doctor_dir_gather(r, &d->run, r->wait, &d->sc);
 		(void)sdir_remove(&d->base, d->name, doctor_dir_ours);
 	}
 	doctor_compare(r);
@@ -306,7 +305,7 @@ doctor_dir_send(struct doctor_report *r, int *sent, struct doctor_node *self,
 	else if (doctor_dir_open(d, o, &cause) == -1) {
 		doctor_dir_alone(r, self, DOCTOR_SHARED, cause);
 		r->v[0].f[DOCTOR_SHARED].nobody = doctor_dir_refused(d);
-	} else if (doctor_dir_write(self, d, o, &cause) == -1)
+	} else if (doctor_dir_write(self, d, &cause) == -1)
 		doctor_dir_alone(r, self, DOCTOR_SHARED, cause);
 	else {
 		*sent = 1;
@@ -325,14 +324,18 @@ doctor_run_dir(struct doctor_report *r, int *sent, struct doctor_node *self,
 	sdir_init(&d.base, geteuid());
 	sdir_init(&d.run, geteuid());
 	if (doctor_dir_self(self, o, sys, &cause) == -1 ||
-	    (d.name = doctor_dir_name(o, sys, &cause)) == NULL) {
+	    (d.name = doctor_dir_name(o, sys, &d.id, &cause)) == NULL) {
 		doctor_dir_alone(r, self, DOCTOR_NODES, cause);
 		return;
 	}
+	d.sc.auth = o->ro->auth;
+	d.sc.job = d.id;
+	d.sc.run = d.name;
 	if (self->rank == 0)
 		doctor_dir_lead(r, self, &d, o);
 	else
 		doctor_dir_send(r, sent, self, &d, o);
 	doctor_dir_close(&d);
 	free(d.name);
+	free(d.id);
 }

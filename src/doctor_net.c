@@ -1,7 +1,10 @@
 /* doctor_net.c: ddprank doctor across nodes: node 0 listens on the
- * master address and port for a short while and every other node sends
- * its findings there, which also proves it can reach that port. Every
- * wait is bounded: a node that never reports is named, not waited for. */
+ * master address and the doctor's own port (port_doctor: never the
+ * training's, which a listener would show every user of the node) for a
+ * short while and every other node sends its findings there, which also
+ * proves it can reach a port of the range. Every wait is bounded, and
+ * so is what another user's connections can cost: a node that never
+ * reports is named, not waited for. */
 #include "config.h"
 
 #include <sys/types.h>
@@ -19,6 +22,7 @@
 
 #include "auth.h"
 #include "doctor.h"
+#include "exchange.h"
 #include "exitcode.h"
 #include "hostlist.h"
 #include "netif.h"
@@ -98,9 +102,25 @@ doctor_listen(const char *addr, int port, char **cause)
 	return fd;
 }
 
+/* A connection that has not brought its findings this soon after it
+ * was accepted is dropped: a node writes them as soon as it connects. */
+#define DOCTOR_SILENT_MS	2000
+/* Connections held at once from one address: a node needs one. */
+#define DOCTOR_PEER_MAX		4
+
 struct doctor_conn {
-	int		fd;
-	struct buf	in;
+	int			 fd;
+	struct buf		 in;
+	long long		 since;
+	struct sockaddr_storage	 peer;
+};
+
+struct doctor_gather {
+	struct doctor_report	*r;
+	const struct doctor_scope *sc;
+	struct doctor_conn	*v;
+	size_t			 n;
+	size_t			 got;
 };
 
 /* Files what one node sent; a second claim on a rank is named. Returns
@@ -129,10 +149,11 @@ doctor_file(struct doctor_report *r, struct doctor_node *n)
 	return 1;
 }
 
-/* Reads what c holds; 1 when it is done (filed or dropped). */
+/* Reads what c holds: 0 while it may bring more, 1 when it is done
+ * (filed, or refused for what it sent), -1 when it is to be dropped
+ * having brought nothing (closed, or too large). */
 static int
-doctor_read(struct doctor_report *r, struct doctor_conn *c, size_t *got,
-    const struct auth *auth)
+doctor_read(struct doctor_gather *g, struct doctor_conn *c)
 {
 	struct doctor_node	 n;
 	char			 tmp[4096], *cause;
@@ -142,73 +163,154 @@ doctor_read(struct doctor_report *r, struct doctor_conn *c, size_t *got,
 	if (len == -1 && (errno == EAGAIN || errno == EINTR))
 		return 0;
 	if (len <= 0 || c->in.len + (size_t)len > DOCTOR_MSG_MAX)
-		return 1;
+		return -1;
 	buf_addn(&c->in, tmp, (size_t)len);
 	if (c->in.len < 5 || strcmp(c->in.s + c->in.len - 5, "\nend\n") != 0)
 		return 0;
-	if (doctor_open(&n, c->in.s, c->in.len, auth, &cause) == -1) {
+	if (doctor_open(&n, c->in.s, c->in.len, g->sc, &cause) == -1) {
 		free(cause);
 		return 1;
 	}
 	(void)write(c->fd, "ok\n", 3);
-	*got += (size_t)doctor_file(r, &n);
+	g->got += (size_t)doctor_file(g->r, &n);
 	return 1;
 }
 
+/* Closes connection i; dropped: it brought no findings. */
 static void
-doctor_close(struct doctor_conn *v, size_t *n, size_t i)
+doctor_close(struct doctor_gather *g, size_t i, int dropped)
 {
-	close(v[i].fd);
-	buf_free(&v[i].in);
-	v[i] = v[--*n];
+	close(g->v[i].fd);
+	buf_free(&g->v[i].in);
+	g->v[i] = g->v[--g->n];
+	g->r->dropped += (size_t)(dropped != 0);
 }
 
-static void
-doctor_accept(int lfd, struct doctor_conn *v, size_t *n)
+static int
+doctor_same_peer(const struct sockaddr_storage *a,
+    const struct sockaddr_storage *b)
 {
-	int	fd;
+	const struct sockaddr_in	*a4 = (const void *)a, *b4 = (const void *)b;
+	const struct sockaddr_in6	*a6 = (const void *)a, *b6 = (const void *)b;
 
-	while (*n < DOCTOR_CONNS_MAX && (fd = accept4(lfd, NULL, NULL,
-	    SOCK_NONBLOCK | SOCK_CLOEXEC)) != -1) {
-		v[*n].fd = fd;
-		buf_init(&v[*n].in);
-		(*n)++;
+	if (a->ss_family != b->ss_family)
+		return 0;
+	if (a->ss_family == AF_INET)
+		return a4->sin_addr.s_addr == b4->sin_addr.s_addr;
+	if (a->ss_family == AF_INET6)
+		return memcmp(&a6->sin6_addr, &b6->sin6_addr,
+		    sizeof a6->sin6_addr) == 0;
+	return 1;
+}
+
+/* Room for a connection from peer: the oldest of that peer's goes when
+ * it holds DOCTOR_PEER_MAX, else the oldest of all when the table is
+ * full; neither ever brought findings (those are closed when read). */
+static void
+doctor_make_room(struct doctor_gather *g, const struct sockaddr_storage *peer)
+{
+	size_t	i, same = 0, old = (size_t)-1, oldall = 0;
+
+	for (i = 0; i < g->n; i++) {
+		if (g->v[i].since < g->v[oldall].since)
+			oldall = i;
+		if (!doctor_same_peer(&g->v[i].peer, peer))
+			continue;
+		same++;
+		if (old == (size_t)-1 || g->v[i].since < g->v[old].since)
+			old = i;
+	}
+	if (same >= DOCTOR_PEER_MAX)
+		doctor_close(g, old, 1);
+	else if (g->n == DOCTOR_CONNS_MAX)
+		doctor_close(g, oldall, 1);
+}
+
+/* At most a table's worth at a time, so that reading goes on; each new
+ * one is read at once, before newer ones can crowd it out. */
+static void
+doctor_accept(struct doctor_gather *g, int lfd)
+{
+	struct sockaddr_storage	 peer;
+	socklen_t		 len;
+	size_t			 k;
+	int			 fd, rc;
+
+	for (k = 0; k < DOCTOR_CONNS_MAX; k++) {
+		len = sizeof peer;
+		memset(&peer, 0, sizeof peer);
+		if ((fd = accept4(lfd, (struct sockaddr *)&peer, &len,
+		    SOCK_NONBLOCK | SOCK_CLOEXEC)) == -1)
+			return;
+		doctor_make_room(g, &peer);
+		g->v[g->n].fd = fd;
+		g->v[g->n].since = doctor_now_ms();
+		g->v[g->n].peer = peer;
+		buf_init(&g->v[g->n].in);
+		g->n++;
+		if ((rc = doctor_read(g, &g->v[g->n - 1])) != 0)
+			doctor_close(g, g->n - 1, rc == -1);
 	}
 }
 
-/* Until every other node has reported or the wait is over. */
+/* Drops the connections silent for too long; returns the milliseconds
+ * until the next one is, at most left. */
+static int
+doctor_expire(struct doctor_gather *g, int left)
+{
+	long long	now = doctor_now_ms(), due;
+	size_t		i;
+
+	for (i = g->n; i > 0; i--) {
+		due = g->v[i - 1].since + DOCTOR_SILENT_MS - now;
+		if (due <= 0)
+			doctor_close(g, i - 1, 1);
+		else if (due < left)
+			left = (int)due;
+	}
+	return left;
+}
+
+/* Until every other node has reported or the wait is over. Whatever
+ * others send, each connection costs node 0 at most DOCTOR_SILENT_MS
+ * and a slot, and no peer holds more than DOCTOR_PEER_MAX. */
 static void
 doctor_gather(struct doctor_report *r, int lfd, int wait,
-    const struct auth *auth)
+    const struct doctor_scope *sc)
 {
-	struct doctor_conn	*v;
+	struct doctor_gather	 g;
 	struct pollfd		*p;
 	long long		 deadline = doctor_now_ms() + wait * 1000LL;
-	size_t			 n = 0, i, got = 0;
+	size_t			 i;
+	int			 rc, ms;
 
-	v = xreallocarray(NULL, DOCTOR_CONNS_MAX, sizeof *v);
+	memset(&g, 0, sizeof g);
+	g.r = r;
+	g.sc = sc;
+	g.v = xreallocarray(NULL, DOCTOR_CONNS_MAX, sizeof *g.v);
 	p = xreallocarray(NULL, DOCTOR_CONNS_MAX + 1, sizeof *p);
-	while (got < r->n - 1 && doctor_left(deadline) > 0) {
+	while (g.got < r->n - 1 && doctor_left(deadline) > 0) {
+		ms = doctor_expire(&g, doctor_left(deadline));
 		p[0].fd = lfd;
 		p[0].events = POLLIN;
-		for (i = 0; i < n; i++) {
-			p[i + 1].fd = v[i].fd;
+		for (i = 0; i < g.n; i++) {
+			p[i + 1].fd = g.v[i].fd;
 			p[i + 1].events = POLLIN;
 		}
-		if (poll(p, n + 1, doctor_left(deadline)) <= 0)
+		if (poll(p, g.n + 1, ms) <= 0)
 			continue;
-		for (i = n; i > 0; i--) {
+		for (i = g.n; i > 0; i--) {
 			if (p[i].revents != 0 &&
-			    doctor_read(r, &v[i - 1], &got, auth))
-				doctor_close(v, &n, i - 1);
+			    (rc = doctor_read(&g, &g.v[i - 1])) != 0)
+				doctor_close(&g, i - 1, rc == -1);
 		}
 		if (p[0].revents & POLLIN)
-			doctor_accept(lfd, v, &n);
+			doctor_accept(&g, lfd);
 	}
-	while (n > 0)
-		doctor_close(v, &n, n - 1);
+	while (g.n > 0)
+		doctor_close(&g, g.n - 1, 0);
 	free(p);
-	free(v);
+	free(g.v);
 }
 
 /* Names for the nodes that may never report, from the node list. */
@@ -233,33 +335,45 @@ doctor_names(struct doctor_report *r, const struct doctor_opts *o,
 	nodes_free(&nl);
 }
 
+/* What one run of the doctor is: whose findings it takes (the MAC's
+ * scope), the port they are gathered on and whether the training's is
+ * secret. */
+struct doctor_ctx {
+	struct doctor_scope	 sc;
+	char			*job;
+	char			*run;
+	int			 gport;
+	int			 hide;
+};
+
 static void
 doctor_lead(struct doctor_report *r, struct doctor_node *self,
-    const struct doctor_opts *o, const struct doctor_sys *sys)
+    const struct doctor_ctx *ctx, const struct doctor_opts *o,
+    const struct doctor_sys *sys)
 {
 	char		*cause;
 	uint64_t	 i;
-	int		 lfd;
+	int		 lfd = -1;
 
 	r->n = self->nnodes;
 	r->v = xcalloc(r->n, sizeof *r->v);
 	r->v[0] = *self;
 	r->v[0].reported = 1;
+	r->gport = ctx->gport;
 	doctor_names(r, o, sys);
-	doctor_check_port(&r->v[0]);
-	if (r->n > 1 && r->v[0].f[DOCTOR_PORT].level != DOCTOR_FAIL) {
-		if ((lfd = doctor_listen(self->addr, self->port,
-		    &cause)) == -1) {
-			doctor_set(&r->v[0], DOCTOR_PORT, DOCTOR_FAIL, "%s",
-			    cause);
-			free(cause);
-		} else {
-			doctor_gather(r, lfd, r->wait, o->ro->auth);
-			close(lfd);
-		}
+	/* The training's port is only bound and closed; the findings come
+	 * on the doctor's own. */
+	doctor_check_port(&r->v[0], self->addr, ctx->hide);
+	if (r->n > 1 && (lfd = doctor_listen(self->addr, ctx->gport,
+	    &cause)) == -1) {
+		doctor_set(&r->v[0], DOCTOR_CONNECT, DOCTOR_WARN, "node 0 "
+		    "cannot gather the findings: %s", cause);
+		free(cause);
+	} else if (r->n > 1) {
+		doctor_gather(r, lfd, r->wait, &ctx->sc);
+		close(lfd);
 	}
-	for (i = 1; i < r->n && r->v[0].f[DOCTOR_PORT].level == DOCTOR_FAIL;
-	    i++) {
+	for (i = 1; i < r->n && r->n > 1 && lfd == -1; i++) {
 		if (!r->v[i].reported)
 			doctor_set(&r->v[i], DOCTOR_CONNECT, DOCTOR_WARN,
 			    "not tested: node 0 cannot listen");
@@ -350,8 +464,8 @@ fail:
 }
 
 static int
-doctor_send(const struct doctor_node *self, int wait, const struct auth *a,
-    char **cause)
+doctor_send(const struct doctor_node *self, int wait,
+    const struct doctor_ctx *ctx, char **cause)
 {
 	struct addrinfo	*ai;
 	struct buf	 msg;
@@ -360,10 +474,10 @@ doctor_send(const struct doctor_node *self, int wait, const struct auth *a,
 	int		 rc = -1;
 
 	deadline = doctor_now_ms() + (wait + DOCTOR_FOLLOW_EXTRA) * 1000LL;
-	if (doctor_addrinfo(self->addr, self->port, 0, &ai, cause) == -1)
+	if (doctor_addrinfo(self->addr, ctx->gport, 0, &ai, cause) == -1)
 		return -1;
 	buf_init(&msg);
-	if (doctor_seal(&msg, self, a) == -1) {
+	if (doctor_seal(&msg, self, &ctx->sc) == -1) {
 		buf_free(&msg);
 		resolve_free(ai);
 		return util_fail(cause, "cannot seal the findings: "
@@ -379,7 +493,7 @@ doctor_send(const struct doctor_node *self, int wait, const struct auth *a,
 	resolve_free(ai);
 	if (rc == -1)
 		util_fail(cause, "cannot report to node 0 at %s port %d%s%s "
-		    "within %d s: %s", self->addr, self->port,
+		    "within %d s: %s", self->addr, ctx->gport,
 		    self->src != NULL ? " from " : "",
 		    self->src != NULL ? self->src : "",
 		    wait + DOCTOR_FOLLOW_EXTRA, why);
@@ -427,28 +541,63 @@ doctor_hostname(struct doctor_node *self, const struct doctor_sys *sys)
 }
 
 /* An automatic port mixes in the Slurm step, and the doctor runs in
- * the step before the training's: check the port that step will get. */
+ * the step before the training's: check the port that step will get.
+ * (Flux's runs are jobs of their own, but the port derives from the
+ * batch job's id, the same in both: nodes_job's port_id.) */
 static void
-doctor_next_port(struct rank_opts *ro, const struct nodes_env *env)
+doctor_next_port(struct rank_opts *ro, const struct nodes_job *job)
 {
-	struct nodes_job	 job;
+	if (ro->port != 0 || !job->set || job->step < 0)
+		return;
+	/* An HMAC that fails leaves the port to rank_compute, which
+	 * then says so. */
+	if (ro->auth != NULL && ro->auth->len > 0) {
+		int	p = port_auto_secret(ro->auth, job->port_id,
+		    job->task, job->step + 1, ro->lo, ro->hi);
+
+		if (p != -1)
+			ro->port = p;
+	} else
+		ro->port = port_auto(job->port_id, job->task, job->step + 1,
+		    ro->lo, ro->hi);
+}
+
+/* The job as rank_compute reads it (errors are its to tell), the MAC's
+ * scope: the job id with task and step, and the run's name, as the
+ * exchange names runs. */
+static void
+doctor_ctx_init(struct doctor_ctx *ctx, struct nodes_job *job,
+    const struct rank_opts *ro, const struct nodes_env *env)
+{
+	const struct sched	*s;
+	enum sched_id		 id;
+	int64_t			 retry = 0;
 	char			*cause;
 
-	if (ro->port != 0)
-		return;
-	if (nodes_job(&job, env, nodes_sched_resolve(env, ro->sched,
-	    ro->hostfile), &cause) == -1) {
-		free(cause);	/* rank_compute says it again */
-		return;
+	memset(ctx, 0, sizeof *ctx);
+	id = nodes_sched_resolve(env, ro->sched, ro->hostfile);
+	if (nodes_job(job, env, id, &cause) == -1) {
+		free(cause);
+		memset(job, 0, sizeof *job);
+		job->task = job->step = -1;
 	}
-	if (!job.set || job.step < 0)
-		return;
-	if (ro->auth != NULL && ro->auth->len > 0)
-		ro->port = port_auto_secret(ro->auth, job.id, job.task,
-		    job.step + 1, ro->lo, ro->hi);
-	else
-		ro->port = port_auto(job.id, job.task, job.step + 1, ro->lo,
-		    ro->hi);
+	s = sched_get(id);
+	if (s->retry_var != NULL && nodes_var_num(&retry, env, s->retry_var,
+	    0, &cause) == -1)
+		free(cause);
+	ctx->job = job->set ? nodes_job_string(job) : xstrdup("");
+	ctx->run = exchange_run_name(ro->auth, ctx->job, retry);
+	ctx->sc.auth = ro->auth;
+	ctx->sc.job = ctx->job;
+	ctx->sc.run = ctx->run;
+	ctx->hide = ro->port == 0 && ro->auth != NULL && ro->auth->len > 0;
+}
+
+static void
+doctor_ctx_free(struct doctor_ctx *ctx)
+{
+	free(ctx->job);
+	free(ctx->run);
 }
 
 void
@@ -456,6 +605,8 @@ doctor_run(struct doctor_report *r, int *sent, const struct doctor_opts *o,
     const struct doctor_sys *sys)
 {
 	struct doctor_node	 self;
+	struct doctor_ctx	 ctx;
+	struct nodes_job	 job;
 	struct rank_opts	 ro = *o->ro;
 	struct rank		 rk;
 	char			*why;
@@ -463,6 +614,7 @@ doctor_run(struct doctor_report *r, int *sent, const struct doctor_opts *o,
 	memset(r, 0, sizeof *r);
 	/* --deep: the others may first spend up to o->wait importing. */
 	r->wait = o->deep ? 2 * o->wait : o->wait;
+	r->hide_port = ro.port == 0 && ro.auth != NULL && ro.auth->len > 0;
 	*sent = 0;
 	doctor_node_init(&self);
 	doctor_local(&self, o, sys);
@@ -471,7 +623,8 @@ doctor_run(struct doctor_report *r, int *sent, const struct doctor_opts *o,
 		doctor_run_dir(r, sent, &self, o, sys);
 		return;
 	}
-	doctor_next_port(&ro, sys->env);
+	doctor_ctx_init(&ctx, &job, &ro, sys->env);
+	doctor_next_port(&ro, &job);
 	/* Without the interface the node can still say who it is. */
 	if (self.f[DOCTOR_IFACE].level == DOCTOR_FAIL)
 		ro.rx = NULL;
@@ -482,6 +635,7 @@ doctor_run(struct doctor_report *r, int *sent, const struct doctor_opts *o,
 		rank_free(&rk);
 		doctor_hostname(&self, sys);
 		doctor_alone(r, &self);
+		doctor_ctx_free(&ctx);
 		return;
 	}
 	self.rank = rk.node_rank;
@@ -490,19 +644,29 @@ doctor_run(struct doctor_report *r, int *sent, const struct doctor_opts *o,
 	self.addr = xstrdup(rk.master_addr);
 	self.host = xstrdup(rk.host);
 	rank_free(&rk);
+	/* The doctor's own port, in the doctor's own step: never the
+	 * training's, and telling nothing of it. */
+	ctx.gport = port_doctor(ro.auth, job.set, job.port_id, job.task,
+	    job.step, self.port, ro.lo, ro.hi);
+	if (ctx.gport == -1) {
+		doctor_set(&self, DOCTOR_PORT, DOCTOR_FAIL, "cannot derive "
+		    "the doctor's port: HMAC-SHA256 failed");
+		doctor_alone(r, &self);
+		doctor_ctx_free(&ctx);
+		return;
+	}
 	/* One node talks to nobody: its name may well be loopback. */
 	if (self.nnodes == 1 && self.f[DOCTOR_RESOLVE].level == DOCTOR_FAIL)
 		self.f[DOCTOR_RESOLVE].level = DOCTOR_WARN;
-	if (self.rank == 0) {
-		doctor_lead(r, &self, o, sys);
-		return;
-	}
-	if (doctor_send(&self, r->wait, o->ro->auth, &why) == 0) {
+	if (self.rank == 0)
+		doctor_lead(r, &self, &ctx, o, sys);
+	else if (doctor_send(&self, r->wait, &ctx, &why) == 0) {
 		*sent = 1;
 		doctor_node_free(&self);
-		return;
+	} else {
+		doctor_set(&self, DOCTOR_CONNECT, DOCTOR_FAIL, "%s", why);
+		free(why);
+		doctor_alone(r, &self);
 	}
-	doctor_set(&self, DOCTOR_CONNECT, DOCTOR_FAIL, "%s", why);
-	free(why);
-	doctor_alone(r, &self);
+	doctor_ctx_free(&ctx);
 }

@@ -489,6 +489,20 @@ job_check_env_values(const struct job_opts *o, const struct profile *p,
 	return XC_OK;
 }
 
+/* One node is held exclusively by HPC Pack alone: the other templates
+ * ask for it from two nodes on (script.c's sbatch_exclusive). */
+static int
+job_check_c10d(const struct profile *p, long long nodes, char **cause)
+{
+	if (p->rdzv != RDZV_C10D || p->c10d_shared || nodes > 1 ||
+	    p->scheduler == SCHED_HPCPACK)
+		return XC_OK;
+	util_fail(cause, "rdzv: c10d on one node, which is not held "
+	    "exclusively: " PROFILE_C10D_RISK "; use static, or "
+	    PROFILE_C10D_KEY);
+	return XC_USAGE;
+}
+
 /* The profile with the options laid over it, checked. */
 static int
 job_profile(struct job_resolved *r, const struct job_opts *o, char **cause)
@@ -504,7 +518,8 @@ job_profile(struct job_resolved *r, const struct job_opts *o, char **cause)
 		return xc;
 	if (profile_validate(p, cause) == -1)
 		return XC_USAGE;
-	if ((xc = job_check_setup(&p->setup, nprof, p->setup_at,
+	if ((xc = job_check_c10d(p, o->nodes, cause)) != XC_OK ||
+	    (xc = job_check_setup(&p->setup, nprof, p->setup_at,
 	    cause)) != XC_OK)
 		return xc;
 	return job_check_env_values(o, p, cause);

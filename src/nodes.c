@@ -645,12 +645,31 @@ nodes_jobf58(struct nodes_job *job, const struct nodes_env *env,
 }
 
 static int
+nodes_jobvar(struct nodes_job *job, const struct nodes_env *env,
+    const struct sched *s, const char *var, char **cause)
+{
+	if (s->job_f58)
+		return nodes_jobf58(job, env, var, cause);
+	return nodes_jobnum(job, env, var, s->job_prefix, cause);
+}
+
+static int
 nodes_jobid(struct nodes_job *job, const struct nodes_env *env,
     const struct sched *s, char **cause)
 {
-	if (s->job_f58)
-		return nodes_jobf58(job, env, s->job_var, cause);
-	return nodes_jobnum(job, env, s->job_var, s->job_prefix, cause);
+	struct nodes_job	port;
+
+	if (nodes_jobvar(job, env, s, s->job_var, cause) == -1)
+		return -1;
+	job->port_id = job->id;
+	if (!job->set || s->port_job_var == NULL)
+		return 0;
+	memset(&port, 0, sizeof port);
+	if (nodes_jobvar(&port, env, s, s->port_job_var, cause) == -1)
+		return -1;
+	if (port.set)
+		job->port_id = port.id;
+	return 0;
 }
 
 /* The first scheduler, in table order, whose job id variable is set;

@@ -32,6 +32,8 @@ int		 nodes_var_num(int64_t *out, const struct nodes_env *,
 struct nodes_job {
 	int		 set;		/* 0: no job id was found */
 	uint64_t	 id;		/* numeric job id */
+	uint64_t	 port_id;	/* the id the port derives from: id,
+					   or the row's port_job_var's */
 	int64_t		 task;		/* array task, -1 when absent */
 	int64_t		 step;		/* Slurm step, -1 when absent */
 	const char	*var;		/* variable the id came from */

@@ -34,12 +34,14 @@ port_auto(uint64_t jobid, int64_t task, int64_t step, int lo, int hi)
 	return lo + (int)(n % (uint64_t)(hi - lo + 1));
 }
 
-/* Binds fd to port on the wildcard of its family, as torch's TCPStore
- * does: SO_REUSEADDR, and IPv6 dual-stack, so that a port taken on any
- * address, 127.0.0.1 included, is in use. */
-int
-port_auto_secret(const struct auth *a, uint64_t jobid, int64_t task,
-    int64_t step, int lo, int hi)
+/* The labels the ports derive under: the training's, and the doctor's
+ * own, so that the doctor's port says nothing of the training's. */
+#define PORT_LABEL_TRAIN	"ddprank port"
+#define PORT_LABEL_DOCTOR	"ddprank doctor port"
+
+static int
+port_mac(const struct auth *a, const char *label, uint64_t jobid,
+    int64_t task, int64_t step, int lo, int hi)
 {
 	unsigned char	mac[AUTH_MAC_LEN];
 	char		msg[80];
@@ -48,13 +50,43 @@ port_auto_secret(const struct auth *a, uint64_t jobid, int64_t task,
 
 	len = snprintf(msg, sizeof msg, "%llu %lld %lld",
 	    (unsigned long long)jobid, (long long)task, (long long)step);
-	if (auth_mac(a, "ddprank port", msg, (size_t)len, mac) == -1)
+	if (auth_mac(a, label, msg, (size_t)len, mac) == -1)
 		return -1;
 	for (i = 0; i < 8; i++)
 		n = n << 8 | mac[i];
 	return lo + (int)(n % (uint64_t)(hi - lo + 1));
 }
 
+int
+port_auto_secret(const struct auth *a, uint64_t jobid, int64_t task,
+    int64_t step, int lo, int hi)
+{
+	return port_mac(a, PORT_LABEL_TRAIN, jobid, task, step, lo, hi);
+}
+
+int
+port_doctor(const struct auth *a, int have_job, uint64_t jobid,
+    int64_t task, int64_t step, int train, int lo, int hi)
+{
+	int	span = hi - lo + 1, p;
+
+	if (span == 1 && train == lo)
+		return train < 65535 ? train + 1 : train - 1;
+	if (have_job && a != NULL && a->len > 0) {
+		if ((p = port_mac(a, PORT_LABEL_DOCTOR, jobid, task, step, lo,
+		    hi)) == -1)
+			return -1;
+	} else	/* Nothing secret to hide: the other half of the range. */
+		p = lo + (((train - lo) % span + span) % span + span / 2) %
+		    span;
+	if (p == train)
+		p = p == hi ? lo : p + 1;
+	return p;
+}
+
+/* Binds fd to port on the wildcard of its family, as torch's TCPStore
+ * does: SO_REUSEADDR, and IPv6 dual-stack, so that a port taken on any
+ * address, 127.0.0.1 included, is in use. */
 static int
 port_bind_wildcard(int fd, int family, int port)
 {
@@ -81,7 +113,7 @@ port_bind_wildcard(int fd, int family, int port)
 }
 
 static int
-port_check_wildcard(int port, char **cause)
+port_check_wildcard(int port, const char *what, char **cause)
 {
 	const char	*where = "0.0.0.0";
 	int		 fd, saved;
@@ -106,11 +138,11 @@ port_check_wildcard(int port, char **cause)
 	saved = errno;
 	close(fd);
 	if (saved == EADDRINUSE)
-		return util_fail(cause, "port %d is already in use on this "
+		return util_fail(cause, "%s is already in use on this "
 		    "host (checked as torch's store binds it: on %s); choose "
-		    "another with --port N", port, where);
-	return util_fail(cause, "cannot bind port %d on %s: %s; choose "
-	    "another with --port N", port, where, strerror(saved));
+		    "another with --port N", what, where);
+	return util_fail(cause, "cannot bind %s on %s: %s; choose "
+	    "another with --port N", what, where, strerror(saved));
 ok:
 	close(fd);
 	return 0;
@@ -118,7 +150,7 @@ ok:
 
 static int
 port_bind(const struct addrinfo *ai, char **cause, const char *addr,
-    int port)
+    const char *what)
 {
 	int	fd, one = 1, saved;
 
@@ -130,13 +162,13 @@ port_bind(const struct addrinfo *ai, char **cause, const char *addr,
 		saved = errno;
 		close(fd);
 		if (saved == EADDRINUSE)
-			return util_fail(cause, "port %d is already in use on "
-			    "%s; choose another with --port N", port, addr);
+			return util_fail(cause, "%s is already in use on "
+			    "%s; choose another with --port N", what, addr);
 		if (saved == EADDRNOTAVAIL)
-			return util_fail(cause, "cannot bind port %d: %s is "
-			    "not an address of this host", port, addr);
-		return util_fail(cause, "cannot bind port %d on %s: %s; "
-		    "choose another with --port N", port, addr,
+			return util_fail(cause, "cannot bind %s: %s is "
+			    "not an address of this host", what, addr);
+		return util_fail(cause, "cannot bind %s on %s: %s; "
+		    "choose another with --port N", what, addr,
 		    strerror(saved));
 	}
 	close(fd);
@@ -144,7 +176,8 @@ port_bind(const struct addrinfo *ai, char **cause, const char *addr,
 }
 
 static int
-port_check_addr(const char *addr, int port, char **cause)
+port_check_addr(const char *addr, int port, const char *what,
+    char **cause)
 {
 	struct addrinfo	 hints, *res;
 	char		 serv[8];
@@ -159,15 +192,27 @@ port_check_addr(const char *addr, int port, char **cause)
 	 * one torchrun will listen on; the wildcard is checked anyway. */
 	if (addr == NULL || resolve_addrinfo(addr, serv, &hints, &res) != 0)
 		return 0;
-	rc = port_bind(res, cause, addr, port);
+	rc = port_bind(res, cause, addr, what);
 	resolve_free(res);
 	return rc;
 }
 
 int
+port_check_as(const char *addr, int port, const char *what, char **cause)
+{
+	char	name[16];
+
+	if (what == NULL) {
+		snprintf(name, sizeof name, "port %d", port);
+		what = name;
+	}
+	if (port_check_addr(addr, port, what, cause) == -1)
+		return -1;
+	return port_check_wildcard(port, what, cause);
+}
+
+int
 port_check(const char *addr, int port, char **cause)
 {
-	if (port_check_addr(addr, port, cause) == -1)
-		return -1;
-	return port_check_wildcard(port, cause);
+	return port_check_as(addr, port, NULL, cause);
 }

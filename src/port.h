@@ -24,6 +24,14 @@ int	port_auto(uint64_t jobid, int64_t task, int64_t step, int lo, int hi);
  * -1 when the HMAC fails. */
 int	port_auto_secret(const struct auth *, uint64_t jobid, int64_t task,
 	    int64_t step, int lo, int hi);
+/* The port ddprank doctor gathers the findings on, in the same range
+ * and never the training's port train: with the job's secret and a job
+ * id (have_job), HMAC-SHA256("ddprank doctor port", "JOBID TASK STEP")
+ * as above; without, the training's port is no secret and the doctor's
+ * is the one half the range away from it. A range of the training's
+ * port alone gives the port next to it. */
+int	port_doctor(const struct auth *, int have_job, uint64_t jobid,
+	    int64_t task, int64_t step, int train, int lo, int hi);
 
 /* Checks that port can be bound on addr, when it is a numeric address
  * (so that it is one of this host's), and then as torch's TCPStore binds
@@ -32,5 +40,9 @@ int	port_auto_secret(const struct auth *, uint64_t jobid, int64_t task,
  * on any address, 127.0.0.1 included, fails. Returns -1 and sets *cause
  * saying why not. */
 int	port_check(const char *addr, int port, char **cause);
+/* The same, the port named what in messages ("port N" when NULL): a
+ * secret port is named without its number. */
+int	port_check_as(const char *addr, int port, const char *what,
+	    char **cause);
 
 #endif

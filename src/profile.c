@@ -140,6 +140,7 @@ static const struct key keys[] = {
 	{ .name = "path", .type = K_STR, .off = OFF(path_env),
 	  .flags = KF_LINE },
 	{ .name = "exclusive", .type = K_BOOL, .off = OFF(exclusive) },
+	{ .name = "c10d_shared", .type = K_BOOL, .off = OFF(c10d_shared) },
 	{ .name = "fail_on_task_failure", .type = K_BOOL,
 	  .off = OFF(fail_on_task_failure) },
 	{ .name = "exchange_timeout", .type = K_INT,
@@ -1072,6 +1073,10 @@ problems_cross(const struct profile *p, problem_fn *fn, void *arg)
 		problems_launcher(p, fn, arg);
 	if (p->template[0] == '\0')
 		problem(fn, arg, "template", "template: empty value");
+	if (p->rdzv == RDZV_C10D && !p->exclusive && !p->c10d_shared)
+		problem(fn, arg, "rdzv", "rdzv: c10d on nodes that are not "
+		    "exclusive: " PROFILE_C10D_RISK "; set exclusive = true, "
+		    "or " PROFILE_C10D_KEY);
 	/* The warning would come before the job starts. */
 	if (sched_get(p->scheduler)->warn_signal && p->requeue &&
 	    profile_parse_time(p->time, &secs) == 0 && secs > 0 &&

@@ -99,6 +99,7 @@ struct profile {
 	enum profile_shell task_shell;
 	char		*path_env;	/* explicit PATH for tasks, "" = none */
 	int		 exclusive;
+	int		 c10d_shared;	/* c10d allowed on shared nodes */
 	int		 fail_on_task_failure;
 	int		 exchange_timeout; /* seconds */
 
@@ -144,6 +145,13 @@ struct profile	*profile_load(const char *site, const struct strlist *dirs,
 /* Same from a buffer; name stands for the file in messages. */
 struct profile	*profile_parse_buf(const char *name, const char *text,
 		    const struct strlist *dirs, struct strlist *errors);
+
+/* Why rdzv c10d is refused on nodes other users' jobs may share, and
+ * the key that accepts the risk. */
+#define PROFILE_C10D_RISK	"torch's store has no authentication and " \
+	"c10d unpickles what it reads, so another user on a node can run " \
+	"code in every node of the job"
+#define PROFILE_C10D_KEY	"accept the risk with c10d_shared = true"
 
 /* Checks cross-key rules after command-line overrides (iface discovery
  * needs an iface pattern that compiles, port within 1-65535 or 0, time

@@ -63,14 +63,14 @@ rank_port_of(int *port, const struct rank_opts *o, enum sched_id s,
 		return XC_PORT;
 	}
 	if (o->auth != NULL && o->auth->len > 0 &&
-	    (*port = port_auto_secret(o->auth, job->id, job->task,
+	    (*port = port_auto_secret(o->auth, job->port_id, job->task,
 	    job->step, o->lo, o->hi)) == -1) {
 		util_fail(cause, "--port auto: HMAC-SHA256 of the job's secret "
 		    "failed; choose a port with --port N");
 		return XC_PORT;
 	}
 	if (o->auth == NULL || o->auth->len == 0)
-		*port = port_auto(job->id, job->task, job->step, o->lo,
+		*port = port_auto(job->port_id, job->task, job->step, o->lo,
 		    o->hi);
 	return XC_OK;
 }

@@ -99,6 +99,9 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		 * (flux-batch(1), CONSTRAINTS). */
 		.exclude_opt = "--requires=-host:",
 		.job_var = "FLUX_JOB_ID", .job_f58 = 1,
+		/* The batch job's id in the enclosing instance, in every
+		 * run's tasks (flux-environment(7)). */
+		.port_job_var = "FLUX_ENCLOSING_ID",
 		.task_vars = none, .step_vars = none,
 		.tmpl = "flux.sh", .formats = flux_formats,
 		.env_default_script = 1,

@@ -7,6 +7,10 @@
 #include <sys/wait.h>
 
 #include <limits.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +24,7 @@
 #include "scheduler.h"
 #include "netif.h"
 #include "nodes.h"
+#include "port.h"
 #include "rank.h"
 #include "rx.h"
 #include "testlib.h"
@@ -191,6 +196,8 @@ setup(void)
 	sys = (struct doctor_sys){ &env, &net, fake_list, fake_executable,
 	    fake_writable, fake_environ, fake_run, fake_firstline, &f };
 	memset(&ro, 0, sizeof ro);
+	ro.lo = 20000;
+	ro.hi = 29999;
 	memset(&o, 0, sizeof o);
 	o.ro = &ro;
 	o.wait = 1;
@@ -490,13 +497,25 @@ START_TEST(test_port)
 	fd = t_listener(&port);
 	n.addr = xstrdup("127.0.0.1");
 	n.port = port;
-	doctor_check_port(&n);
+	doctor_check_port(&n, n.addr, 0);
 	ck_assert_int_eq(n.f[DOCTOR_PORT].level, DOCTOR_FAIL);
 	ck_assert_ptr_nonnull(strstr(n.f[DOCTOR_PORT].detail,
 	    "already in use"));
+	/* A secret port: the message says which, never its number. */
+	doctor_check_port(&n, n.addr, 1);
+	ck_assert_int_eq(n.f[DOCTOR_PORT].level, DOCTOR_FAIL);
+	ck_assert_str_eq(n.f[DOCTOR_PORT].detail, "the training's port "
+	    "(secret) is already in use on 127.0.0.1; choose another with "
+	    "--port N");
 	close(fd);
-	doctor_check_port(&n);
+	doctor_check_port(&n, n.addr, 0);
 	ck_assert_int_eq(n.f[DOCTOR_PORT].level, DOCTOR_PASS);
+	doctor_check_port(&n, n.addr, 1);
+	ck_assert_str_eq(n.f[DOCTOR_PORT].detail, "node 0 can bind 127.0.0.1 "
+	    "the training's port (secret)");
+	/* Bound and closed: nothing holds it afterwards. */
+	fd = t_listener(&port);
+	close(fd);
 }
 END_TEST
 
@@ -553,27 +572,32 @@ START_TEST(test_seal)
 	    "test", &cause), 0);
 	ck_assert_int_eq(auth_parse(&other, "ffeeddccbbaa99887766554433221100",
 	    "test", &cause), 0);
+	struct doctor_scope	 sa = { &a, "7.0", "7.0-r0" }, so = sa, none;
+
+	memset(&none, 0, sizeof none);
+	so.auth = &other;
 	fill(&n, 2, "nid003");
 	buf_init(&b);
-	doctor_seal(&b, &n, &a);
+	doctor_seal(&b, &n, &sa);
 	ck_assert_ptr_nonnull(strstr(b.s, "\nmac "));
-	ck_assert_int_eq(doctor_open(&back, b.s, b.len, &a, &cause), 0);
+	ck_assert_int_eq(doctor_open(&back, b.s, b.len, &sa, &cause), 0);
 	ck_assert_str_eq(back.host, "nid003");
 	doctor_node_free(&back);
 	ck_assert_int_eq(doctor_open(&back, b.s, b.len, NULL, &cause), 0);
 	doctor_node_free(&back);
-	ck_assert_int_eq(doctor_open(&back, b.s, b.len, &other, &cause), -1);
-	ck_assert_str_eq(cause, "sealed with another secret");
+	ck_assert_int_eq(doctor_open(&back, b.s, b.len, &so, &cause), -1);
+	ck_assert_str_eq(cause, "sealed with another secret, or for another "
+	    "job or run");
 	free(cause);
 	at = strstr(b.s, "nid003");
 	at[5] = '4';
-	ck_assert_int_eq(doctor_open(&back, b.s, b.len, &a, &cause), -1);
+	ck_assert_int_eq(doctor_open(&back, b.s, b.len, &sa, &cause), -1);
 	free(cause);
 	buf_free(&b);
 	buf_init(&b);
-	doctor_seal(&b, &n, NULL);
+	doctor_seal(&b, &n, &none);
 	ck_assert_ptr_null(strstr(b.s, "\nmac "));
-	ck_assert_int_eq(doctor_open(&back, b.s, b.len, &a, &cause), -1);
+	ck_assert_int_eq(doctor_open(&back, b.s, b.len, &sa, &cause), -1);
 	ck_assert_str_eq(cause, "not sealed with the job's secret");
 	free(cause);
 	ck_assert_int_eq(doctor_open(&back, b.s, b.len, NULL, &cause), 0);
@@ -583,13 +607,70 @@ START_TEST(test_seal)
 	 * length it cannot take) adds nothing; a zero MAC is no seal. */
 	a.len = (size_t)INT_MAX + 1;
 	buf_init(&b);
-	ck_assert_int_eq(doctor_seal(&b, &n, &a), -1);
+	ck_assert_int_eq(doctor_seal(&b, &n, &sa), -1);
 	ck_assert_uint_eq(b.len, 0);
 	doctor_seal(&b, &n, NULL);
 	b.len -= strlen("end\n");
 	buf_addf(&b, "mac %064d\nend\n", 0);
-	ck_assert_int_eq(doctor_open(&back, b.s, b.len, &a, &cause), -1);
-	ck_assert_str_eq(cause, "sealed with another secret");
+	ck_assert_int_eq(doctor_open(&back, b.s, b.len, &sa, &cause), -1);
+	ck_assert_str_eq(cause, "sealed with another secret, or for another "
+	    "job or run");
+	free(cause);
+	buf_free(&b);
+}
+END_TEST
+
+/* What the MAC covers: the job and the run, lengths first, then the
+ * message; a finding sealed for one job or run is refused in another. */
+START_TEST(test_mac_scope)
+{
+	struct auth		 a;
+	struct doctor_node	 back;
+	struct doctor_scope	 sc = { NULL, "7.0", "7.0-r0-ab" }, other;
+	struct buf		 b, in;
+	char			*cause = NULL, hex[AUTH_HEX_LEN + 1];
+	const char		*mac;
+
+	ck_assert_int_eq(auth_parse(&a, "00112233445566778899aabbccddeeff",
+	    "test", &cause), 0);
+	sc.auth = &a;
+	buf_init(&in);
+	doctor_mac_input(&in, &sc, "msg\n", 4);
+	ck_assert_str_eq(in.s, "job 3:7.0\nrun 9:7.0-r0-ab\nmsg\n");
+	buf_free(&in);
+	other = sc;
+	other.job = NULL;
+	other.run = NULL;
+	buf_init(&in);
+	doctor_mac_input(&in, &other, "", 0);
+	ck_assert_str_eq(in.s, "job 0:\nrun 0:\n");
+	buf_free(&in);
+
+	/* The seal is the HMAC of exactly that input. */
+	fill(&n, 1, "nid017");
+	buf_init(&b);
+	doctor_seal(&b, &n, &sc);
+	mac = strstr(b.s, "\nmac ") + 5;
+	buf_init(&in);
+	doctor_mac_input(&in, &sc, b.s, (size_t)(mac - 4 - b.s));
+	auth_mac_hex(&a, "ddprank doctor", in.s, in.len, hex);
+	ck_assert_int_eq(strncmp(mac, hex, AUTH_HEX_LEN), 0);
+	buf_free(&in);
+
+	ck_assert_int_eq(doctor_open(&back, b.s, b.len, &sc, &cause), 0);
+	doctor_node_free(&back);
+	other = sc;
+	other.job = "8.0";
+	ck_assert_int_eq(doctor_open(&back, b.s, b.len, &other, &cause), -1);
+	free(cause);
+	other = sc;
+	other.run = "7.0-r1-cd";
+	ck_assert_int_eq(doctor_open(&back, b.s, b.len, &other, &cause), -1);
+	free(cause);
+	/* No pair of names passes for another. */
+	other.job = "7.0\nrun 9:7.0-r0-ab";
+	other.run = "";
+	ck_assert_int_eq(doctor_open(&back, b.s, b.len, &other, &cause), -1);
 	free(cause);
 	buf_free(&b);
 }
@@ -692,6 +773,67 @@ START_TEST(test_report_fail)
 	    "\"FAIL\",\"nodes\":\"nid018\",\"detail\":\"no findings reached "
 	    "node 0 within 5 s\"}"));
 	ck_assert_ptr_nonnull(strstr(b.s, "\"exclude\":\"nid[017-018]\"}\n"));
+	buf_free(&b);
+	doctor_report_free(&r);
+}
+END_TEST
+
+/* The training's port secret: neither the text nor the JSON has it;
+ * the connect line names the doctor's own port. */
+START_TEST(test_report_hidden)
+{
+	struct doctor_report	r;
+	struct buf		b;
+
+	report3(&r);
+	r.hide_port = 1;
+	r.gport = 24242;
+	doctor_compare(&r);
+	expect_text(&r, "ddprank doctor: 3 nodes, master 10.3.0.1, secret "
+	    "port\n"
+	    "PASS nodes: 3 nodes, master 10.3.0.1, secret port\n"
+	    "PASS iface: eth3 is up\n"
+	    "PASS connect: reached node 0 at 10.3.0.1 port 24242\n"
+	    "ddprank doctor: no check failed\n");
+	buf_init(&b);
+	doctor_format_json(&b, &r);
+	ck_assert_ptr_null(strstr(b.s, "29500"));
+	ck_assert_ptr_nonnull(strstr(b.s, "\"master_port\":null"));
+	buf_free(&b);
+	doctor_report_free(&r);
+	report3(&r);
+	r.hide_port = 1;
+	r.v[2].port = 29501;
+	doctor_compare(&r);
+	buf_init(&b);
+	doctor_format_text(&b, &r);
+	ck_assert_ptr_nonnull(strstr(b.s, "FAIL nodes nid018: uses another "
+	    "port than node 0"));
+	ck_assert_ptr_null(strstr(b.s, "2950"));
+	buf_free(&b);
+	doctor_report_free(&r);
+}
+END_TEST
+
+/* Connections that bring nothing were dropped: a node that never
+ * reported may have been crowded out, and is not blamed. */
+START_TEST(test_report_dropped)
+{
+	struct doctor_report	r;
+	struct buf		b;
+
+	report3(&r);
+	r.v[2].reported = 0;
+	r.dropped = 600;
+	doctor_compare(&r);
+	ck_assert_int_eq(doctor_failed(&r), 0);
+	buf_init(&b);
+	doctor_format_text(&b, &r);
+	ck_assert_ptr_nonnull(strstr(b.s, "WARN connect nid018: no findings "
+	    "reached node 0 within 5 s, while it dropped 600 connections "
+	    "that sent none (another user flooding its port?): not "
+	    "blamed\n"));
+	ck_assert_ptr_null(strstr(b.s, "--exclude"));
 	buf_free(&b);
 	doctor_report_free(&r);
 }
@@ -850,6 +992,73 @@ START_TEST(test_rank_twice)
 }
 END_TEST
 
+/* The flooder: connects to port on loopback until one is accepted,
+ * then holds count idle connections (as many as it can make in 5 s),
+ * says so on fd and waits to be killed. */
+static void
+flood(int port, int count, int fd)
+{
+	struct sockaddr_in	sin;
+	int			s, made = 0, tries = 0;
+
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	sin.sin_port = htons((uint16_t)port);
+	while (made < count && tries++ < 25 * count) {
+		if ((s = socket(AF_INET, SOCK_STREAM, 0)) == -1)
+			break;
+		if (connect(s, (struct sockaddr *)&sin, sizeof sin) == 0)
+			made++;
+		else {
+			close(s);
+			poll(NULL, 0, made == 0 ? 20 : 1);
+		}
+	}
+	(void)write(fd, "x", 1);
+	for (;;)
+		pause();
+}
+
+/* 600 idle connections to the doctor's port before the good node
+ * reports (another user saw node 0's listener in /proc/net/tcp): the
+ * good node's findings still come, and no one is blamed. */
+START_TEST(test_flood)
+{
+	struct doctor_report	r;
+	pid_t			flooder, good;
+	char			c;
+	int			fd, port, gport, sent, status, p[2];
+
+	fd = t_listener(&port);
+	close(fd);
+	/* Job 7, no secret: the doctor's port is that of port_doctor. */
+	gport = port_doctor(NULL, 1, 7, -1, -1, port, 20000, 29999);
+	ck_assert_int_ne(gport, port);
+	o.wait = 8;
+	ck_assert_int_eq(pipe(p), 0);
+	if ((flooder = fork()) == 0)
+		flood(gport, 600, p[1]);
+	if ((good = fork()) == 0) {
+		ck_assert_int_eq(read(p[0], &c, 1), 1);
+		run_as("n2", port, &r, &sent);
+		_exit(sent ? 0 : 1);
+	}
+	run_as("n1", port, &r, &sent);
+	kill(flooder, SIGKILL);
+	ck_assert_int_eq(waitpid(flooder, &status, 0), flooder);
+	ck_assert_int_eq(waitpid(good, &status, 0), good);
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+	ck_assert_int_eq(r.v[1].reported, 1);
+	ck_assert_int_eq(r.v[1].f[DOCTOR_CONNECT].level, DOCTOR_PASS);
+	ck_assert_int_eq(doctor_failed(&r), 0);
+	ck_assert_uint_gt(r.dropped, 500);
+	doctor_report_free(&r);
+	close(p[0]);
+	close(p[1]);
+}
+END_TEST
+
 /* Node 0 is absent: node 2 gives up after a bounded wait and keeps
  * its findings for its own report. */
 START_TEST(test_no_node0)
@@ -994,6 +1203,7 @@ doctor_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_wire);
 	tcase_add_test(tc, test_seal);
+	tcase_add_test(tc, test_mac_scope);
 	tcase_add_loop_test(tc, test_wire_bad, 0,
 	    (int)(sizeof bad_wire / sizeof bad_wire[0]));
 	suite_add_tcase(s, tc);
@@ -1003,6 +1213,8 @@ doctor_suite(void)
 	tcase_add_test(tc, test_report_pass);
 	tcase_add_test(tc, test_report_fail);
 	tcase_add_test(tc, test_report_no_blame);
+	tcase_add_test(tc, test_report_hidden);
+	tcase_add_test(tc, test_report_dropped);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("net");
@@ -1013,6 +1225,7 @@ doctor_suite(void)
 	tcase_add_test(tc, test_other_secret);
 	tcase_add_test(tc, test_rank_twice);
 	tcase_add_test(tc, test_no_node0);
+	tcase_add_test(tc, test_flood);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("dir");

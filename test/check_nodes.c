@@ -535,6 +535,32 @@ START_TEST(test_job_others)
 }
 END_TEST
 
+/* The port's id: the job's own, but on Flux the batch job's
+ * (FLUX_ENCLOSING_ID), which the doctor's run and the training's share
+ * where each has a FLUX_JOB_ID of its own. */
+START_TEST(test_job_port_id)
+{
+	struct nodes_env	 env;
+	struct nodes_job	 doc, train;
+	char			*cause = NULL;
+
+	env = t_env(ENV("FLUX_JOB_ID=f21", "FLUX_ENCLOSING_ID=f2"));
+	ck_assert_int_eq(nodes_job(&doc, &env, SCHED_FLUX, &cause), 0);
+	env = t_env(ENV("FLUX_JOB_ID=f22", "FLUX_ENCLOSING_ID=f2"));
+	ck_assert_int_eq(nodes_job(&train, &env, SCHED_FLUX, &cause), 0);
+	ck_assert(doc.id == 58 && train.id == 59);
+	ck_assert(doc.port_id == 1 && train.port_id == 1);
+	env = t_env(ENV("FLUX_JOB_ID=f21"));
+	ck_assert_int_eq(nodes_job(&doc, &env, SCHED_FLUX, &cause), 0);
+	ck_assert(doc.port_id == 58);
+	env = t_env(ENV("SLURM_JOB_ID=12", "FLUX_ENCLOSING_ID=f2"));
+	ck_assert_int_eq(nodes_job(&doc, &env, SCHED_SLURM, &cause), 0);
+	ck_assert(doc.port_id == 12);
+	expect_job_error(ENV("FLUX_JOB_ID=f21", "FLUX_ENCLOSING_ID=fO"),
+	    SCHED_FLUX, "FLUX_ENCLOSING_ID is not a Flux job id: 'fO'");
+}
+END_TEST
+
 START_TEST(test_job_detect)
 {
 	/* A hostfile has no job id of its own: the first scheduler's. */
@@ -639,6 +665,7 @@ nodes_suite(void)
 	tc = tcase_create("job");
 	tcase_add_test(tc, test_job_slurm);
 	tcase_add_test(tc, test_job_others);
+	tcase_add_test(tc, test_job_port_id);
 	tcase_add_test(tc, test_job_detect);
 	tcase_add_test(tc, test_load_ignores_job);
 	suite_add_tcase(s, tc);

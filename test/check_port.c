@@ -143,6 +143,67 @@ START_TEST(test_auto_secret)
 }
 END_TEST
 
+/* The first 8 bytes of the MAC under label, big-endian, into the range:
+ * the derivation computed here from auth_mac, not from port.c. */
+static int
+mac_port(const struct auth *a, const char *label, const char *msg, int lo,
+    int hi)
+{
+	unsigned char	mac[AUTH_MAC_LEN];
+	uint64_t	n = 0;
+	int		i;
+
+	auth_mac(a, label, msg, strlen(msg), mac);
+	for (i = 0; i < 8; i++)
+		n = n << 8 | mac[i];
+	return lo + (int)(n % (uint64_t)(hi - lo + 1));
+}
+
+/* The labels: the training's port under "ddprank port", the doctor's
+ * under "ddprank doctor port", of the same "JOBID TASK STEP"; the
+ * doctor's is never the training's. */
+START_TEST(test_doctor_port)
+{
+	struct auth	 a;
+	char		*cause = NULL;
+	int		 train, doc, i;
+
+	ck_assert_int_eq(auth_parse(&a, "00112233445566778899aabbccddeeff",
+	    "test", &cause), 0);
+	ck_assert_int_eq(port_auto_secret(&a, 123456, 3, 0, 20000, 29999),
+	    mac_port(&a, "ddprank port", "123456 3 0", 20000, 29999));
+	train = port_auto_secret(&a, 123456, 3, 1, 20000, 29999);
+	doc = port_doctor(&a, 1, 123456, 3, 0, train, 20000, 29999);
+	ck_assert_int_eq(doc, mac_port(&a, "ddprank doctor port",
+	    "123456 3 0", 20000, 29999));
+	ck_assert_int_ne(doc, train);
+	ck_assert_int_ne(doc, port_auto_secret(&a, 123456, 3, 0, 20000,
+	    29999));
+	/* A clash moves to the next port, the range wrapping. */
+	for (i = 0; i < 2000; i++) {
+		train = port_auto_secret(&a, (uint64_t)i, -1, 0, 20000, 20009);
+		doc = port_doctor(&a, 1, (uint64_t)i, -1, -1, train, 20000,
+		    20009);
+		ck_assert_int_ne(doc, train);
+		ck_assert_int_ge(doc, 20000);
+		ck_assert_int_le(doc, 20009);
+	}
+	/* Without a secret or a job: half the range away. */
+	ck_assert_int_eq(port_doctor(NULL, 1, 7, -1, -1, 20000, 20000, 29999),
+	    25000);
+	ck_assert_int_eq(port_doctor(&a, 0, 0, -1, -1, 29999, 20000, 29999),
+	    24999);
+	/* A --port below the range: (1000 - 20000) mod 10000 is 1000. */
+	ck_assert_int_eq(port_doctor(NULL, 0, 0, -1, -1, 1000, 20000, 29999),
+	    26000);
+	/* A range of the training's port alone. */
+	ck_assert_int_eq(port_doctor(&a, 1, 7, -1, -1, 29500, 29500, 29500),
+	    29501);
+	ck_assert_int_eq(port_doctor(&a, 1, 7, -1, -1, 65535, 65535, 65535),
+	    65534);
+}
+END_TEST
+
 /* The message wanted is formatted from fmt and the arguments after it. */
 static void __attribute__((format(printf, 3, 4)))
 expect_check_error(const char *addr, int port, const char *fmt, ...)
@@ -236,6 +297,7 @@ port_suite(void)
 	tcase_add_test(tc, test_parse_range);
 	tcase_add_test(tc, test_auto);
 	tcase_add_test(tc, test_auto_secret);
+	tcase_add_test(tc, test_doctor_port);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("check");

@@ -241,6 +241,7 @@ START_TEST(test_every_key)
 	    "task_shell = plain\n"
 	    "path = \"/usr/local/cuda/bin:/usr/bin:/bin\"\n"
 	    "exclusive = false\n"
+	    "c10d_shared = true\n"
 	    "fail_on_task_failure = no\n"
 	    "exchange_timeout = 60\n");
 	ck_assert_str_eq(p->description, "all keys");
@@ -1299,6 +1300,7 @@ START_TEST(test_dump_format)
 	    "task_shell = \"login-interactive\"\n"
 	    "path = \"\"\n"
 	    "exclusive = true\n"
+	    "c10d_shared = false\n"
 	    "fail_on_task_failure = true\n"
 	    "exchange_timeout = 300\n"
 	    "requeue = false\n"
@@ -1336,7 +1338,7 @@ START_TEST(test_dump_roundtrip)
 	roundtrip("description = \"quotes \\\" and \\\\ and 'single' # not "
 	    "a comment\"\nscheduler = hpcpack\nrdzv = c10d\n"
 	    "task_shell = interactive\nport = 1\n"
-	    "port_range = {1024, 1024}\nexclusive = off\n"
+	    "port_range = {1024, 1024}\nexclusive = off\nc10d_shared = on\n"
 	    "setup = {\"line one\\nline two\", \"tab\\there\", "
 	    "\"echo \\${HOME} $PATH \\${ $\", \"bell\\a\", \"\", "
 	    "\"utf-8: \xc3\xa9\"}\n"

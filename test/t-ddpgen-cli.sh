@@ -91,7 +91,7 @@ expect_eq "--show-site account" "$(grep -c 'account *= *"m1234"' "$T/show")" 1
 
 # Command-line values override the profile.
 "$DDPGEN" --ddprank /x/ddprank --site cori -A acct -p debug -C knl -q premium \
-    -t 10 -J myjob -G 4 -n 3 -P 4242 -r c10d -i '^ib0$' train.py >"$T/job.sh"
+    -t 10 -J myjob -N 2 -G 4 -n 3 -P 4242 -r c10d -i '^ib0$' train.py >"$T/job.sh"
 for want in '#SBATCH --account=acct' '#SBATCH --partition=debug' \
     '#SBATCH --constraint=knl' '#SBATCH --qos=premium' '#SBATCH --time=10' \
     '#SBATCH --job-name=myjob' '#SBATCH --gpus-per-node=4'; do

@@ -59,13 +59,14 @@ fault ip -n "ddp$ID-node2" link set nmn0 name nmn9
 fault ip -n "ddp$ID-node2" link set nmn9 up
 # iface-down, node4.
 fault ip -n "ddp$ID-node4" link set nmn0 down
-# firewall, node6: its packets to the port are dropped.
+# firewall, node6: its packets to the job's ports are dropped: the
+# training's, and the range the doctor's own port is derived in.
 fwport=23456
 fault nsenter --net="$(ns 6)" nft -f - <<EOF
 table inet ddptest {
 	chain out {
 		type filter hook output priority 0; policy accept;
-		tcp dport $fwport drop
+		tcp dport { $fwport, 20000-29999 } drop
 	}
 }
 EOF
@@ -82,6 +83,14 @@ s.bind(("0.0.0.0", int(sys.argv[1])))
 s.listen()
 time.sleep(300)' "$takenport" &
 listener=$!
+# python takes seconds to start on a loaded machine: the fault is in
+# place once the port listens, not once the process exists.
+i=0
+while ! nsenter --net="$(ns 9)" ss -Hltn "sport = :$takenport" |
+    grep -q . && [ $i -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 # launcher-missing, node12: every torchrun on PATH hidden by /dev/null.
 IFS_=$IFS; IFS=:
 for d in $PATH; do
@@ -252,16 +261,21 @@ failed env-typo "FAIL env node[13-14]: first: NCCL_SOCKET_IFNAM is not a known v
 failed gpus "FAIL gpus node16: 1 GPU device node (/dev/nvidiaN) for 2 GPUs requested" \
     "--exclude=node16"
 
-# The healthy job: the doctor passes on the port the training then uses.
+# The healthy job: the doctor passes, and its report never shows the
+# port the training then uses, the job's secret (t-security-ports.sh).
 if job healthy; then
 	expect_eq "healthy: exit status" "$RC" 0
 	check "healthy: the doctor did not pass: $(cat "$OUT")" \
 	    grep -q "^ddprank doctor: no check failed$" "$OUT"
-	port=$(sed -n 's/^ddprank doctor: 3 nodes, master .* port \([0-9]*\)$/\1/p' "$OUT")
+	check "healthy: the first line: $(head -n 1 "$OUT")" grep -q \
+	    "^ddprank doctor: 3 nodes, master .*, secret port$" "$OUT"
+	port=$(cat "$T/healthy/ranks"/* 2>/dev/null |
+	    sed -n 's/.*"MASTER_PORT": "\([0-9]*\)".*/\1/p' | sort -u)
 	n=$(cat "$T/healthy/ranks"/* 2>/dev/null | grep -c "\"MASTER_PORT\": \"$port\"")
-	check "healthy: no port in the doctor's report" test -n "$port"
-	check "healthy: 6 ranks should use the doctor's port [$port], $n do" \
+	check "healthy: 6 ranks should use one port [$port], $n do" \
 	    test "$n" = 6
+	check "healthy: the doctor's report shows the training's port $port" \
+	    ! grep -E "^(ddprank doctor:|PASS|WARN|FAIL).*\<$port\>" "$OUT"
 fi
 
 # HPC Pack: both tasks fail with the doctor's status within 15 s; task

@@ -151,6 +151,29 @@ check "2x2: an argument was run as a command" test ! -e "$T/work/pwned"
 # The job ids ddprank read were Flux's F58 ones, and R came from flux.
 check "2x2: R was asked of flux" test -n "$(ls "$T/emu-2x2/jobs")"
 
+# --- the doctor's run and the training's: one port --------------------------------
+# Each flux run of a batch job is a job with its own FLUX_JOB_ID; the
+# automatic port derives from the batch job's FLUX_ENCLOSING_ID, so the
+# doctor's run checks the port the training's run then uses.
+cat >"$T/ports.sh" <<'EOF'
+#!/bin/bash
+#flux: -N 2
+set -eu
+DDPRANK_SECRET=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
+export DDPRANK_SECRET
+for run in doctor training; do
+	flux run -N 2 --tasks-per-node=1 sh -c \
+	    'echo "port $1 $FLUX_JOB_ID $("$2" port)"' sh "$run" "$DDPRANK"
+done
+EOF
+submitter_env "$T/ports-env.json" DDPRANK="$DDPRANK"
+batch ports 60 "$T/ports-env.json"
+expect_eq "ports: exit status" "$RC" 0
+expect_eq "ports: four tasks, two runs of their own: $(cat "$OUT")" \
+    "$(grep -c '^port ' "$OUT") $(awk '/^port / { print $3 }' "$OUT" | sort -u | wc -l)" "4 2"
+expect_eq "ports: one port in both runs: $(cat "$OUT")" \
+    "$(awk '/^port / { print $4 }' "$OUT" | sort -u | wc -l)" 1
+
 # --- node2 never starts its task -------------------------------------------------
 # ddprank is not executable on node2 (/dev/null over it): node2's task
 # says so and ends; -o exit-on-error ends node1's at once.

@@ -79,7 +79,7 @@ for site in cori plmt slurm; do
 	vg 0 "$DDPGEN" --site "$site" --nodes 2 --account m1 --env A='x y' \
 	    train.py --lr 1
 	vg 0 "$DDPGEN" --site "$site" -o "$T/job.sh" -S 'module load x' \
-	    --rdzv c10d --iface '^eth[0-9]$' train.py
+	    --nodes 2 --rdzv c10d --iface '^eth[0-9]$' train.py
 done
 for f in xml cmd ps; do
 	vg 0 "$DDPGEN" --site hpcpack --nodes 3 --format "$f" --time 1:00:00 \
