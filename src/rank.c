@@ -207,25 +207,54 @@ rank_identify(struct rank_ctx *c, struct rank *r, char **cause)
 	return rank_crosscheck(c, host, i, cause);
 }
 
-/* Among the addresses the first node resolves to, the one inside a
- * subnet of this node's matched interface; else the first IPv4; else
- * the first. */
-static const struct netif_addr *
-rank_choose(struct rank_ctx *c, const struct netif_addrs *addrs)
+/* The order every node sorts the first node's addresses in, so that the
+ * choice does not follow the resolver's order, which differs between
+ * nodes (RFC 6724 sorts by this node's own addresses; DNS rotates its
+ * answers): loopback last, IPv4 before IPv6, then lowest first. */
+static int
+rank_addr_cmp(const void *pa, const void *pb)
+{
+	const struct netif_addr	*a = pa, *b = pb;
+	int			 la = netif_addr_is_loopback(a);
+	int			 lb = netif_addr_is_loopback(b);
+
+	if (la != lb)
+		return la - lb;
+	if (a->family != b->family)
+		return a->family == AF_INET ? -1 : 1;
+	return memcmp(a->addr, b->addr, a->family == AF_INET ? 4 : 16);
+}
+
+/* 1 if a lies in a subnet of this node's matched interface. */
+static int
+rank_in_iface_subnet(struct rank_ctx *c, const struct netif_addr *a)
 {
 	const struct netif	*e;
-	size_t			 i, j;
+	size_t			 j;
 
-	for (i = 0; c->iface != NULL && i < addrs->n; i++) {
-		for (j = 0; j < c->ifs.n; j++) {
-			e = &c->ifs.v[j];
-			if (strcmp(e->name, c->iface->name) == 0 &&
-			    netif_addr_in_subnet(&addrs->v[i], &e->a))
-				return &addrs->v[i];
-		}
+	for (j = 0; c->iface != NULL && j < c->ifs.n; j++) {
+		e = &c->ifs.v[j];
+		if (strcmp(e->name, c->iface->name) == 0 &&
+		    netif_addr_in_subnet(a, &e->a))
+			return 1;
 	}
+	return 0;
+}
+
+/* The one rule every node applies alike, node 0 included: of the
+ * addresses the first node's name resolves to, in rank_addr_cmp's
+ * order, the first inside a subnet of this node's matched interface,
+ * else the first. A node cannot learn node 0's other addresses; the
+ * nodes agree as long as they resolve the name alike and their
+ * interfaces share the network's subnet. Sorts addrs. */
+static const struct netif_addr *
+rank_choose(struct rank_ctx *c, struct netif_addrs *addrs)
+{
+	size_t	i;
+
+	qsort(addrs->v, addrs->n, sizeof *addrs->v, rank_addr_cmp);
 	for (i = 0; i < addrs->n; i++) {
-		if (addrs->v[i].family == AF_INET)
+		if (rank_in_iface_subnet(c, &addrs->v[i]))
 			return &addrs->v[i];
 	}
 	return &addrs->v[0];
@@ -277,17 +306,13 @@ static int
 rank_master(struct rank_ctx *c, struct rank *r, char **cause)
 {
 	const char	*v;
-	char		 s[NETIF_ADDRSTRLEN];
 
 	/* The batch shell computes it on the first node and srun passes it
-	 * on: that beats anything each node could work out alone. */
+	 * on: that beats anything each node could work out alone. Node 0
+	 * does not take its own interface's address otherwise: the others
+	 * cannot know it, and would connect elsewhere. */
 	if ((v = nodes_var(c->env, "MASTER_ADDR")) != NULL) {
 		r->master_addr = xstrdup(v);
-		return XC_OK;
-	}
-	if (c->iface != NULL && r->node_rank == 0) {
-		netif_addr_format(&c->iface->a, c->iface->name, s, sizeof s);
-		r->master_addr = xstrdup(s);
 		return XC_OK;
 	}
 	return rank_resolve_master(c, r, cause);

@@ -184,28 +184,115 @@ START_TEST(test_master_iface)
 	    "export MASTER_PORT=29500\n"
 	    "export GLOO_SOCKET_IFNAME=eth3\n"
 	    "export NCCL_SOCKET_IFNAME='=eth3'\n");
-	/* Node 0: the address of its own matched interface, unresolved. */
+	/* Node 0 applies the same rule to its own name, and agrees: not
+	 * the address of its own interface, which no other node knows. */
 	fake.hostname = "nid01";
-	fake.resolved = 0;
 	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]"),
 	    "export NODE_RANK=0\n"
 	    "export NNODES=3\n"
-	    "export MASTER_ADDR=10.3.0.2\n"
+	    "export MASTER_ADDR=10.3.0.1\n"
 	    "export MASTER_PORT=29500\n"
 	    "export GLOO_SOCKET_IFNAME=eth3\n"
 	    "export NCCL_SOCKET_IFNAME='=eth3'\n");
-	ck_assert_int_eq(fake.resolved, 0);
+}
+END_TEST
+
+/* Field report 3: names resolve to the management network (eth3 here)
+ * and --iface picks another (nmn0). Node 0 used to give its nmn0
+ * address and the others its name's: every node must give the same. */
+static const struct t_if mgmt_ifs1[] = {
+	{ "lo", 1, "127.0.0.1", 8 },
+	{ "eth3", 1, "10.70.0.11", 24 },
+	{ "nmn0", 1, "10.71.0.11", 24 },
+	{ NULL, 0, NULL, 0 }
+};
+static const struct t_if mgmt_ifs2[] = {
+	{ "lo", 1, "127.0.0.1", 8 },
+	{ "eth3", 1, "10.70.0.12", 24 },
+	{ "nmn0", 1, "10.71.0.12", 24 },
+	{ NULL, 0, NULL, 0 }
+};
+static const char *const mgmt_dns[] = {
+	"node1=10.70.0.11",
+	"node2=10.70.0.12",
+	/* Two answers, in another order on the other node. */
+	"multi=10.71.0.11 10.70.0.11",
+	NULL
+};
+static const char *const mgmt_dns2[] = {
+	"node1=10.70.0.11",
+	"node2=10.70.0.12",
+	"multi=10.70.0.11 10.71.0.11",
+	NULL
+};
+
+static char *
+master_on(const char *host, const struct t_if *ifs,
+    const char *const *names, const char *list)
+{
+	const char	*vars[] = { list, NULL };
+	struct rank	 r;
+	char		*cause, *addr;
+	int		 xc;
+
+	fake.hostname = host;
+	fake.ifs = ifs;
+	fake.dns = names;
+	if ((xc = compute(&r, vars, &cause)) != XC_OK)
+		ck_abort_msg("%s: exit %d: %s", host, xc, cause);
+	addr = xstrdup(r.master_addr);
+	rank_free(&r);
+	return addr;
+}
+
+START_TEST(test_master_agrees)
+{
+	char	*a, *b;
+
+	use_iface("^nmn0$");
+	/* No address of node1's name on nmn0: both give its eth3 one. */
+	a = master_on("node1", mgmt_ifs1, mgmt_dns, "SLURM_JOB_NODELIST="
+	    "node[1-2]");
+	b = master_on("node2", mgmt_ifs2, mgmt_dns, "SLURM_JOB_NODELIST="
+	    "node[1-2]");
+	ck_assert_str_eq(a, "10.70.0.11");
+	ck_assert_str_eq(b, a);
+	free(a);
+	free(b);
+	/* A name with an address on nmn0: that one, whatever order each
+	 * node's resolver gives. */
+	a = master_on("node1", mgmt_ifs1, mgmt_dns, "SLURM_JOB_NODELIST="
+	    "multi,node1");
+	b = master_on("node2", mgmt_ifs2, mgmt_dns2, "SLURM_JOB_NODELIST="
+	    "multi,node2");
+	ck_assert_str_eq(a, "10.71.0.11");
+	ck_assert_str_eq(b, a);
+	free(a);
+	free(b);
+	/* Without --iface, the lowest IPv4 address, in either order. */
+	rx_free(&rx);
+	opts.rx = NULL;
+	opts.iface = NULL;
+	a = master_on("node1", mgmt_ifs1, mgmt_dns, "SLURM_JOB_NODELIST="
+	    "multi,node1");
+	b = master_on("node2", mgmt_ifs2, mgmt_dns2, "SLURM_JOB_NODELIST="
+	    "multi,node2");
+	ck_assert_str_eq(a, "10.70.0.11");
+	ck_assert_str_eq(b, a);
+	free(a);
+	free(b);
 }
 END_TEST
 
 START_TEST(test_master_fallbacks)
 {
 	use_iface("^eth3$");
-	/* No address of 'far' in eth3's subnet: its first IPv4 one. */
+	/* No address of 'far' in eth3's subnet: its lowest IPv4 one, not
+	 * the resolver's first. */
 	expect_sh(ENV("SLURM_JOB_NODELIST=far,nid02"),
 	    "export NODE_RANK=1\n"
 	    "export NNODES=2\n"
-	    "export MASTER_ADDR=192.168.1.1\n"
+	    "export MASTER_ADDR=10.0.0.1\n"
 	    "export MASTER_PORT=29500\n"
 	    "export GLOO_SOCKET_IFNAME=eth3\n"
 	    "export NCCL_SOCKET_IFNAME='=eth3'\n");
@@ -237,7 +324,7 @@ START_TEST(test_master_env_wins)
 	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]", "MASTER_ADDR="),
 	    "export NODE_RANK=0\n"
 	    "export NNODES=3\n"
-	    "export MASTER_ADDR=10.3.0.2\n"
+	    "export MASTER_ADDR=10.3.0.1\n"
 	    "export MASTER_PORT=29500\n"
 	    "export GLOO_SOCKET_IFNAME=eth3\n"
 	    "export NCCL_SOCKET_IFNAME='=eth3'\n");
@@ -724,11 +811,11 @@ START_TEST(test_keep_ifnames)
 	expect_vars(&r, 1, RDZV_STATIC,
 	    "export NODE_RANK=0\n"
 	    "export NNODES=3\n"
-	    "export MASTER_ADDR=10.3.0.2\n"
+	    "export MASTER_ADDR=10.3.0.1\n"
 	    "export MASTER_PORT=29500\n"
 	    "export PET_NNODES=3\n"
 	    "export PET_NODE_RANK=0\n"
-	    "export PET_MASTER_ADDR=10.3.0.2\n"
+	    "export PET_MASTER_ADDR=10.3.0.1\n"
 	    "export PET_MASTER_PORT=29500\n");
 	rank_free(&r);
 	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=nid[01-03]",
@@ -919,6 +1006,7 @@ rank_suite(void)
 	tcase_add_test(tc, test_hpcpack_case);
 	tcase_add_test(tc, test_master_iface);
 	tcase_add_test(tc, test_master_fallbacks);
+	tcase_add_test(tc, test_master_agrees);
 	tcase_add_test(tc, test_master_env_wins);
 	tcase_add_test(tc, test_master_loopback);
 	tcase_add_test(tc, test_master_unresolved);
