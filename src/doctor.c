@@ -1088,6 +1088,38 @@ doctor_line(struct doctor_line *dl, const struct doctor_report *r,
 	free(names);
 }
 
+/* 1 when some node other than node 0 reached it: node 0 could then be
+ * reached, and a node that never reported is to blame itself. */
+static int
+doctor_reached(const struct doctor_report *r)
+{
+	uint64_t	i;
+
+	for (i = 1; i < r->n; i++) {
+		if (r->v[i].reported)
+			return 1;
+	}
+	return 0;
+}
+
+/* 1 when node i's failure of check c is a fault of its own. A node
+ * alone cannot tell whose fault its failed connection is, or its view
+ * of the job (a master name that does not resolve, a port no job id
+ * gives): node 0's report says. Nor can node 0 when no node at all
+ * reached it: its port may be what nobody could reach. */
+static int
+doctor_blames(const struct doctor_report *r, uint64_t i,
+    enum doctor_check c)
+{
+	const struct doctor_finding	*f = &r->v[i].f[c];
+
+	if (!checks[c].blames || f->detail == NULL || f->level != DOCTOR_FAIL)
+		return 0;
+	if (r->local)
+		return c != DOCTOR_CONNECT && c != DOCTOR_NODES;
+	return c != DOCTOR_CONNECT || r->v[i].reported || doctor_reached(r);
+}
+
 /* The nodes to exclude: those failing a check that blames its node. */
 static char *
 doctor_exclude(const struct doctor_report *r)
@@ -1102,8 +1134,7 @@ doctor_exclude(const struct doctor_report *r)
 	bufs = xreallocarray(NULL, r->n ? r->n : 1, sizeof *bufs);
 	for (i = 0; i < r->n; i++) {
 		for (c = 0; c < DOCTOR_NCHECKS; c++) {
-			if (checks[c].blames && r->v[i].f[c].detail != NULL &&
-			    r->v[i].f[c].level == DOCTOR_FAIL)
+			if (doctor_blames(r, i, (enum doctor_check)c))
 				break;
 		}
 		if (c < DOCTOR_NCHECKS)
@@ -1159,7 +1190,12 @@ doctor_format_text(struct buf *b, const struct doctor_report *r)
 		buf_adds(b, "ddprank doctor: no check failed\n");
 		return;
 	}
-	if ((ex = doctor_exclude(r)) == NULL) {
+	if ((ex = doctor_exclude(r)) == NULL && r->local) {
+		buf_adds(b, "ddprank doctor: FAIL, but this node alone cannot "
+		    "tell which node is to blame: see node 0's report\n");
+		return;
+	}
+	if (ex == NULL) {
 		buf_adds(b, "ddprank doctor: FAIL, but no node is to blame\n");
 		return;
 	}
