@@ -177,4 +177,20 @@ run_node acc 1 0 2 2 >out 2>err
 check "accelerate: an unknown flag is an error" grep -q \
     'unrecognized arguments: --nproc_per_node=2' err
 
+# One process in all (-N 1 on a CPU site): no --multi_gpu, which
+# accelerate refuses for fewer than 2 processes; it runs the script once.
+gen acc1 'launcher = accelerate' -N 1 train.py
+check "accelerate, one process: no --multi_gpu" \
+    ! grep -q -e '--multi_gpu' job.acc1
+env -i PATH="$srcdir/test/standin:/usr/bin:/bin" HOME="$T" \
+    SLURM_JOB_NODELIST="$me" SLURM_JOB_ID=78 SLURM_NODEID=0 \
+    ACCELERATE_STANDIN_SHOW=1 DDPRANK="$DDPRANK" \
+    bash -c "$(node_command acc1)" >out 2>err
+expect_eq "accelerate, one process: exit status ($(cat err))" "$?" 0
+expect_eq "accelerate, one process: the script runs once" \
+    "$(tr '\0' '|' <out)" "/usr/bin/python3|train.py|"
+gen acc2 'launcher = accelerate' -N 2 train.py
+check "accelerate, two nodes of one process: --multi_gpu" \
+    grep -q '^	accelerate launch --multi_gpu \\$' job.acc2
+
 finish
