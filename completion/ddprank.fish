@@ -52,6 +52,7 @@ complete -c ddprank -n '__ddprank_cmd doctor env exec' -s T -l exchange-timeout 
 complete -c ddprank -n '__ddprank_cmd doctor env exec' -s N -l nnodes -x -d 'Node count'
 complete -c ddprank -n '__ddprank_cmd doctor ip' -s 4 -d 'IPv4 address'
 complete -c ddprank -n '__ddprank_cmd doctor ip' -s 6 -d 'IPv6 address'
+complete -c ddprank -n '__ddprank_cmd ip' -l first-node -d 'Fail unless this host is node 0'
 complete -c ddprank -n '__ddprank_cmd doctor' -s L -l launcher -x -a '(__fish_complete_command)' -d 'Launcher to look for'
 complete -c ddprank -n '__ddprank_cmd exec' -s L -l launcher -x -a 'torchrun srun deepspeed accelerate' -d Launcher
 complete -c ddprank -n '__ddprank_cmd exec' -s n -l nproc-per-node -x -d 'Processes per node'

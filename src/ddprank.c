@@ -54,7 +54,7 @@ static const struct cmdinfo {
 	{ "env", "sfiCpPrFxTN" },
 	{ "exec", "sfiCpPrxTNLna" },
 	{ "hosts", "sf" },
-	{ "ip", "i46" },
+	{ "ip", "i46m" },
 	{ "port", "pP" }
 };
 
@@ -74,6 +74,7 @@ struct options {
 	const struct launcher	*launcher;
 	int			 nproc;
 	int			 launcher_at;	/* --launcher-at */
+	int			 first_node;	/* ip --first-node */
 	int			 argc;	/* operands */
 	char			**argv;
 };
@@ -99,6 +100,7 @@ static const struct option longopts[] = {
 	{ "version",	no_argument,		NULL, 'V' },
 	{ "wait",	required_argument,	NULL, 'W' },
 	{ "exchange",	required_argument,	NULL, 'x' },
+	{ "first-node",	no_argument,		NULL, 'm' },
 	{ NULL,		0,			NULL, 0 }
 };
 
@@ -124,7 +126,7 @@ usage(FILE *f)
 "               [--exchange-timeout SECONDS] [--launcher NAME]\n"
 "               [--launcher-at N] [--nproc-per-node N] -- COMMAND [ARGS...]\n"
 "       ddprank hosts [--scheduler S] [--hostfile FILE] [HOSTLIST]\n"
-"       ddprank ip --iface REGEX [-4|-6]\n"
+"       ddprank ip --iface REGEX [-4|-6] [--first-node]\n"
 "       ddprank port [--port N|auto] [--port-range LO-HI]\n"
 "       ddprank --help | --version\n");
 }
@@ -338,6 +340,9 @@ parse_option(struct options *o, int c, const char *arg)
 		break;
 	case 'D':
 		o->doc.deep = 1;
+		break;
+	case 'm':
+		o->first_node = 1;
 		break;
 	case 'h':
 		usage(stdout);
@@ -862,6 +867,9 @@ cmd_ip(struct options *o)
 	char	*addr, *cause;
 	int	 xc;
 
+	if (o->first_node && (xc = rank_first_node(&o->ro, &nodes_env_real,
+	    &netif_sys_real, &cause)) != XC_OK)
+		return report_cause(xc, cause);
 	xc = rank_ip(&addr, &o->ro, o->family, &netif_sys_real, &cause);
 	if (xc != XC_OK)
 		return report_cause(xc, cause);

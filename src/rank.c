@@ -807,6 +807,67 @@ rank_free(struct rank *r)
 	memset(r, 0, sizeof *r);
 }
 
+/* Slurm runs a batch script on node 0, but salloc runs what it is
+ * given on the host it was started on: there, an interface's address is
+ * no node's, or no interface matches at all. */
+static int
+rank_not_first(struct rank_ctx *c, const char *host, int listed,
+    char **cause)
+{
+	char	*list = nodes_describe(&c->nodes), *first = rank_nth(&c->nodes, 0);
+
+	util_fail(cause, "--first-node: this runs on '%s', %s, not on node 0 "
+	    "'%s' of the node list %s, whose address the master address must "
+	    "be: sbatch runs a script there, salloc on the host it was "
+	    "started on; submit with sbatch, or run this on '%s'%s%s%s", host,
+	    listed ? "another node of the job" : "no node of the job", first,
+	    list, first, c->nodes.sched == SCHED_SLURM ?
+	    " (srun --nodes=1 --ntasks=1 --nodelist=" : "",
+	    c->nodes.sched == SCHED_SLURM ? first : "",
+	    c->nodes.sched == SCHED_SLURM ? ")" : "");
+	free(first);
+	free(list);
+	return XC_NODES;
+}
+
+int
+rank_first_node(const struct rank_opts *o, const struct nodes_env *env,
+    const struct netif_sys *sys, char **cause)
+{
+	struct rank_ctx	 c;
+	struct rank	 r;
+	char		 host[HOSTLIST_NAME_MAX + 1], *why = NULL;
+	int		 xc;
+
+	memset(&c, 0, sizeof c);
+	memset(&r, 0, sizeof r);
+	strlist_init(&r.hosts);
+	c.o = o;
+	c.env = env;
+	c.sys = sys;
+	netif_list_init(&c.ifs);
+	if (nodes_load(&c.nodes, env, o->sched, o->hostfile, &why) == -1) {
+		util_fail(cause, "--first-node: %s", why);
+		xc = XC_NODES;
+	} else if (sys->hostname(sys->arg, host, sizeof host, cause) == -1)
+		xc = XC_FAIL;
+	else {
+		host[strcspn(host, ".")] = '\0';
+		xc = rank_identify(&c, &r, &why);
+		if (xc == XC_OK && r.node_rank == 0)
+			;
+		else if (xc == XC_OK || xc == XC_NODES)
+			xc = rank_not_first(&c, host, xc == XC_OK, cause);
+		else
+			util_fail(cause, "--first-node: %s", why);
+	}
+	free(why);
+	rank_free(&r);
+	netif_list_free(&c.ifs);
+	nodes_free(&c.nodes);
+	return xc;
+}
+
 int
 rank_ip(char **addr, const struct rank_opts *o, int family,
     const struct netif_sys *sys, char **cause)

@@ -119,7 +119,8 @@ fi
 {{?discovery_iface}}
 # This shell runs on the first node of the allocation: the address of its
 # interface matching the pattern is the master address for every node.
-MASTER_ADDR=$("$DDPRANK" ip --iface {{iface}} -4)
+# Under salloc it runs where salloc was started: --first-node says so.
+MASTER_ADDR=$("$DDPRANK" ip --first-node --iface {{iface}} -4)
 export MASTER_ADDR
 {{/discovery_iface}}
 {{^discovery_iface}}

@@ -245,6 +245,45 @@ master_on(const char *host, const struct t_if *ifs,
 	return addr;
 }
 
+static const struct t_if login_ifs[] = {
+	{ "lo", 1, "127.0.0.1", 8 },
+	{ "eth0", 1, "192.168.5.5", 24 },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* ddprank ip --first-node: under salloc the batch shell is the login
+ * host, whose interface is no node's. */
+START_TEST(test_first_node)
+{
+	struct nodes_env	 env;
+	struct netif_sys	 sys = t_net_sys(&fake);
+	char			*cause = NULL;
+
+	env = t_env(ENV("SLURM_JOB_NODELIST=nid[02-03]"));
+	ck_assert_int_eq(rank_first_node(&opts, &env, &sys, &cause), XC_OK);
+	env = t_env(ENV("SLURM_JOB_NODELIST=nid[01-03]"));
+	ck_assert_int_eq(rank_first_node(&opts, &env, &sys, &cause), XC_NODES);
+	ck_assert_str_eq(cause, "--first-node: this runs on 'nid02', another "
+	    "node of the job, not on node 0 'nid01' of the node list "
+	    "'nid[01-03]' (from SLURM_JOB_NODELIST), whose address the master "
+	    "address must be: sbatch runs a script there, salloc on the host "
+	    "it was started on; submit with sbatch, or run this on 'nid01' "
+	    "(srun --nodes=1 --ntasks=1 --nodelist=nid01)");
+	free(cause);
+	/* A login host, none of whose addresses is a node's. */
+	fake.hostname = "login1";
+	fake.ifs = login_ifs;
+	ck_assert_int_eq(rank_first_node(&opts, &env, &sys, &cause), XC_NODES);
+	ck_assert_ptr_nonnull(strstr(cause, "this runs on 'login1', no node "
+	    "of the job, not on node 0 'nid01'"));
+	free(cause);
+	env = t_env(ENV("PATH=/bin"));
+	ck_assert_int_eq(rank_first_node(&opts, &env, &sys, &cause), XC_NODES);
+	ck_assert_ptr_nonnull(strstr(cause, "--first-node: no node list: "));
+	free(cause);
+}
+END_TEST
+
 START_TEST(test_master_agrees)
 {
 	char	*a, *b;
@@ -1007,6 +1046,7 @@ rank_suite(void)
 	tcase_add_test(tc, test_master_iface);
 	tcase_add_test(tc, test_master_fallbacks);
 	tcase_add_test(tc, test_master_agrees);
+	tcase_add_test(tc, test_first_node);
 	tcase_add_test(tc, test_master_env_wins);
 	tcase_add_test(tc, test_master_loopback);
 	tcase_add_test(tc, test_master_unresolved);

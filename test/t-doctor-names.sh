@@ -115,5 +115,17 @@ if [ -n "$JOBID" ]; then
 	    ! grep -q -- '--exclude=.*node4' "$OUT"
 fi
 
+# --- salloc: the batch shell on the host salloc was started on --------------------
+gen salloc -s e2e-slurm -N 2 -t 2 -i '^nmn0$' "$srcdir/test/train.py"
+if [ -s "$T/salloc/job.sh" ]; then
+	(cd "$T/salloc" && timeout 90 salloc -N 2 -w node1,node2 -t 2 \
+	    bash job.sh >out 2>&1)
+	expect_eq "salloc: exit status ($(cat "$T/salloc/out"))" "$?" 4
+	me=$(hostname)
+	check "salloc: the job does not say where its shell ran: $(cat "$T/salloc/out")" \
+	    grep -q "ddprank: --first-node: this runs on '${me%%.*}', no node of the job, not on node 0 'node1' of the node list 'node\[1-2\]'.*salloc on the host it was started on" \
+	    "$T/salloc/out"
+fi
+
 e2e_down
 finish
