@@ -50,7 +50,7 @@ static const struct cmdinfo {
 	const char	*name;
 	const char	*opts;
 } cmds[] = {
-	{ "doctor", "sfipPNxT46FGLWD" },
+	{ "doctor", "sfiCpPrNxT46FGLWD" },
 	{ "env", "sfiCpPrFxTN" },
 	{ "exec", "sfiCpPrxTNLna" },
 	{ "hosts", "sf" },
@@ -115,6 +115,7 @@ usage(FILE *f)
 "               [--exchange dir:PATH|mpi] [--exchange-timeout SECONDS]\n"
 "               [--format sh|json]\n"
 "       ddprank doctor [--scheduler S] [--hostfile FILE] [--iface REGEX]\n"
+"               [--comm-iface REGEX] [--rdzv static|c10d]\n"
 "               [-4|-6] [--port N|auto] [--port-range LO-HI] [--nnodes N]\n"
 "               [--exchange dir:PATH] [--exchange-timeout SECONDS]\n"
 "               [--launcher NAME] [--deep] [--gpus N] [--wait SECONDS]\n"
@@ -795,6 +796,12 @@ cmd_doctor(struct options *o)
 	/* The port, as exec will derive it, may depend on the secret. */
 	if ((xc = load_secret(o)) != XC_OK)
 		return xc;
+	/* What exec would refuse, the doctor checks itself: its own
+	 * rank_compute takes neither. */
+	o->doc.comm_rx = o->ro.comm_rx;
+	o->doc.comm_iface = o->ro.comm_iface;
+	o->doc.c10d = o->rdzv == RDZV_C10D;
+	o->ro.comm_rx = NULL;
 	o->doc.ro = &o->ro;
 	o->doc.family = o->family;
 	if (o->xo.method == EXCHANGE_DIR)
@@ -929,7 +936,7 @@ main(int argc, char **argv)
 	}
 	if (o.ro.rx != NULL)
 		rx_free(&o.rx);
-	if (o.ro.comm_rx != NULL)
+	if (o.ro.comm_rx != NULL || o.doc.comm_rx != NULL)
 		rx_free(&o.comm_rx);
 	exchange_opts_free(&o.xo);
 	explicit_bzero(&o.auth, sizeof o.auth);

@@ -21,6 +21,7 @@
 
 #include "auth.h"
 #include "doctor.h"
+#include "exitcode.h"
 #include "hostlist.h"
 #include "netif.h"
 #include "nodes.h"
@@ -117,6 +118,55 @@ doctor_set(struct doctor_node *n, enum doctor_check c, enum doctor_level l,
 
 /* --- the checks ------------------------------------------------------ */
 
+/* --rdzv c10d with --iface: exec refuses a host name that does not lead
+ * to the interface (rank.c says why), whatever the node count. */
+static void
+doctor_check_c10d(struct doctor_node *n, const struct doctor_opts *o,
+    const struct doctor_sys *sys)
+{
+	char	*cause;
+	int	 xc;
+
+	if (!o->c10d || o->ro->rx == NULL ||
+	    n->f[DOCTOR_IFACE].level == DOCTOR_FAIL)
+		return;
+	if ((xc = rank_c10d_check(o->ro, o->family, sys->net,
+	    &cause)) != XC_OK) {
+		doctor_set(n, DOCTOR_IFACE, DOCTOR_FAIL, "%s", cause);
+		free(cause);
+	}
+}
+
+/* --comm-iface, as exec takes it (rank.c): it must match, unless both
+ * socket variables are set already. */
+static void
+doctor_check_comm(struct doctor_node *n, const struct doctor_opts *o,
+    const struct doctor_sys *sys, const struct netif_list *l)
+{
+	const struct netif	*e;
+	struct buf		 b;
+	char			*cause;
+
+	if (o->comm_rx == NULL ||
+	    (nodes_var(sys->env, "GLOO_SOCKET_IFNAME") != NULL &&
+	    nodes_var(sys->env, "NCCL_SOCKET_IFNAME") != NULL))
+		return;
+	if ((e = netif_find(l, o->comm_rx, o->comm_iface, AF_UNSPEC,
+	    &cause)) == NULL) {
+		doctor_set(n, DOCTOR_IFACE, DOCTOR_FAIL, "--comm-iface: %s",
+		    cause);
+		free(cause);
+		return;
+	}
+	buf_init(&b);
+	netif_names(&b, l, o->comm_rx);
+	if (n->f[DOCTOR_IFACE].level == DOCTOR_PASS)
+		doctor_set(n, DOCTOR_IFACE, DOCTOR_PASS, "%s; Gloo and NCCL "
+		    "on %s", n->f[DOCTOR_IFACE].detail != NULL ?
+		    n->f[DOCTOR_IFACE].detail : "", b.s);
+	buf_free(&b);
+}
+
 void
 doctor_check_iface(struct doctor_node *n, const struct doctor_opts *o,
     const struct doctor_sys *sys)
@@ -125,12 +175,14 @@ doctor_check_iface(struct doctor_node *n, const struct doctor_opts *o,
 	const struct netif	*e;
 	char			*cause, s[NETIF_ADDRSTRLEN];
 
-	if (o->ro->rx == NULL)
+	if (o->ro->rx == NULL && o->comm_rx == NULL)
 		return;
 	netif_list_init(&l);
 	if (sys->net->ifaddrs(sys->net->arg, &l, &cause) == -1) {
 		doctor_set(n, DOCTOR_IFACE, DOCTOR_FAIL, "%s", cause);
 		free(cause);
+	} else if (o->ro->rx == NULL) {
+		doctor_check_comm(n, o, sys, &l);
 	} else if ((e = netif_find(&l, o->ro->rx, o->ro->iface, o->family,
 	    &cause)) == NULL) {
 		doctor_set(n, DOCTOR_IFACE, DOCTOR_FAIL, "%s", cause);
@@ -141,6 +193,8 @@ doctor_check_iface(struct doctor_node *n, const struct doctor_opts *o,
 		n->src = xstrdup(s);
 		doctor_set(n, DOCTOR_IFACE, DOCTOR_PASS, "%s is up with %s",
 		    e->name, s);
+		doctor_check_comm(n, o, sys, &l);
+		doctor_check_c10d(n, o, sys);
 	}
 	netif_list_free(&l);
 }

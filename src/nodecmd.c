@@ -288,6 +288,17 @@ nodecmd_doctor(struct nodecmd *c, const struct job *job)
 		strlist_add(&c->argv, "--iface");
 		strlist_add(&c->argv, p->iface);
 	}
+	/* What exec would refuse, the doctor finds first. */
+	if (*p->comm_iface != '\0') {
+		strlist_add(&c->argv, "--comm-iface");
+		strlist_add(&c->argv, p->comm_iface);
+	}
+	if (nodecmd_row(job)->rdzv && p->rdzv == RDZV_C10D) {
+		strlist_add(&c->argv, "--rdzv");
+		strlist_add(&c->argv, "c10d");
+	}
+	if (p->preflight_torch)
+		strlist_add(&c->argv, "--deep");
 	if (partial) {
 		if (p->port != 0)
 			xasprintf(&s, "--port=%d", p->port);

@@ -701,15 +701,16 @@ rank_addr_list(const struct netif_addrs *addrs)
 	return b.s;
 }
 
-/* 1 if a is an address of the interface c matched. */
+/* 1 if a is an address of interface iface of ifs. */
 static int
-rank_on_iface(struct rank_ctx *c, const struct netif_addr *a)
+rank_on_iface(const struct netif_list *ifs, const struct netif *iface,
+    const struct netif_addr *a)
 {
 	size_t	i;
 
-	for (i = 0; i < c->ifs.n; i++) {
-		if (strcmp(c->ifs.v[i].name, c->iface->name) == 0 &&
-		    netif_addr_equal(&c->ifs.v[i].a, a))
+	for (i = 0; i < ifs->n; i++) {
+		if (strcmp(ifs->v[i].name, iface->name) == 0 &&
+		    netif_addr_equal(&ifs->v[i].a, a))
 			return 1;
 	}
 	return 0;
@@ -719,9 +720,10 @@ rank_on_iface(struct rank_ctx *c, const struct netif_addr *a)
  * host name as MASTER_ADDR (socket.getfqdn); only torchrun 2.3 and later
  * take --local-addr (PET_LOCAL_ADDR) instead, and ddprank cannot tell
  * which torchrun runs. Any node may host it, so every node checks that
- * its name leads to the interface the pattern chose. */
+ * its name leads to iface, of ifs, the interface the pattern chose. */
 static int
-rank_c10d_iface(struct rank_ctx *c, struct rank *r, char **cause)
+rank_c10d_name(const struct netif_list *ifs, const struct netif *iface,
+    const struct netif_sys *sys, char **cause)
 {
 	struct netif_addrs	 addrs;
 	char			 host[HOSTLIST_NAME_MAX + 1], *why, *list;
@@ -729,14 +731,11 @@ rank_c10d_iface(struct rank_ctx *c, struct rank *r, char **cause)
 	size_t			 i;
 	int			 xc = XC_IFACE;
 
-	if (c->o->rdzv != RDZV_C10D || c->iface == NULL)
-		return XC_OK;
-	netif_addr_format(&c->iface->a, c->iface->name, s, sizeof s);
-	r->local_addr = xstrdup(s);
-	if (c->sys->hostname(c->sys->arg, host, sizeof host, cause) == -1)
+	netif_addr_format(&iface->a, iface->name, s, sizeof s);
+	if (sys->hostname(sys->arg, host, sizeof host, cause) == -1)
 		return XC_FAIL;
 	netif_addrs_init(&addrs);
-	if (c->sys->resolve(c->sys->arg, host, &addrs, &why) == -1) {
+	if (sys->resolve(sys->arg, host, &addrs, &why) == -1) {
 		util_fail(cause, "--rdzv c10d: torchrun gives the workers this "
 		    "node's host name as MASTER_ADDR, and %s; use --rdzv "
 		    "static with --iface", why);
@@ -744,7 +743,7 @@ rank_c10d_iface(struct rank_ctx *c, struct rank *r, char **cause)
 		goto out;
 	}
 	for (i = 0; i < addrs.n; i++) {
-		if (rank_on_iface(c, &addrs.v[i])) {
+		if (rank_on_iface(ifs, iface, &addrs.v[i])) {
 			xc = XC_OK;
 			goto out;
 		}
@@ -753,10 +752,42 @@ rank_c10d_iface(struct rank_ctx *c, struct rank *r, char **cause)
 	util_fail(cause, "--rdzv c10d: torchrun gives the workers this node's "
 	    "host name '%s' as MASTER_ADDR, which resolves to %s, not to "
 	    "%s of interface %s; use --rdzv static with --iface", host, list,
-	    s, c->iface->name);
+	    s, iface->name);
 	free(list);
 out:
 	netif_addrs_free(&addrs);
+	return xc;
+}
+
+static int
+rank_c10d_iface(struct rank_ctx *c, struct rank *r, char **cause)
+{
+	char	s[NETIF_ADDRSTRLEN];
+
+	if (c->o->rdzv != RDZV_C10D || c->iface == NULL)
+		return XC_OK;
+	netif_addr_format(&c->iface->a, c->iface->name, s, sizeof s);
+	r->local_addr = xstrdup(s);
+	return rank_c10d_name(&c->ifs, c->iface, c->sys, cause);
+}
+
+int
+rank_c10d_check(const struct rank_opts *o, int family,
+    const struct netif_sys *sys, char **cause)
+{
+	struct netif_list	 ifs;
+	const struct netif	*e;
+	int			 xc;
+
+	netif_list_init(&ifs);
+	if (sys->ifaddrs(sys->arg, &ifs, cause) == -1)
+		xc = XC_FAIL;
+	else if ((e = netif_find(&ifs, o->rx, o->iface, family,
+	    cause)) == NULL)
+		xc = XC_IFACE;
+	else
+		xc = rank_c10d_name(&ifs, e, sys, cause);
+	netif_list_free(&ifs);
 	return xc;
 }
 

@@ -251,6 +251,51 @@ START_TEST(test_iface)
 }
 END_TEST
 
+/* Field report 3, rough edge 5: what exec refuses with exit 5, the
+ * doctor finds first: --comm-iface that matches nothing, and c10d with
+ * a host name that does not lead to the --iface interface. */
+START_TEST(test_iface_exec)
+{
+	struct rx	comm;
+	char		*cause = NULL;
+
+	ck_assert_int_eq(rx_compile(&comm, "^hsn[0-9]+$", &cause), 0);
+	o.comm_rx = &comm;
+	o.comm_iface = "^hsn[0-9]+$";
+	doctor_check_iface(&n, &o, &sys);
+	expect(DOCTOR_IFACE, DOCTOR_FAIL, "--comm-iface: no interface matches "
+	    "'^hsn[0-9]+$'; interfaces: lo 127.0.0.1, eth3 10.3.0.2");
+	use_iface("^eth3$");
+	doctor_check_iface(&n, &o, &sys);
+	expect(DOCTOR_IFACE, DOCTOR_FAIL, "--comm-iface: no interface matches "
+	    "'^hsn[0-9]+$'; interfaces: lo 127.0.0.1, eth3 10.3.0.2");
+	/* Both variables set: exec needs no match either. */
+	set_env(ENV("GLOO_SOCKET_IFNAME=eth3", "NCCL_SOCKET_IFNAME=eth3"));
+	doctor_check_iface(&n, &o, &sys);
+	expect(DOCTOR_IFACE, DOCTOR_PASS, "eth3 is up with 10.3.0.2");
+	rx_free(&comm);
+	ck_assert_int_eq(rx_compile(&comm, "^(eth|lo)", &cause), 0);
+	doctor_check_iface(&n, &o, &sys);
+	expect(DOCTOR_IFACE, DOCTOR_PASS, "eth3 is up with 10.3.0.2");
+	set_env(path_only);
+	doctor_check_iface(&n, &o, &sys);
+	expect(DOCTOR_IFACE, DOCTOR_PASS, "eth3 is up with 10.3.0.2; Gloo and "
+	    "NCCL on lo,eth3");
+	rx_free(&comm);
+	o.comm_rx = NULL;
+	/* c10d: the name resolves to eth3's address, then to another. */
+	o.c10d = 1;
+	doctor_check_iface(&n, &o, &sys);
+	expect(DOCTOR_IFACE, DOCTOR_PASS, "eth3 is up with 10.3.0.2");
+	f.self_addr = "10.9.0.2";
+	doctor_check_iface(&n, &o, &sys);
+	expect(DOCTOR_IFACE, DOCTOR_FAIL, "--rdzv c10d: torchrun gives the "
+	    "workers this node's host name 'nid02' as MASTER_ADDR, which "
+	    "resolves to 10.9.0.2, not to 10.3.0.2 of interface eth3; use "
+	    "--rdzv static with --iface");
+}
+END_TEST
+
 START_TEST(test_iface_family)
 {
 	use_iface("^eth3$");
@@ -1024,6 +1069,7 @@ doctor_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_iface);
 	tcase_add_test(tc, test_iface_family);
+	tcase_add_test(tc, test_iface_exec);
 	tcase_add_test(tc, test_resolve);
 	tcase_add_test(tc, test_launcher);
 	tcase_add_test(tc, test_torch);

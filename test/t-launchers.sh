@@ -177,6 +177,16 @@ run_node acc 1 0 2 2 >out 2>err
 check "accelerate: an unknown flag is an error" grep -q \
     'unrecognized arguments: --nproc_per_node=2' err
 
+# --- the preflight checks what exec would refuse (rough edge 5) ----------------------
+gen pre 'iface = "^eth3$"
+comm_iface = "^hsn[0-9]+$"
+rdzv = c10d
+preflight_torch = yes' -N 2 train.py
+check "preflight: --comm-iface, --rdzv c10d and --deep: $(grep doctor job.pre)" \
+    grep -q -e "doctor --iface '^eth3\$' --comm-iface '^hsn\[0-9\]+\$' --rdzv c10d --deep " job.pre
+gen pre0 '' -N 2 train.py
+check "preflight: no --deep by default" ! grep -q -e 'doctor .*--deep' job.pre0
+
 # --- OMP_NUM_THREADS: one default for every launcher --------------------------------
 # omp NAME [VAR=VALUE...]: OMP_NUM_THREADS after job.NAME's block, run
 # by bash in an environment of VARs.
