@@ -11,6 +11,12 @@
 #               node, which cannot report to it, does not name itself
 #   unresolved  node 4 cannot resolve node 3, its master's name: node 4
 #               does not name itself in --exclude
+#   comm-iface  a generated job whose comm_iface matches no interface
+#               (plmt's hsn, which this cluster lacks): the preflight says
+#               so, where ddprank exec would exit 5 (rough edge 5)
+#   salloc      a generated job with --iface run under salloc (rough edge
+#               6): its shell runs on this host, not on the first node,
+#               and says so, instead of a bare "no interface matches"
 
 mkdir -p "${BUILDDIR:-$(dirname "$0")/..}/test/tmp"
 . "$(dirname "$0")/lib.sh"
@@ -113,6 +119,16 @@ if [ -n "$JOBID" ]; then
 	    "that node4 cannot resolve node3"
 	check "unresolved: node4 blames itself" \
 	    ! grep -q -- '--exclude=.*node4' "$OUT"
+fi
+
+# --- comm-iface: what exec would refuse, the preflight finds -----------------------
+if gen comm-iface -s e2e-plmt -N 2 -t 2 "$srcdir/test/train.py" &&
+    submit comm-iface 90 -w node1,node2; then
+	expect_failed comm-iface \
+	    "^FAIL iface node\\[1-2\\]: first: --comm-iface: no interface matches '\\^hsn\\[0-9\\]\\+\\\$'" \
+	    "that no interface matches comm_iface"
+	check "comm-iface: a training process started" \
+	    test -z "$(ls "$T/comm-iface/ranks")"
 fi
 
 # --- salloc: the batch shell on the host salloc was started on --------------------
