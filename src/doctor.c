@@ -118,8 +118,9 @@ doctor_set(struct doctor_node *n, enum doctor_check c, enum doctor_level l,
 
 /* --- the checks ------------------------------------------------------ */
 
-/* --rdzv c10d with --iface: exec refuses a host name that does not lead
- * to the interface (rank.c says why), whatever the node count. */
+/* --rdzv c10d with --iface, once the interface matched: exec refuses a
+ * host name that does not lead to it (rank.c says why), whatever the
+ * node count. */
 static void
 doctor_check_c10d(struct doctor_node *n, const struct doctor_opts *o,
     const struct doctor_sys *sys)
@@ -127,8 +128,7 @@ doctor_check_c10d(struct doctor_node *n, const struct doctor_opts *o,
 	char	*cause;
 	int	 xc;
 
-	if (!o->c10d || o->ro->rx == NULL ||
-	    n->f[DOCTOR_IFACE].level == DOCTOR_FAIL)
+	if (!o->c10d || o->ro->rx == NULL)
 		return;
 	if ((xc = rank_c10d_check(o->ro, o->family, sys->net,
 	    &cause)) != XC_OK) {
@@ -153,8 +153,15 @@ doctor_check_comm(struct doctor_node *n, const struct doctor_opts *o,
 		return;
 	if ((e = netif_find(l, o->comm_rx, o->comm_iface, AF_UNSPEC,
 	    &cause)) == NULL) {
-		doctor_set(n, DOCTOR_IFACE, DOCTOR_FAIL, "--comm-iface: %s",
-		    cause);
+		/* After c10d's failure, both are said. */
+		if (n->f[DOCTOR_IFACE].level == DOCTOR_FAIL &&
+		    n->f[DOCTOR_IFACE].detail != NULL)
+			doctor_set(n, DOCTOR_IFACE, DOCTOR_FAIL, "%s; "
+			    "--comm-iface: %s", n->f[DOCTOR_IFACE].detail,
+			    cause);
+		else
+			doctor_set(n, DOCTOR_IFACE, DOCTOR_FAIL,
+			    "--comm-iface: %s", cause);
 		free(cause);
 		return;
 	}
@@ -193,8 +200,8 @@ doctor_check_iface(struct doctor_node *n, const struct doctor_opts *o,
 		n->src = xstrdup(s);
 		doctor_set(n, DOCTOR_IFACE, DOCTOR_PASS, "%s is up with %s",
 		    e->name, s);
-		doctor_check_comm(n, o, sys, &l);
 		doctor_check_c10d(n, o, sys);
+		doctor_check_comm(n, o, sys, &l);
 	}
 	netif_list_free(&l);
 }

@@ -293,6 +293,17 @@ START_TEST(test_iface_exec)
 	    "workers this node's host name 'nid02' as MASTER_ADDR, which "
 	    "resolves to 10.9.0.2, not to 10.3.0.2 of interface eth3; use "
 	    "--rdzv static with --iface");
+	/* Both refused: both said. */
+	ck_assert_int_eq(rx_compile(&comm, "^hsn[0-9]+$", &cause), 0);
+	o.comm_rx = &comm;
+	doctor_check_iface(&n, &o, &sys);
+	expect(DOCTOR_IFACE, DOCTOR_FAIL, "--rdzv c10d: torchrun gives the "
+	    "workers this node's host name 'nid02' as MASTER_ADDR, which "
+	    "resolves to 10.9.0.2, not to 10.3.0.2 of interface eth3; use "
+	    "--rdzv static with --iface; --comm-iface: no interface matches "
+	    "'^hsn[0-9]+$'; interfaces: lo 127.0.0.1, eth3 10.3.0.2");
+	rx_free(&comm);
+	o.comm_rx = NULL;
 }
 END_TEST
 
