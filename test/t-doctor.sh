@@ -82,6 +82,14 @@ s.bind(("0.0.0.0", int(sys.argv[1])))
 s.listen()
 time.sleep(300)' "$takenport" &
 listener=$!
+# Up before the jobs start: on a loaded machine python binds late.
+i=0
+until nsenter --net="$(ns 9)" ss -Hltn "sport = :$takenport" | grep -q .; do
+	i=$((i + 1))
+	[ "$i" -lt 300 ] && kill -0 "$listener" 2>/dev/null || break
+	sleep 0.1
+done
+check "port-taken: the listener on node9 is up" kill -0 "$listener"
 # launcher-missing, node12: every torchrun on PATH hidden by /dev/null.
 IFS_=$IFS; IFS=:
 for d in $PATH; do
