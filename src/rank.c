@@ -288,9 +288,14 @@ rank_resolve_master(struct rank_ctx *c, struct rank *r, char **cause)
 	/* The classic failure: the name resolves to 127.0.1.1 through
 	 * /etc/hosts and the other nodes connect to themselves. */
 	if (r->nnodes > 1 && netif_addr_is_loopback(a)) {
+		/* --iface does not help: the others cannot learn node 0's
+		 * address on it but from the batch shell. */
 		util_fail(cause, "master address: '%s' resolves to the "
-		    "loopback address %s, which other nodes cannot reach; use "
-		    "--iface REGEX or set MASTER_ADDR", first, s);
+		    "loopback address %s, which other nodes cannot reach; %s",
+		    first, s, c->iface != NULL ? "set MASTER_ADDR on node 0 "
+		    "(ddprank ip --first-node), or have the name resolve to a "
+		    "reachable address on every node" : "use --iface REGEX or set "
+		    "MASTER_ADDR");
 		goto out;
 	}
 	r->master_addr = xstrdup(s);

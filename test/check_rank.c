@@ -376,6 +376,16 @@ START_TEST(test_master_loopback)
 	    "master address: 'loopy' resolves to the loopback address "
 	    "127.0.1.1, which other nodes cannot reach; use --iface REGEX or "
 	    "set MASTER_ADDR");
+	/* --iface does not help: the others cannot learn node 0's address
+	 * on it. */
+	use_iface("^eth3$");
+	expect_error(ENV("SLURM_JOB_NODELIST=loopy,nid02"), XC_NODES,
+	    "master address: 'loopy' resolves to the loopback address "
+	    "127.0.1.1, which other nodes cannot reach; set MASTER_ADDR on "
+	    "node 0 (ddprank ip --first-node), or have the name resolve to a "
+	    "reachable address on every node");
+	rx_free(&rx);
+	opts.rx = NULL;
 	/* Alone, loopback is right. */
 	fake.hostname = "loopy";
 	expect_sh(ENV("SLURM_JOB_NODELIST=loopy"),
