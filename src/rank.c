@@ -294,8 +294,8 @@ rank_resolve_master(struct rank_ctx *c, struct rank *r, char **cause)
 		    "loopback address %s, which other nodes cannot reach; %s",
 		    first, s, c->iface != NULL ? "set MASTER_ADDR on node 0 "
 		    "(ddprank ip --first-node), or have the name resolve to a "
-		    "reachable address on every node" : "use --iface REGEX or set "
-		    "MASTER_ADDR");
+		    "reachable address on every node" :
+		    "use --iface REGEX or set MASTER_ADDR");
 		goto out;
 	}
 	r->master_addr = xstrdup(s);
@@ -850,7 +850,8 @@ static int
 rank_not_first(struct rank_ctx *c, const char *host, int listed,
     char **cause)
 {
-	char	*list = nodes_describe(&c->nodes), *first = rank_nth(&c->nodes, 0);
+	char	*list = nodes_describe(&c->nodes);
+	char	*first = rank_nth(&c->nodes, 0);
 
 	util_fail(cause, "--first-node: this runs on '%s', %s, not on node 0 "
 	    "'%s' of the node list %s, whose address the master address must "
