@@ -41,10 +41,10 @@ complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a port -d 'Pr
 complete -c ddprank -n '__ddprank_cmd doctor env exec hosts' -s s -l scheduler -x -a 'auto slurm hpcpack flux pbs lsf hostfile' -d 'Where the node list comes from'
 complete -c ddprank -n '__ddprank_cmd doctor env exec hosts' -s f -l hostfile -r -d 'Host file'
 complete -c ddprank -n '__ddprank_cmd doctor env exec ip' -s i -l iface -x -d 'Interface pattern (PCRE2)'
-complete -c ddprank -n '__ddprank_cmd env exec' -s C -l comm-iface -x -d 'Gloo and NCCL interface pattern (PCRE2)'
+complete -c ddprank -n '__ddprank_cmd doctor env exec' -s C -l comm-iface -x -d 'Gloo and NCCL interface pattern (PCRE2)'
 complete -c ddprank -n '__ddprank_cmd doctor env exec port' -s p -l port -x -a auto -d 'Master port'
 complete -c ddprank -n '__ddprank_cmd doctor env exec port' -s P -l port-range -x -d 'Port range LO-HI'
-complete -c ddprank -n '__ddprank_cmd env exec' -s r -l rdzv -x -a 'static c10d' -d Rendezvous
+complete -c ddprank -n '__ddprank_cmd doctor env exec' -s r -l rdzv -x -a 'static c10d' -d Rendezvous
 complete -c ddprank -n '__ddprank_cmd env' -s F -l format -x -a 'sh json' -d 'Output format'
 complete -c ddprank -n '__ddprank_cmd doctor' -s F -l format -x -a 'text json' -d 'Report format'
 complete -c ddprank -n '__ddprank_cmd env exec' -s x -l exchange -x -a 'dir: mpi' -d 'Address exchange'
@@ -53,6 +53,7 @@ complete -c ddprank -n '__ddprank_cmd doctor env exec' -s T -l exchange-timeout 
 complete -c ddprank -n '__ddprank_cmd doctor env exec' -s N -l nnodes -x -d 'Node count'
 complete -c ddprank -n '__ddprank_cmd doctor ip' -s 4 -d 'IPv4 address'
 complete -c ddprank -n '__ddprank_cmd doctor ip' -s 6 -d 'IPv6 address'
+complete -c ddprank -n '__ddprank_cmd ip' -l first-node -d 'Fail unless this host is node 0'
 complete -c ddprank -n '__ddprank_cmd doctor' -s L -l launcher -x -a '(__fish_complete_command)' -d 'Launcher to look for'
 complete -c ddprank -n '__ddprank_cmd exec' -s L -l launcher -x -a 'torchrun srun deepspeed accelerate' -d Launcher
 complete -c ddprank -n '__ddprank_cmd exec' -s n -l nproc-per-node -x -d 'Processes per node'

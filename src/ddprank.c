@@ -52,11 +52,11 @@ static const struct cmdinfo {
 	const char	*name;
 	const char	*opts;
 } cmds[] = {
-	{ "doctor", "sfipPNxT46FGLWD" },
+	{ "doctor", "sfiCpPrNxT46FGLWD" },
 	{ "env", "sfiCpPrFxTN" },
 	{ "exec", "sfiCpPrxTNLna" },
 	{ "hosts", "sf" },
-	{ "ip", "i46" },
+	{ "ip", "i46m" },
 	{ "key", "" },
 	{ "port", "pP" }
 };
@@ -79,6 +79,7 @@ struct options {
 	const struct launcher	*launcher;
 	int			 nproc;
 	int			 launcher_at;	/* --launcher-at */
+	int			 first_node;	/* ip --first-node */
 	int			 argc;	/* operands */
 	char			**argv;
 };
@@ -104,6 +105,7 @@ static const struct option longopts[] = {
 	{ "version",	no_argument,		NULL, 'V' },
 	{ "wait",	required_argument,	NULL, 'W' },
 	{ "exchange",	required_argument,	NULL, 'x' },
+	{ "first-node",	no_argument,		NULL, 'm' },
 	{ NULL,		0,			NULL, 0 }
 };
 
@@ -118,6 +120,7 @@ usage(FILE *f)
 "               [--exchange dir:PATH|mpi] [--exchange-timeout SECONDS]\n"
 "               [--format sh|json]\n"
 "       ddprank doctor [--scheduler S] [--hostfile FILE] [--iface REGEX]\n"
+"               [--comm-iface REGEX] [--rdzv static|c10d]\n"
 "               [-4|-6] [--port N|auto] [--port-range LO-HI] [--nnodes N]\n"
 "               [--exchange dir:PATH] [--exchange-timeout SECONDS]\n"
 "               [--launcher NAME] [--deep] [--gpus N] [--wait SECONDS]\n"
@@ -129,7 +132,7 @@ usage(FILE *f)
 "               [--exchange-timeout SECONDS] [--launcher NAME]\n"
 "               [--launcher-at N] [--nproc-per-node N] -- COMMAND [ARGS...]\n"
 "       ddprank hosts [--scheduler S] [--hostfile FILE] [HOSTLIST]\n"
-"       ddprank ip --iface REGEX [-4|-6]\n"
+"       ddprank ip --iface REGEX [-4|-6] [--first-node]\n"
 "       ddprank key\n"
 "       ddprank port [--port N|auto] [--port-range LO-HI]\n"
 "       ddprank --help | --version\n");
@@ -344,6 +347,9 @@ parse_option(struct options *o, int c, const char *arg)
 		break;
 	case 'D':
 		o->doc.deep = 1;
+		break;
+	case 'm':
+		o->first_node = 1;
 		break;
 	case 'h':
 		usage(stdout);
@@ -944,6 +950,12 @@ cmd_doctor(struct options *o)
 	/* The port, as exec will derive it, may depend on the secret. */
 	if ((xc = load_secret(o)) != XC_OK)
 		return xc;
+	/* What exec would refuse, the doctor checks itself: its own
+	 * rank_compute takes neither. */
+	o->doc.comm_rx = o->ro.comm_rx;
+	o->doc.comm_iface = o->ro.comm_iface;
+	o->doc.c10d = o->rdzv == RDZV_C10D;
+	o->ro.comm_rx = NULL;
 	o->doc.ro = &o->ro;
 	o->doc.family = o->family;
 	if (o->xo.method == EXCHANGE_DIR)
@@ -1017,6 +1029,9 @@ cmd_ip(struct options *o)
 	char	*addr, *cause;
 	int	 xc;
 
+	if (o->first_node && (xc = rank_first_node(&o->ro, &nodes_env_real,
+	    &netif_sys_real, &cause)) != XC_OK)
+		return report_cause(xc, cause);
 	xc = rank_ip(&addr, &o->ro, o->family, &netif_sys_real, &cause);
 	if (xc != XC_OK)
 		return report_cause(xc, cause);
@@ -1099,7 +1114,7 @@ main(int argc, char **argv)
 	}
 	if (o.ro.rx != NULL)
 		rx_free(&o.rx);
-	if (o.ro.comm_rx != NULL)
+	if (o.ro.comm_rx != NULL || o.doc.comm_rx != NULL)
 		rx_free(&o.comm_rx);
 	exchange_opts_free(&o.xo);
 	free(o.key_home);

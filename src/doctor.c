@@ -21,6 +21,7 @@
 
 #include "auth.h"
 #include "doctor.h"
+#include "exitcode.h"
 #include "hostlist.h"
 #include "netif.h"
 #include "nodes.h"
@@ -119,6 +120,62 @@ doctor_set(struct doctor_node *n, enum doctor_check c, enum doctor_level l,
 
 /* --- the checks ------------------------------------------------------ */
 
+/* --rdzv c10d with --iface, once the interface matched: exec refuses a
+ * host name that does not lead to it (rank.c says why), whatever the
+ * node count. */
+static void
+doctor_check_c10d(struct doctor_node *n, const struct doctor_opts *o,
+    const struct doctor_sys *sys)
+{
+	char	*cause;
+	int	 xc;
+
+	if (!o->c10d || o->ro->rx == NULL)
+		return;
+	if ((xc = rank_c10d_check(o->ro, o->family, sys->net,
+	    &cause)) != XC_OK) {
+		doctor_set(n, DOCTOR_IFACE, DOCTOR_FAIL, "%s", cause);
+		free(cause);
+	}
+}
+
+/* --comm-iface, as exec takes it (rank.c): it must match, unless both
+ * socket variables are set already. */
+static void
+doctor_check_comm(struct doctor_node *n, const struct doctor_opts *o,
+    const struct doctor_sys *sys, const struct netif_list *l)
+{
+	const struct netif	*e;
+	struct buf		 b;
+	char			*cause;
+
+	if (o->comm_rx == NULL ||
+	    (nodes_var(sys->env, "GLOO_SOCKET_IFNAME") != NULL &&
+	    nodes_var(sys->env, "NCCL_SOCKET_IFNAME") != NULL))
+		return;
+	if ((e = netif_find(l, o->comm_rx, o->comm_iface, AF_UNSPEC,
+	    &cause)) == NULL) {
+		/* After c10d's failure, both are said. */
+		if (n->f[DOCTOR_IFACE].level == DOCTOR_FAIL &&
+		    n->f[DOCTOR_IFACE].detail != NULL)
+			doctor_set(n, DOCTOR_IFACE, DOCTOR_FAIL, "%s; "
+			    "--comm-iface: %s", n->f[DOCTOR_IFACE].detail,
+			    cause);
+		else
+			doctor_set(n, DOCTOR_IFACE, DOCTOR_FAIL,
+			    "--comm-iface: %s", cause);
+		free(cause);
+		return;
+	}
+	buf_init(&b);
+	netif_names(&b, l, o->comm_rx);
+	if (n->f[DOCTOR_IFACE].level == DOCTOR_PASS)
+		doctor_set(n, DOCTOR_IFACE, DOCTOR_PASS, "%s; Gloo and NCCL "
+		    "on %s", n->f[DOCTOR_IFACE].detail != NULL ?
+		    n->f[DOCTOR_IFACE].detail : "", b.s);
+	buf_free(&b);
+}
+
 void
 doctor_check_iface(struct doctor_node *n, const struct doctor_opts *o,
     const struct doctor_sys *sys)
@@ -127,12 +184,14 @@ doctor_check_iface(struct doctor_node *n, const struct doctor_opts *o,
 	const struct netif	*e;
 	char			*cause, s[NETIF_ADDRSTRLEN];
 
-	if (o->ro->rx == NULL)
+	if (o->ro->rx == NULL && o->comm_rx == NULL)
 		return;
 	netif_list_init(&l);
 	if (sys->net->ifaddrs(sys->net->arg, &l, &cause) == -1) {
 		doctor_set(n, DOCTOR_IFACE, DOCTOR_FAIL, "%s", cause);
 		free(cause);
+	} else if (o->ro->rx == NULL) {
+		doctor_check_comm(n, o, sys, &l);
 	} else if ((e = netif_find(&l, o->ro->rx, o->ro->iface, o->family,
 	    &cause)) == NULL) {
 		doctor_set(n, DOCTOR_IFACE, DOCTOR_FAIL, "%s", cause);
@@ -143,6 +202,8 @@ doctor_check_iface(struct doctor_node *n, const struct doctor_opts *o,
 		n->src = xstrdup(s);
 		doctor_set(n, DOCTOR_IFACE, DOCTOR_PASS, "%s is up with %s",
 		    e->name, s);
+		doctor_check_c10d(n, o, sys);
+		doctor_check_comm(n, o, sys, &l);
 	}
 	netif_list_free(&l);
 }
@@ -1283,6 +1344,39 @@ doctor_line(struct doctor_line *dl, const struct doctor_report *r,
 	free(names);
 }
 
+/* 1 when some node other than node 0 reached it: node 0 could then be
+ * reached, and a node that never reported is to blame itself. */
+static int
+doctor_reached(const struct doctor_report *r)
+{
+	uint64_t	i;
+
+	for (i = 1; i < r->n; i++) {
+		if (r->v[i].reported)
+			return 1;
+	}
+	return 0;
+}
+
+/* 1 when node i's failure of check c is a fault of its own. A node
+ * alone cannot tell whose fault its failed connection is, or its view
+ * of the job (a master name that does not resolve, a port no job id
+ * gives): node 0's report says. Nor can node 0 when no node at all
+ * reached it: its port may be what nobody could reach. */
+static int
+doctor_blames(const struct doctor_report *r, uint64_t i,
+    enum doctor_check c)
+{
+	const struct doctor_finding	*f = &r->v[i].f[c];
+
+	if (!checks[c].blames || f->nobody || f->detail == NULL ||
+	    f->level != DOCTOR_FAIL)
+		return 0;
+	if (r->local)
+		return c != DOCTOR_CONNECT && c != DOCTOR_NODES;
+	return c != DOCTOR_CONNECT || r->v[i].reported || doctor_reached(r);
+}
+
 /* The nodes to exclude: those failing a check that blames its node. */
 static char *
 doctor_exclude(const struct doctor_report *r)
@@ -1297,9 +1391,7 @@ doctor_exclude(const struct doctor_report *r)
 	bufs = xreallocarray(NULL, r->n ? r->n : 1, sizeof *bufs);
 	for (i = 0; i < r->n; i++) {
 		for (c = 0; c < DOCTOR_NCHECKS; c++) {
-			if (checks[c].blames && !r->v[i].f[c].nobody &&
-			    r->v[i].f[c].detail != NULL &&
-			    r->v[i].f[c].level == DOCTOR_FAIL)
+			if (doctor_blames(r, i, (enum doctor_check)c))
 				break;
 		}
 		if (c < DOCTOR_NCHECKS)
@@ -1361,7 +1453,12 @@ doctor_format_text(struct buf *b, const struct doctor_report *r)
 		buf_adds(b, "ddprank doctor: no check failed\n");
 		return;
 	}
-	if ((ex = doctor_exclude(r)) == NULL) {
+	if ((ex = doctor_exclude(r)) == NULL && r->local) {
+		buf_adds(b, "ddprank doctor: FAIL, but this node alone cannot "
+		    "tell which node is to blame: see node 0's report\n");
+		return;
+	}
+	if (ex == NULL) {
 		buf_adds(b, "ddprank doctor: FAIL, but no node is to blame\n");
 		return;
 	}

@@ -106,6 +106,12 @@ struct doctor_opts {
 	int			 wait;		/* seconds */
 	const char		*shared;	/* HPC Pack directory, or NULL */
 	int			 deep;		/* --deep: import torch */
+	/* What exec would refuse: --comm-iface (compiled, and its
+	 * pattern; NULL: none) and --rdzv (c10d: the host name must lead
+	 * to the --iface interface). */
+	struct rx		*comm_rx;
+	const char		*comm_iface;
+	int			 c10d;
 };
 
 /* The local checks, each filling its finding of n. */

@@ -383,24 +383,6 @@ doctor_lead(struct doctor_report *r, struct doctor_node *self,
 
 /* --- the other nodes --------------------------------------------------------- */
 
-static int
-doctor_bind_src(int fd, const char *src)
-{
-	struct addrinfo	*ai;
-	char		*cause;
-	int		 rc;
-
-	if (src == NULL)
-		return 0;
-	if (doctor_addrinfo(src, 0, 0, &ai, &cause) == -1) {
-		free(cause);
-		return -1;
-	}
-	rc = bind(fd, ai->ai_addr, ai->ai_addrlen);
-	resolve_free(ai);
-	return rc;
-}
-
 static void
 doctor_blocking(int fd, int on)
 {
@@ -411,9 +393,13 @@ doctor_blocking(int fd, int on)
 }
 
 /* One attempt: connect, send, wait for node 0's "ok". Returns 0, or -1
- * with errno-like text in why. */
+ * with errno-like text in why. The socket is not bound to the --iface
+ * address: torch's store clients connect from whatever address the
+ * routes choose, and so does this check, or a master address on another
+ * network than the interface's would fail here (strict reverse-path
+ * filtering drops such packets) where the training connects. */
 static int
-doctor_try(const struct addrinfo *ai, const char *src, const struct buf *msg,
+doctor_try(const struct addrinfo *ai, const struct buf *msg,
     long long deadline, const char **why)
 {
 	struct pollfd	p;
@@ -426,10 +412,6 @@ doctor_try(const struct addrinfo *ai, const char *src, const struct buf *msg,
 	if ((fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1) {
 		*why = strerror(errno);
 		return -1;
-	}
-	if (doctor_bind_src(fd, src) == -1) {
-		*why = "cannot bind the interface's address";
-		goto fail;
 	}
 	p.fd = fd;
 	p.events = POLLOUT;
@@ -485,17 +467,14 @@ doctor_send(const struct doctor_node *self, int wait,
 	}
 	/* Node 0 may not listen yet: retry until the deadline. */
 	while (rc == -1 && doctor_left(deadline) > 0) {
-		if ((rc = doctor_try(ai, self->src, &msg, deadline,
-		    &why)) == -1)
+		if ((rc = doctor_try(ai, &msg, deadline, &why)) == -1)
 			poll(NULL, 0, DOCTOR_RETRY_MS);
 	}
 	buf_free(&msg);
 	resolve_free(ai);
 	if (rc == -1)
-		util_fail(cause, "cannot report to node 0 at %s port %d%s%s "
+		util_fail(cause, "cannot report to node 0 at %s port %d "
 		    "within %d s: %s", self->addr, ctx->gport,
-		    self->src != NULL ? " from " : "",
-		    self->src != NULL ? self->src : "",
 		    wait + DOCTOR_FOLLOW_EXTRA, why);
 	return rc;
 }

@@ -210,15 +210,20 @@ nodecmd_has(const struct strlist *l, const char *const *alt)
 	return 0;
 }
 
-/* The row's fixed flags, unless the profile chose another of alt. */
+/* The row's fixed flags, unless the profile chose another of alt, or
+ * the job has one process in all: accelerate refuses --multi_gpu for
+ * fewer than 2 ("You need to use at least 2 processes") and runs one
+ * process without it. */
 static void
-nodecmd_fixed(struct strlist *argv, const struct profile *p,
+nodecmd_fixed(struct strlist *argv, const struct job *job,
     const struct launcher *l)
 {
-	size_t	i;
+	const struct profile	*p = job->prof;
+	size_t			 i;
 
 	if (l->fixed == NULL || nodecmd_has(&p->launcher, l->alt) ||
-	    nodecmd_has(&p->launcher_args, l->alt))
+	    nodecmd_has(&p->launcher_args, l->alt) ||
+	    (long long)job->nodes * profile_nproc(p) < 2)
 		return;
 	for (i = 0; l->fixed[i] != NULL; i++)
 		strlist_add(argv, l->fixed[i]);
@@ -251,7 +256,7 @@ nodecmd_build(struct nodecmd *c, const struct job *job)
 		xasprintf(&s, "%s=%d", l->restarts_flag, p->max_restarts);
 		strlist_addown(&c->argv, s);
 	}
-	nodecmd_fixed(&c->argv, p, l);
+	nodecmd_fixed(&c->argv, job, l);
 	strlist_copy(&c->argv, &p->launcher_args);
 	c->script = c->argv.n;
 	strlist_add(&c->argv, job->script);
@@ -283,6 +288,17 @@ nodecmd_doctor(struct nodecmd *c, const struct job *job)
 		strlist_add(&c->argv, "--iface");
 		strlist_add(&c->argv, p->iface);
 	}
+	/* What exec would refuse, the doctor finds first. */
+	if (*p->comm_iface != '\0') {
+		strlist_add(&c->argv, "--comm-iface");
+		strlist_add(&c->argv, p->comm_iface);
+	}
+	if (nodecmd_row(job)->rdzv && p->rdzv == RDZV_C10D) {
+		strlist_add(&c->argv, "--rdzv");
+		strlist_add(&c->argv, "c10d");
+	}
+	if (p->preflight_torch)
+		strlist_add(&c->argv, "--deep");
 	if (partial) {
 		if (p->port != 0)
 			xasprintf(&s, "--port=%d", p->port);

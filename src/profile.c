@@ -119,6 +119,8 @@ static const struct key keys[] = {
 	{ .name = "ddprank", .type = K_STR, .off = OFF(ddprank),
 	  .flags = KF_LINE },
 	{ .name = "preflight", .type = K_BOOL, .off = OFF(preflight) },
+	{ .name = "preflight_torch", .type = K_BOOL,
+	  .off = OFF(preflight_torch) },
 	{ .name = "container", .type = K_ENUM, .off = OFF(container),
 	  .names = runtime_names },
 	{ .name = "image", .type = K_STR, .off = OFF(image),

@@ -85,6 +85,7 @@ struct profile {
 	char		*template;	/* name in the template path, or a path */
 	char		*ddprank;	/* ddprank on the nodes; "" = resolve */
 	int		 preflight;	/* ddprank doctor before training */
+	int		 preflight_torch; /* ...with --deep: import torch */
 
 	/* Containers (runtime.h). */
 	enum runtime_id	 container;	/* RT_NONE: bare nodes */

@@ -211,25 +211,54 @@ rank_identify(struct rank_ctx *c, struct rank *r, char **cause)
 	return rank_crosscheck(c, host, i, cause);
 }
 
-/* Among the addresses the first node resolves to, the one inside a
- * subnet of this node's matched interface; else the first IPv4; else
- * the first. */
-static const struct netif_addr *
-rank_choose(struct rank_ctx *c, const struct netif_addrs *addrs)
+/* The order every node sorts the first node's addresses in, so that the
+ * choice does not follow the resolver's order, which differs between
+ * nodes (RFC 6724 sorts by this node's own addresses; DNS rotates its
+ * answers): loopback last, IPv4 before IPv6, then lowest first. */
+static int
+rank_addr_cmp(const void *pa, const void *pb)
+{
+	const struct netif_addr	*a = pa, *b = pb;
+	int			 la = netif_addr_is_loopback(a);
+	int			 lb = netif_addr_is_loopback(b);
+
+	if (la != lb)
+		return la - lb;
+	if (a->family != b->family)
+		return a->family == AF_INET ? -1 : 1;
+	return memcmp(a->addr, b->addr, a->family == AF_INET ? 4 : 16);
+}
+
+/* 1 if a lies in a subnet of this node's matched interface. */
+static int
+rank_in_iface_subnet(struct rank_ctx *c, const struct netif_addr *a)
 {
 	const struct netif	*e;
-	size_t			 i, j;
+	size_t			 j;
 
-	for (i = 0; c->iface != NULL && i < addrs->n; i++) {
-		for (j = 0; j < c->ifs.n; j++) {
-			e = &c->ifs.v[j];
-			if (strcmp(e->name, c->iface->name) == 0 &&
-			    netif_addr_in_subnet(&addrs->v[i], &e->a))
-				return &addrs->v[i];
-		}
+	for (j = 0; c->iface != NULL && j < c->ifs.n; j++) {
+		e = &c->ifs.v[j];
+		if (strcmp(e->name, c->iface->name) == 0 &&
+		    netif_addr_in_subnet(a, &e->a))
+			return 1;
 	}
+	return 0;
+}
+
+/* The one rule every node applies alike, node 0 included: of the
+ * addresses the first node's name resolves to, in rank_addr_cmp's
+ * order, the first inside a subnet of this node's matched interface,
+ * else the first. A node cannot learn node 0's other addresses; the
+ * nodes agree as long as they resolve the name alike and their
+ * interfaces share the network's subnet. Sorts addrs. */
+static const struct netif_addr *
+rank_choose(struct rank_ctx *c, struct netif_addrs *addrs)
+{
+	size_t	i;
+
+	qsort(addrs->v, addrs->n, sizeof *addrs->v, rank_addr_cmp);
 	for (i = 0; i < addrs->n; i++) {
-		if (addrs->v[i].family == AF_INET)
+		if (rank_in_iface_subnet(c, &addrs->v[i]))
 			return &addrs->v[i];
 	}
 	return &addrs->v[0];
@@ -263,9 +292,14 @@ rank_resolve_master(struct rank_ctx *c, struct rank *r, char **cause)
 	/* The classic failure: the name resolves to 127.0.1.1 through
 	 * /etc/hosts and the other nodes connect to themselves. */
 	if (r->nnodes > 1 && netif_addr_is_loopback(a)) {
+		/* --iface does not help: the others cannot learn node 0's
+		 * address on it but from the batch shell. */
 		util_fail(cause, "master address: '%s' resolves to the "
-		    "loopback address %s, which other nodes cannot reach; use "
-		    "--iface REGEX or set MASTER_ADDR", first, s);
+		    "loopback address %s, which other nodes cannot reach; %s",
+		    first, s, c->iface != NULL ? "set MASTER_ADDR on node 0 "
+		    "(ddprank ip --first-node), or have the name resolve to a "
+		    "reachable address on every node" :
+		    "use --iface REGEX or set MASTER_ADDR");
 		goto out;
 	}
 	r->master_addr = xstrdup(s);
@@ -281,17 +315,13 @@ static int
 rank_master(struct rank_ctx *c, struct rank *r, char **cause)
 {
 	const char	*v;
-	char		 s[NETIF_ADDRSTRLEN];
 
 	/* The batch shell computes it on the first node and srun passes it
-	 * on: that beats anything each node could work out alone. */
+	 * on: that beats anything each node could work out alone. Node 0
+	 * does not take its own interface's address otherwise: the others
+	 * cannot know it, and would connect elsewhere. */
 	if ((v = nodes_var(c->env, "MASTER_ADDR")) != NULL) {
 		r->master_addr = xstrdup(v);
-		return XC_OK;
-	}
-	if (c->iface != NULL && r->node_rank == 0) {
-		netif_addr_format(&c->iface->a, c->iface->name, s, sizeof s);
-		r->master_addr = xstrdup(s);
 		return XC_OK;
 	}
 	return rank_resolve_master(c, r, cause);
@@ -680,15 +710,16 @@ rank_addr_list(const struct netif_addrs *addrs)
 	return b.s;
 }
 
-/* 1 if a is an address of the interface c matched. */
+/* 1 if a is an address of interface iface of ifs. */
 static int
-rank_on_iface(struct rank_ctx *c, const struct netif_addr *a)
+rank_on_iface(const struct netif_list *ifs, const struct netif *iface,
+    const struct netif_addr *a)
 {
 	size_t	i;
 
-	for (i = 0; i < c->ifs.n; i++) {
-		if (strcmp(c->ifs.v[i].name, c->iface->name) == 0 &&
-		    netif_addr_equal(&c->ifs.v[i].a, a))
+	for (i = 0; i < ifs->n; i++) {
+		if (strcmp(ifs->v[i].name, iface->name) == 0 &&
+		    netif_addr_equal(&ifs->v[i].a, a))
 			return 1;
 	}
 	return 0;
@@ -698,14 +729,14 @@ rank_on_iface(struct rank_ctx *c, const struct netif_addr *a)
  * PET_LOCAL_ADDR instead (o->local_addr_ok asks), and the refusal in
  * *cause goes; else what is known of the torch goes into it. */
 static int
-rank_c10d_version(struct rank_ctx *c, char **cause)
+rank_c10d_version(const struct rank_opts *o, char **cause)
 {
 	char	*why = NULL, *s;
 	int	 ok;
 
-	if (c->o->local_addr_ok == NULL)
+	if (o->local_addr_ok == NULL)
 		return XC_IFACE;
-	ok = c->o->local_addr_ok(c->o->local_addr_arg, &why);
+	ok = o->local_addr_ok(o->local_addr_arg, &why);
 	if (ok) {
 		free(*cause);
 		*cause = NULL;
@@ -722,10 +753,12 @@ rank_c10d_version(struct rank_ctx *c, char **cause)
 /* torchrun's c10d agent that hosts the rendezvous gives the workers its
  * host name as MASTER_ADDR (socket.getfqdn) up to torch 2.2; 2.3 and
  * later take --local-addr (PET_LOCAL_ADDR) instead. Any node may host
- * it, so every node checks that its name leads to the interface the
- * pattern chose, and where it does not, asks which torch runs. */
+ * it, so every node checks that its name leads to iface, of ifs, the
+ * interface the pattern chose; where it does not, the callers ask which
+ * torch runs (rank_c10d_version). */
 static int
-rank_c10d_iface(struct rank_ctx *c, struct rank *r, char **cause)
+rank_c10d_name(const struct netif_list *ifs, const struct netif *iface,
+    const struct netif_sys *sys, char **cause)
 {
 	struct netif_addrs	 addrs;
 	char			 host[HOSTLIST_NAME_MAX + 1], *why, *list;
@@ -733,14 +766,11 @@ rank_c10d_iface(struct rank_ctx *c, struct rank *r, char **cause)
 	size_t			 i;
 	int			 xc = XC_IFACE;
 
-	if (c->o->rdzv != RDZV_C10D || c->iface == NULL)
-		return XC_OK;
-	netif_addr_format(&c->iface->a, c->iface->name, s, sizeof s);
-	r->local_addr = xstrdup(s);
-	if (c->sys->hostname(c->sys->arg, host, sizeof host, cause) == -1)
+	netif_addr_format(&iface->a, iface->name, s, sizeof s);
+	if (sys->hostname(sys->arg, host, sizeof host, cause) == -1)
 		return XC_FAIL;
 	netif_addrs_init(&addrs);
-	if (c->sys->resolve(c->sys->arg, host, &addrs, &why) == -1) {
+	if (sys->resolve(sys->arg, host, &addrs, &why) == -1) {
 		util_fail(cause, "--rdzv c10d: torchrun gives the workers this "
 		    "node's host name as MASTER_ADDR, and %s; use --rdzv "
 		    "static with --iface", why);
@@ -748,7 +778,7 @@ rank_c10d_iface(struct rank_ctx *c, struct rank *r, char **cause)
 		goto out;
 	}
 	for (i = 0; i < addrs.n; i++) {
-		if (rank_on_iface(c, &addrs.v[i])) {
+		if (rank_on_iface(ifs, iface, &addrs.v[i])) {
 			xc = XC_OK;
 			goto out;
 		}
@@ -757,12 +787,46 @@ rank_c10d_iface(struct rank_ctx *c, struct rank *r, char **cause)
 	util_fail(cause, "--rdzv c10d: torchrun gives the workers this node's "
 	    "host name '%s' as MASTER_ADDR, which resolves to %s, not to "
 	    "%s of interface %s; use --rdzv static with --iface", host, list,
-	    s, c->iface->name);
+	    s, iface->name);
 	free(list);
 out:
 	netif_addrs_free(&addrs);
+	return xc;
+}
+
+static int
+rank_c10d_iface(struct rank_ctx *c, struct rank *r, char **cause)
+{
+	char	s[NETIF_ADDRSTRLEN];
+	int	xc;
+
+	if (c->o->rdzv != RDZV_C10D || c->iface == NULL)
+		return XC_OK;
+	netif_addr_format(&c->iface->a, c->iface->name, s, sizeof s);
+	r->local_addr = xstrdup(s);
+	xc = rank_c10d_name(&c->ifs, c->iface, c->sys, cause);
 	if (xc == XC_IFACE)
-		xc = rank_c10d_version(c, cause);
+		xc = rank_c10d_version(c->o, cause);
+	return xc;
+}
+
+int
+rank_c10d_check(const struct rank_opts *o, int family,
+    const struct netif_sys *sys, char **cause)
+{
+	struct netif_list	 ifs;
+	const struct netif	*e;
+	int			 xc;
+
+	netif_list_init(&ifs);
+	if (sys->ifaddrs(sys->arg, &ifs, cause) == -1)
+		xc = XC_FAIL;
+	else if ((e = netif_find(&ifs, o->rx, o->iface, family,
+	    cause)) == NULL)
+		xc = XC_IFACE;
+	else if ((xc = rank_c10d_name(&ifs, e, sys, cause)) == XC_IFACE)
+		xc = rank_c10d_version(o, cause);
+	netif_list_free(&ifs);
 	return xc;
 }
 
@@ -811,6 +875,68 @@ rank_free(struct rank *r)
 	free(r->local_addr);
 	strlist_free(&r->hosts);
 	memset(r, 0, sizeof *r);
+}
+
+/* Slurm runs a batch script on node 0, but salloc runs what it is
+ * given on the host it was started on: there, an interface's address is
+ * no node's, or no interface matches at all. */
+static int
+rank_not_first(struct rank_ctx *c, const char *host, int listed,
+    char **cause)
+{
+	char	*list = nodes_describe(&c->nodes);
+	char	*first = rank_nth(&c->nodes, 0);
+
+	util_fail(cause, "--first-node: this runs on '%s', %s, not on node 0 "
+	    "'%s' of the node list %s, whose address the master address must "
+	    "be: sbatch runs a script there, salloc on the host it was "
+	    "started on; submit with sbatch, or run this on '%s'%s%s%s", host,
+	    listed ? "another node of the job" : "no node of the job", first,
+	    list, first, c->nodes.sched == SCHED_SLURM ?
+	    " (srun --nodes=1 --ntasks=1 --nodelist=" : "",
+	    c->nodes.sched == SCHED_SLURM ? first : "",
+	    c->nodes.sched == SCHED_SLURM ? ")" : "");
+	free(first);
+	free(list);
+	return XC_NODES;
+}
+
+int
+rank_first_node(const struct rank_opts *o, const struct nodes_env *env,
+    const struct netif_sys *sys, char **cause)
+{
+	struct rank_ctx	 c;
+	struct rank	 r;
+	char		 host[HOSTLIST_NAME_MAX + 1], *why = NULL;
+	int		 xc;
+
+	memset(&c, 0, sizeof c);
+	memset(&r, 0, sizeof r);
+	strlist_init(&r.hosts);
+	c.o = o;
+	c.env = env;
+	c.sys = sys;
+	netif_list_init(&c.ifs);
+	if (nodes_load(&c.nodes, env, o->sched, o->hostfile, &why) == -1) {
+		util_fail(cause, "--first-node: %s", why);
+		xc = XC_NODES;
+	} else if (sys->hostname(sys->arg, host, sizeof host, cause) == -1)
+		xc = XC_FAIL;
+	else {
+		host[strcspn(host, ".")] = '\0';
+		xc = rank_identify(&c, &r, &why);
+		if (xc == XC_OK && r.node_rank == 0)
+			;
+		else if (xc == XC_OK || xc == XC_NODES)
+			xc = rank_not_first(&c, host, xc == XC_OK, cause);
+		else
+			util_fail(cause, "--first-node: %s", why);
+	}
+	free(why);
+	rank_free(&r);
+	netif_list_free(&c.ifs);
+	nodes_free(&c.nodes);
+	return xc;
 }
 
 int

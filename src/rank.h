@@ -110,6 +110,18 @@ void	rank_free(struct rank *);
 int	rank_port(int *port, const struct rank_opts *,
 	    const struct nodes_env *, char **cause);
 
+/* XC_OK when this host is node 0 of the job's node list (ddprank ip
+ * --first-node, in the batch shell that computes MASTER_ADDR); else
+ * says where this runs instead, and why that cannot be. */
+int	rank_first_node(const struct rank_opts *, const struct nodes_env *,
+	    const struct netif_sys *, char **cause);
+
+/* --rdzv c10d with --iface (o->rx): XC_OK when this host's name
+ * resolves to an address of the interface o->rx matches, as exec
+ * requires; the doctor checks it first. */
+int	rank_c10d_check(const struct rank_opts *, int family,
+	    const struct netif_sys *, char **cause);
+
 /* The address of the first interface matching o->rx (ddprank ip);
  * family is AF_INET, AF_INET6 or AF_UNSPEC. Caller frees *addr. */
 int	rank_ip(char **addr, const struct rank_opts *, int family,

@@ -110,17 +110,23 @@ ddpgen_pass {{.}}
 
 # torchrun sets OMP_NUM_THREADS=1 when it is unset: give each process its
 # share of the CPUs of the task instead, as Slurm counts them at run time
-# (-c given to sbatch included).
+# (-c given to sbatch included); without a count, torchrun's 1 for several
+# processes on a node, whatever the launcher, so that srun-direct and
+# DeepSpeed do not start that many processes of all the node's threads.
+ddpgen_node_procs={{nproc_per_node}}
 if [ -z "${OMP_NUM_THREADS:-}" ] && [ "${SLURM_CPUS_PER_TASK:-0}" -gt 0 ] 2>/dev/null; then
 	OMP_NUM_THREADS=$((SLURM_CPUS_PER_TASK / {{procs_per_task}}))
 	[ "$OMP_NUM_THREADS" -ge 1 ] || OMP_NUM_THREADS=1
 	export OMP_NUM_THREADS
+elif [ -z "${OMP_NUM_THREADS:-}" ] && [ "$ddpgen_node_procs" -gt 1 ]; then
+	export OMP_NUM_THREADS=1
 fi
 
 {{?discovery_iface}}
 # This shell runs on the first node of the allocation: the address of its
 # interface matching the pattern is the master address for every node.
-MASTER_ADDR=$("$DDPRANK" ip --iface {{iface}} -4)
+# Under salloc it runs where salloc was started: --first-node says so.
+MASTER_ADDR=$("$DDPRANK" ip --first-node --iface {{iface}} -4)
 export MASTER_ADDR
 {{/discovery_iface}}
 {{^discovery_iface}}

@@ -259,6 +259,62 @@ START_TEST(test_iface)
 }
 END_TEST
 
+/* Field report 3, rough edge 5: what exec refuses with exit 5, the
+ * doctor finds first: --comm-iface that matches nothing, and c10d with
+ * a host name that does not lead to the --iface interface. */
+START_TEST(test_iface_exec)
+{
+	struct rx	comm;
+	char		*cause = NULL;
+
+	ck_assert_int_eq(rx_compile(&comm, "^hsn[0-9]+$", &cause), 0);
+	o.comm_rx = &comm;
+	o.comm_iface = "^hsn[0-9]+$";
+	doctor_check_iface(&n, &o, &sys);
+	expect(DOCTOR_IFACE, DOCTOR_FAIL, "--comm-iface: no interface matches "
+	    "'^hsn[0-9]+$'; interfaces: lo 127.0.0.1, eth3 10.3.0.2");
+	use_iface("^eth3$");
+	doctor_check_iface(&n, &o, &sys);
+	expect(DOCTOR_IFACE, DOCTOR_FAIL, "--comm-iface: no interface matches "
+	    "'^hsn[0-9]+$'; interfaces: lo 127.0.0.1, eth3 10.3.0.2");
+	/* Both variables set: exec needs no match either. */
+	set_env(ENV("GLOO_SOCKET_IFNAME=eth3", "NCCL_SOCKET_IFNAME=eth3"));
+	doctor_check_iface(&n, &o, &sys);
+	expect(DOCTOR_IFACE, DOCTOR_PASS, "eth3 is up with 10.3.0.2");
+	rx_free(&comm);
+	ck_assert_int_eq(rx_compile(&comm, "^(eth|lo)", &cause), 0);
+	doctor_check_iface(&n, &o, &sys);
+	expect(DOCTOR_IFACE, DOCTOR_PASS, "eth3 is up with 10.3.0.2");
+	set_env(path_only);
+	doctor_check_iface(&n, &o, &sys);
+	expect(DOCTOR_IFACE, DOCTOR_PASS, "eth3 is up with 10.3.0.2; Gloo and "
+	    "NCCL on lo,eth3");
+	rx_free(&comm);
+	o.comm_rx = NULL;
+	/* c10d: the name resolves to eth3's address, then to another. */
+	o.c10d = 1;
+	doctor_check_iface(&n, &o, &sys);
+	expect(DOCTOR_IFACE, DOCTOR_PASS, "eth3 is up with 10.3.0.2");
+	f.self_addr = "10.9.0.2";
+	doctor_check_iface(&n, &o, &sys);
+	expect(DOCTOR_IFACE, DOCTOR_FAIL, "--rdzv c10d: torchrun gives the "
+	    "workers this node's host name 'nid02' as MASTER_ADDR, which "
+	    "resolves to 10.9.0.2, not to 10.3.0.2 of interface eth3; use "
+	    "--rdzv static with --iface");
+	/* Both refused: both said. */
+	ck_assert_int_eq(rx_compile(&comm, "^hsn[0-9]+$", &cause), 0);
+	o.comm_rx = &comm;
+	doctor_check_iface(&n, &o, &sys);
+	expect(DOCTOR_IFACE, DOCTOR_FAIL, "--rdzv c10d: torchrun gives the "
+	    "workers this node's host name 'nid02' as MASTER_ADDR, which "
+	    "resolves to 10.9.0.2, not to 10.3.0.2 of interface eth3; use "
+	    "--rdzv static with --iface; --comm-iface: no interface matches "
+	    "'^hsn[0-9]+$'; interfaces: lo 127.0.0.1, eth3 10.3.0.2");
+	rx_free(&comm);
+	o.comm_rx = NULL;
+}
+END_TEST
+
 START_TEST(test_iface_family)
 {
 	use_iface("^eth3$");
@@ -721,6 +777,18 @@ report3(struct doctor_report *r)
 	fill(&r->v[2], 2, "nid018");
 }
 
+/* The text report; the string lives until the next call. */
+static const char *
+format_text(const struct doctor_report *r)
+{
+	static struct buf	b;
+
+	buf_free(&b);
+	buf_init(&b);
+	doctor_format_text(&b, r);
+	return b.s;
+}
+
 static void
 expect_text(const struct doctor_report *r, const char *want)
 {
@@ -857,6 +925,64 @@ START_TEST(test_report_no_blame)
 }
 END_TEST
 
+/* Field report 3: a node is named in --exclude only for a fault of its
+ * own. A port held on node 0 made the node that could not reach it
+ * name itself; so did a master name that node could not resolve. */
+START_TEST(test_report_blame)
+{
+	struct doctor_report	r;
+
+	/* Node 0's port is taken: node 0 is to blame, not the others. */
+	report3(&r);
+	doctor_set(&r.v[0], DOCTOR_PORT, DOCTOR_FAIL, "port 29500 is in use");
+	r.v[1].reported = r.v[2].reported = 0;
+	doctor_set(&r.v[1], DOCTOR_CONNECT, DOCTOR_WARN, "not tested: node 0 "
+	    "cannot listen");
+	doctor_set(&r.v[2], DOCTOR_CONNECT, DOCTOR_WARN, "not tested: node 0 "
+	    "cannot listen");
+	doctor_compare(&r);
+	expect_text(&r, "ddprank doctor: 3 nodes, master 10.3.0.1 port 29500\n"
+	    "PASS nodes: 3 nodes, master 10.3.0.1 port 29500\n"
+	    "PASS iface: eth3 is up\n"
+	    "FAIL port nid001: port 29500 is in use\n"
+	    "WARN connect nid[017-018]: first: not tested: node 0 cannot "
+	    "listen\n"
+	    "--exclude=nid001\n");
+	doctor_report_free(&r);
+	/* The node that could not reach it, alone: not itself. */
+	memset(&r, 0, sizeof r);
+	r.n = 1;
+	r.local = 1;
+	r.v = xcalloc(1, sizeof *r.v);
+	fill(&r.v[0], 1, "nid017");
+	doctor_set(&r.v[0], DOCTOR_CONNECT, DOCTOR_FAIL, "cannot report to "
+	    "node 0 at 10.3.0.1 port 29500 within 7 s: Connection refused");
+	doctor_compare(&r);
+	expect_text(&r, "ddprank doctor: nid017 alone (its findings did not "
+	    "reach node 0)\n"
+	    "PASS iface: eth3 is up\n"
+	    "FAIL connect nid017: cannot report to node 0 at 10.3.0.1 port "
+	    "29500 within 7 s: Connection refused\n"
+	    "ddprank doctor: FAIL, but this node alone cannot tell which node "
+	    "is to blame: see node 0's report\n");
+	/* Nor for a master name it cannot resolve... */
+	doctor_set(&r.v[0], DOCTOR_NODES, DOCTOR_FAIL, "master address: "
+	    "cannot resolve 'nid001'");
+	ck_assert_ptr_null(strstr(format_text(&r), "--exclude"));
+	/* ...but for what is wrong with itself. */
+	doctor_set(&r.v[0], DOCTOR_LAUNCHER, DOCTOR_FAIL, "'torchrun' not "
+	    "found on PATH=/usr/bin");
+	ck_assert_ptr_nonnull(strstr(format_text(&r), "\n--exclude=nid017\n"));
+	doctor_report_free(&r);
+	/* A node that never reported while another did is to blame. */
+	report3(&r);
+	r.v[2].reported = 0;
+	doctor_compare(&r);
+	ck_assert_ptr_nonnull(strstr(format_text(&r), "\n--exclude=nid018\n"));
+	doctor_report_free(&r);
+}
+END_TEST
+
 /* --- two nodes over loopback ------------------------------------------------ */
 
 static const char *const two_nodes[] = { "PATH=/usr/bin",
@@ -948,13 +1074,17 @@ START_TEST(test_silent_node)
 	doctor_format_text(&b, &r);
 	ck_assert_ptr_nonnull(strstr(b.s, "FAIL connect n2: no findings "
 	    "reached node 0 within 1 s\n"));
-	ck_assert_ptr_nonnull(strstr(b.s, "\n--exclude=n2\n"));
+	/* No other node reached node 0 either: it may be node 0's port
+	 * nobody could reach, so n2 is not blamed. */
+	ck_assert_ptr_nonnull(strstr(b.s, "\nddprank doctor: FAIL, but no "
+	    "node is to blame\n"));
 	/* Flux's row: flux batch's option, not sbatch's. */
+	doctor_set(&r.v[0], DOCTOR_LAUNCHER, DOCTOR_FAIL, "missing");
 	r.exclude_opt = sched_get(SCHED_FLUX)->exclude_opt;
 	buf_free(&b);
 	buf_init(&b);
 	doctor_format_text(&b, &r);
-	ck_assert_ptr_nonnull(strstr(b.s, "\n--requires=-host:n2\n"));
+	ck_assert_ptr_nonnull(strstr(b.s, "\n--requires=-host:n1\n"));
 	buf_free(&b);
 	doctor_report_free(&r);
 }
@@ -1187,6 +1317,7 @@ doctor_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_iface);
 	tcase_add_test(tc, test_iface_family);
+	tcase_add_test(tc, test_iface_exec);
 	tcase_add_test(tc, test_resolve);
 	tcase_add_test(tc, test_launcher);
 	tcase_add_test(tc, test_torch);
@@ -1215,6 +1346,7 @@ doctor_suite(void)
 	tcase_add_test(tc, test_report_no_blame);
 	tcase_add_test(tc, test_report_hidden);
 	tcase_add_test(tc, test_report_dropped);
+	tcase_add_test(tc, test_report_blame);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("net");

@@ -1290,6 +1290,7 @@ START_TEST(test_dump_format)
 	    "template = \"slurm.sh\"\n"
 	    "ddprank = \"\"\n"
 	    "preflight = true\n"
+	    "preflight_torch = false\n"
 	    "container = \"none\"\n"
 	    "image = \"\"\n"
 	    "container_mounts = {}\n"

@@ -184,28 +184,154 @@ START_TEST(test_master_iface)
 	    "export MASTER_PORT=29500\n"
 	    "export GLOO_SOCKET_IFNAME=eth3\n"
 	    "export NCCL_SOCKET_IFNAME='=eth3'\n");
-	/* Node 0: the address of its own matched interface, unresolved. */
+	/* Node 0 applies the same rule to its own name, and agrees: not
+	 * the address of its own interface, which no other node knows. */
 	fake.hostname = "nid01";
-	fake.resolved = 0;
 	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]"),
 	    "export NODE_RANK=0\n"
 	    "export NNODES=3\n"
-	    "export MASTER_ADDR=10.3.0.2\n"
+	    "export MASTER_ADDR=10.3.0.1\n"
 	    "export MASTER_PORT=29500\n"
 	    "export GLOO_SOCKET_IFNAME=eth3\n"
 	    "export NCCL_SOCKET_IFNAME='=eth3'\n");
-	ck_assert_int_eq(fake.resolved, 0);
+}
+END_TEST
+
+/* Field report 3: names resolve to the management network (eth3 here)
+ * and --iface picks another (nmn0). Node 0 used to give its nmn0
+ * address and the others its name's: every node must give the same. */
+static const struct t_if mgmt_ifs1[] = {
+	{ "lo", 1, "127.0.0.1", 8 },
+	{ "eth3", 1, "10.70.0.11", 24 },
+	{ "nmn0", 1, "10.71.0.11", 24 },
+	{ NULL, 0, NULL, 0 }
+};
+static const struct t_if mgmt_ifs2[] = {
+	{ "lo", 1, "127.0.0.1", 8 },
+	{ "eth3", 1, "10.70.0.12", 24 },
+	{ "nmn0", 1, "10.71.0.12", 24 },
+	{ NULL, 0, NULL, 0 }
+};
+static const char *const mgmt_dns[] = {
+	"node1=10.70.0.11",
+	"node2=10.70.0.12",
+	/* Two answers, in another order on the other node. */
+	"multi=10.71.0.11 10.70.0.11",
+	NULL
+};
+static const char *const mgmt_dns2[] = {
+	"node1=10.70.0.11",
+	"node2=10.70.0.12",
+	"multi=10.70.0.11 10.71.0.11",
+	NULL
+};
+
+static char *
+master_on(const char *host, const struct t_if *ifs,
+    const char *const *names, const char *list)
+{
+	const char	*vars[] = { list, NULL };
+	struct rank	 r;
+	char		*cause, *addr;
+	int		 xc;
+
+	fake.hostname = host;
+	fake.ifs = ifs;
+	fake.dns = names;
+	if ((xc = compute(&r, vars, &cause)) != XC_OK)
+		ck_abort_msg("%s: exit %d: %s", host, xc, cause);
+	addr = xstrdup(r.master_addr);
+	rank_free(&r);
+	return addr;
+}
+
+static const struct t_if login_ifs[] = {
+	{ "lo", 1, "127.0.0.1", 8 },
+	{ "eth0", 1, "192.168.5.5", 24 },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* ddprank ip --first-node: under salloc the batch shell is the login
+ * host, whose interface is no node's. */
+START_TEST(test_first_node)
+{
+	struct nodes_env	 env;
+	struct netif_sys	 sys = t_net_sys(&fake);
+	char			*cause = NULL;
+
+	env = t_env(ENV("SLURM_JOB_NODELIST=nid[02-03]"));
+	ck_assert_int_eq(rank_first_node(&opts, &env, &sys, &cause), XC_OK);
+	env = t_env(ENV("SLURM_JOB_NODELIST=nid[01-03]"));
+	ck_assert_int_eq(rank_first_node(&opts, &env, &sys, &cause), XC_NODES);
+	ck_assert_str_eq(cause, "--first-node: this runs on 'nid02', another "
+	    "node of the job, not on node 0 'nid01' of the node list "
+	    "'nid[01-03]' (from SLURM_JOB_NODELIST), whose address the master "
+	    "address must be: sbatch runs a script there, salloc on the host "
+	    "it was started on; submit with sbatch, or run this on 'nid01' "
+	    "(srun --nodes=1 --ntasks=1 --nodelist=nid01)");
+	free(cause);
+	/* A login host, none of whose addresses is a node's. */
+	fake.hostname = "login1";
+	fake.ifs = login_ifs;
+	ck_assert_int_eq(rank_first_node(&opts, &env, &sys, &cause), XC_NODES);
+	ck_assert_ptr_nonnull(strstr(cause, "this runs on 'login1', no node "
+	    "of the job, not on node 0 'nid01'"));
+	free(cause);
+	env = t_env(ENV("PATH=/bin"));
+	ck_assert_int_eq(rank_first_node(&opts, &env, &sys, &cause), XC_NODES);
+	ck_assert_ptr_nonnull(strstr(cause, "--first-node: no node list: "));
+	free(cause);
+}
+END_TEST
+
+START_TEST(test_master_agrees)
+{
+	char	*a, *b;
+
+	use_iface("^nmn0$");
+	/* No address of node1's name on nmn0: both give its eth3 one. */
+	a = master_on("node1", mgmt_ifs1, mgmt_dns, "SLURM_JOB_NODELIST="
+	    "node[1-2]");
+	b = master_on("node2", mgmt_ifs2, mgmt_dns, "SLURM_JOB_NODELIST="
+	    "node[1-2]");
+	ck_assert_str_eq(a, "10.70.0.11");
+	ck_assert_str_eq(b, a);
+	free(a);
+	free(b);
+	/* A name with an address on nmn0: that one, whatever order each
+	 * node's resolver gives. */
+	a = master_on("node1", mgmt_ifs1, mgmt_dns, "SLURM_JOB_NODELIST="
+	    "multi,node1");
+	b = master_on("node2", mgmt_ifs2, mgmt_dns2, "SLURM_JOB_NODELIST="
+	    "multi,node2");
+	ck_assert_str_eq(a, "10.71.0.11");
+	ck_assert_str_eq(b, a);
+	free(a);
+	free(b);
+	/* Without --iface, the lowest IPv4 address, in either order. */
+	rx_free(&rx);
+	opts.rx = NULL;
+	opts.iface = NULL;
+	a = master_on("node1", mgmt_ifs1, mgmt_dns, "SLURM_JOB_NODELIST="
+	    "multi,node1");
+	b = master_on("node2", mgmt_ifs2, mgmt_dns2, "SLURM_JOB_NODELIST="
+	    "multi,node2");
+	ck_assert_str_eq(a, "10.70.0.11");
+	ck_assert_str_eq(b, a);
+	free(a);
+	free(b);
 }
 END_TEST
 
 START_TEST(test_master_fallbacks)
 {
 	use_iface("^eth3$");
-	/* No address of 'far' in eth3's subnet: its first IPv4 one. */
+	/* No address of 'far' in eth3's subnet: its lowest IPv4 one, not
+	 * the resolver's first. */
 	expect_sh(ENV("SLURM_JOB_NODELIST=far,nid02"),
 	    "export NODE_RANK=1\n"
 	    "export NNODES=2\n"
-	    "export MASTER_ADDR=192.168.1.1\n"
+	    "export MASTER_ADDR=10.0.0.1\n"
 	    "export MASTER_PORT=29500\n"
 	    "export GLOO_SOCKET_IFNAME=eth3\n"
 	    "export NCCL_SOCKET_IFNAME='=eth3'\n");
@@ -237,7 +363,7 @@ START_TEST(test_master_env_wins)
 	expect_sh(ENV("SLURM_JOB_NODELIST=nid[01-03]", "MASTER_ADDR="),
 	    "export NODE_RANK=0\n"
 	    "export NNODES=3\n"
-	    "export MASTER_ADDR=10.3.0.2\n"
+	    "export MASTER_ADDR=10.3.0.1\n"
 	    "export MASTER_PORT=29500\n"
 	    "export GLOO_SOCKET_IFNAME=eth3\n"
 	    "export NCCL_SOCKET_IFNAME='=eth3'\n");
@@ -250,6 +376,16 @@ START_TEST(test_master_loopback)
 	    "master address: 'loopy' resolves to the loopback address "
 	    "127.0.1.1, which other nodes cannot reach; use --iface REGEX or "
 	    "set MASTER_ADDR");
+	/* --iface does not help: the others cannot learn node 0's address
+	 * on it. */
+	use_iface("^eth3$");
+	expect_error(ENV("SLURM_JOB_NODELIST=loopy,nid02"), XC_NODES,
+	    "master address: 'loopy' resolves to the loopback address "
+	    "127.0.1.1, which other nodes cannot reach; set MASTER_ADDR on "
+	    "node 0 (ddprank ip --first-node), or have the name resolve to a "
+	    "reachable address on every node");
+	rx_free(&rx);
+	opts.rx = NULL;
 	/* Alone, loopback is right. */
 	fake.hostname = "loopy";
 	expect_sh(ENV("SLURM_JOB_NODELIST=loopy"),
@@ -724,11 +860,11 @@ START_TEST(test_keep_ifnames)
 	expect_vars(&r, 1, RDZV_STATIC,
 	    "export NODE_RANK=0\n"
 	    "export NNODES=3\n"
-	    "export MASTER_ADDR=10.3.0.2\n"
+	    "export MASTER_ADDR=10.3.0.1\n"
 	    "export MASTER_PORT=29500\n"
 	    "export PET_NNODES=3\n"
 	    "export PET_NODE_RANK=0\n"
-	    "export PET_MASTER_ADDR=10.3.0.2\n"
+	    "export PET_MASTER_ADDR=10.3.0.1\n"
 	    "export PET_MASTER_PORT=29500\n");
 	rank_free(&r);
 	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=nid[01-03]",
@@ -977,6 +1113,8 @@ rank_suite(void)
 	tcase_add_test(tc, test_hpcpack_case);
 	tcase_add_test(tc, test_master_iface);
 	tcase_add_test(tc, test_master_fallbacks);
+	tcase_add_test(tc, test_master_agrees);
+	tcase_add_test(tc, test_first_node);
 	tcase_add_test(tc, test_master_env_wins);
 	tcase_add_test(tc, test_master_loopback);
 	tcase_add_test(tc, test_master_unresolved);

@@ -81,7 +81,7 @@ printf 'extends = "cori"\naccount = "m1234"\n' >"$T/cfg/ddpgen/profiles/mine.con
 XDG_CONFIG_HOME=$T/cfg "$DDPGEN" --ddprank /x/ddprank --site mine train.py >"$T/job.sh"
 expect_eq "user site status" "$?" 0
 expect_eq "user site account" "$(grep -c '^#SBATCH --account=m1234$' "$T/job.sh")" 1
-expect_eq "user site iface" "$(grep -c "ip --iface '\^eth3\\$'" "$T/job.sh")" 1
+expect_eq "user site iface" "$(grep -c "ip --first-node --iface '\^eth3\\$'" "$T/job.sh")" 1
 "$DDPGEN" --ddprank /x/ddprank --site "$T/cfg/ddpgen/profiles/mine.conf" train.py >"$T/job2.sh"
 sed 1,3d "$T/job2.sh" >"$T/job2.sh.body"
 expect_eq "site by path" "$(sed 1,3d "$T/job.sh" | cmp -s - "$T/job2.sh.body" && echo same)" same

@@ -127,12 +127,18 @@ export MASTER_ADDR=10.93.0.1
 export MASTER_PORT=24242
 export GLOO_SOCKET_IFNAME=eth3
 export NCCL_SOCKET_IFNAME='=eth3':"
+# Without --iface, the lowest of nid01's addresses, whatever the order
+# the resolver gives them in (it differs between nodes).
 run in_node nid03.cluster.example env $slurm "$DDPRANK" env --format json
 expect_eq "env node 2, no interface, json" "$rc:$out:$err" \
-	'0:{"NODE_RANK":2,"NNODES":3,"MASTER_ADDR":"10.94.0.1","MASTER_PORT":24242}:'
+	'0:{"NODE_RANK":2,"NNODES":3,"MASTER_ADDR":"10.93.0.1","MASTER_PORT":24242}:'
 
-# env on node 0: its own interface's address, and the port bound.
-run in_node nid01 env $slurm "$DDPRANK" env --iface '^nmn0$' --port-range 30000-30099
+# env on node 0: the rule every node applies, its own name's address in
+# nmn0's subnet (not simply its interface's, which no other node knows),
+# and the port bound. The namespace has nid02's addresses: it is node 0
+# of a list that starts with nid02.
+run in_node nid02 env SLURM_JOB_NODELIST=nid02,nid01,nid03 SLURM_JOB_ID=4242 \
+	"$DDPRANK" env --iface '^nmn0$' --port-range 30000-30099
 expect_eq "env node 0" "$rc:$out:$err" "0:export NODE_RANK=0
 export NNODES=3
 export MASTER_ADDR=10.94.0.2
@@ -176,7 +182,8 @@ expect_eq "exec c10d node 0" "$rc:$out:$err" \
 	"0:0 3 10.93.0.2:$port c10d 10.93.0.2:$port 4242.0 is_host=1 eth3 10.93.0.2:"
 # Named nid01, its name resolves to addresses of other nodes: the
 # workers would get the wrong MASTER_ADDR from torchrun, so c10d with
-# --iface is refused (static is fine).
+# --iface is refused; so is static, since node 0 no longer takes its own
+# interface's address: the others would connect to 10.93.0.1.
 run in_node nid01 env $slurm SLURM_STEP_ID=0 "$DDPRANK" exec --iface '^eth3$' \
 	--rdzv c10d -- true
 expect_eq "exec c10d, name elsewhere" "$rc:$err" \
@@ -202,7 +209,8 @@ expect_eq "exec c10d, name elsewhere, torch 1.13" "$rc:$err" \
 	"5:ddprank: --rdzv c10d: torchrun gives the workers this node's host name 'nid01' as MASTER_ADDR, which resolves to 10.94.0.1 10.93.0.1, not to 10.93.0.2 of interface eth3; use --rdzv static with --iface ('$T/torchrun' runs torch 1.13; torchrun 2.3 and later take PET_LOCAL_ADDR instead)"
 run in_node nid01 env $slurm SLURM_STEP_ID=0 "$DDPRANK" exec --iface '^eth3$' \
 	--rdzv static -- true
-expect_eq "exec static, name elsewhere" "$rc:$err" "0:"
+expect_eq "exec static, name elsewhere" "$rc:$err" \
+	"6:ddprank: node 0 cannot host the rendezvous: cannot bind port 20178: 10.93.0.1 is not an address of this host"
 
 # A port already taken on node 0: exit 6 and a way out.
 ip netns exec "$NS" python3 -c '
@@ -219,12 +227,14 @@ while [ ! -e "$T/listening" ] && [ $i -lt 100 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
-run in_node nid01 env $slurm "$DDPRANK" env --iface '^eth3$'
+# Node 0 is nid02, whose addresses the namespace has.
+slurm0="SLURM_JOB_NODELIST=nid02,nid01,nid03 SLURM_JOB_ID=4242"
+run in_node nid02 env $slurm0 "$DDPRANK" env --iface '^eth3$'
 expect_eq "port taken" "$rc:$out:$err" \
 	"6::ddprank: node 0 cannot host the rendezvous: port 24242 is already in use on 10.93.0.2; choose another with --port N"
-run in_node nid01 env $slurm "$DDPRANK" exec --iface '^eth3$' -- true
+run in_node nid02 env $slurm0 "$DDPRANK" exec --iface '^eth3$' -- true
 expect_eq "port taken, exec" "$rc" 6
-run in_node nid01 env $slurm "$DDPRANK" env --iface '^eth3$' --port 24243
+run in_node nid02 env $slurm0 "$DDPRANK" env --iface '^eth3$' --port 24243
 expect_eq "port taken, --port N" "$rc" 0
 # Other nodes do not bind anything.
 run in_node nid02 env $slurm "$DDPRANK" env --iface '^eth3$'

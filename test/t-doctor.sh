@@ -24,11 +24,11 @@ DDPGEN_PROFILE_PATH=$srcdir/test/e2e:$srcdir/profiles
 DDPGEN_TEMPLATE_PATH=$srcdir/templates
 export DDPGEN_PROFILE_PATH DDPGEN_TEMPLATE_PATH
 
-# --- the cluster: 8 pairs of nodes and 3 healthy ones ----------------------------
+# --- the cluster: 8 pairs of nodes, a third for one, and 3 healthy ones ------------
 chmod 0755 "$T"
 CLUSTER_DIR=$T/cluster
 export CLUSTER_DIR
-NODES=19
+NODES=20
 listener=
 cleanup() {
 	[ -z "$listener" ] || kill "$listener" 2>/dev/null
@@ -83,14 +83,14 @@ s.bind(("0.0.0.0", int(sys.argv[1])))
 s.listen()
 time.sleep(300)' "$takenport" &
 listener=$!
-# python takes seconds to start on a loaded machine: the fault is in
-# place once the port listens, not once the process exists.
+# Up before the jobs start: on a loaded machine python binds late.
 i=0
-while ! nsenter --net="$(ns 9)" ss -Hltn "sport = :$takenport" |
-    grep -q . && [ $i -lt 300 ]; do
-	sleep 0.1
+until nsenter --net="$(ns 9)" ss -Hltn "sport = :$takenport" | grep -q .; do
 	i=$((i + 1))
+	[ "$i" -lt 300 ] && kill -0 "$listener" 2>/dev/null || break
+	sleep 0.1
 done
+check "port-taken: the listener on node9 is up" kill -0 "$listener"
 # launcher-missing, node12: every torchrun on PATH hidden by /dev/null.
 IFS_=$IFS; IFS=:
 for d in $PATH; do
@@ -141,8 +141,10 @@ gen iface-missing -s e2e-slurm -N 2 -t 2 -i '^nmn0$' "$script"
 submit iface-missing node1,node2
 gen iface-down -s e2e-slurm -N 2 -t 2 -i '^nmn0$' "$script"
 submit iface-down node3,node4
-gen firewall -s e2e-slurm -N 2 -t 2 -i '^eth3$' -P "$fwport" "$script"
-submit firewall node5,node6
+# Three nodes: node20 reaches node 0, so node6 is the one to blame; of
+# two, neither could tell whose fault the lost connection is.
+gen firewall -s e2e-slurm -N 3 -t 2 -i '^eth3$' -P "$fwport" "$script"
+submit firewall node5,node6,node20
 gen loopback -s e2e-slurm -N 2 -t 2 "$script"
 submit loopback node7,node8
 gen port-taken -s e2e-slurm -N 2 -t 2 -i '^eth3$' -P "$takenport" "$script"
@@ -255,6 +257,9 @@ failed loopback "FAIL resolve node8: 'node8' resolves to the loopback address 12
     "--exclude=node8"
 failed port-taken "FAIL port node9: port $takenport is already in use" \
     "--exclude=node9"
+# node10, which cannot report to node 0, is not to blame for it.
+check "port-taken: node10 blames itself" \
+    ! grep -q -e '--exclude=.*node10' "$OUT"
 failed launcher "FAIL launcher node12: 'torchrun' not found on PATH=" \
     "--exclude=node12"
 failed env-typo "FAIL env node[13-14]: first: NCCL_SOCKET_IFNAM is not a known variable: did you mean NCCL_SOCKET_IFNAME?"

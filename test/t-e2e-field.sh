@@ -10,7 +10,7 @@
 #             interface names stay, output lines carry the task number
 #   het       sbatch -N1 : -N1 (a heterogeneous job) fails, saying why
 #   c10d      c10d with an interface the host names do not resolve to
-#             (nmn0) fails at once, saying why
+#             (nmn0) fails at once, in the preflight, saying why
 #   nodelist  a hand-written job: ddprank takes a node list given only in
 #             SLURM_NODELIST, and refuses to be a second task on a node
 
@@ -69,8 +69,9 @@ fi
 # --- c10d: the interface is not where host names resolve ---------------------------
 if gen c10d -s e2e-plmt -N 2 -t 3 -r c10d "$script" &&
     submit c10d 60; then
+	# The doctor finds what exec would refuse (exit 5) first.
 	expect_failed c10d \
-	    "ddprank: --rdzv c10d: torchrun gives the workers this node's host name 'node[12]' as MASTER_ADDR, which resolves to [0-9.]+, not to [0-9.]+ of interface nmn0" \
+	    "^FAIL iface node\\[1-2\\]: first: --rdzv c10d: torchrun gives the workers this node's host name 'node[12]' as MASTER_ADDR, which resolves to [0-9.]+, not to [0-9.]+ of interface nmn0" \
 	    "why c10d is refused"
 fi
 

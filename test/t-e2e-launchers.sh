@@ -72,8 +72,10 @@ fi
 # --- srun: hostname discovery, 2 of the 3 nodes --------------------------------------
 if with_args gen srun-slurm -s "$T/srun-slurm.conf" -N 2 -t 3 "$script" &&
     submit srun-slurm 180; then
+	# No CPU count: torchrun's OMP_NUM_THREADS=1 for 2 processes a
+	# node, as torchrun's own jobs get it.
 	expect_job srun-slurm 2 2 hostname none ddp "$T/argv" \
-	    --expect-env LOCAL_WORLD_SIZE=2
+	    --expect-env LOCAL_WORLD_SIZE=2 --expect-env OMP_NUM_THREADS=1
 	expect_procid srun-slurm
 fi
 

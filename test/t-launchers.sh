@@ -177,4 +177,58 @@ run_node acc 1 0 2 2 >out 2>err
 check "accelerate: an unknown flag is an error" grep -q \
     'unrecognized arguments: --nproc_per_node=2' err
 
+# --- the preflight checks what exec would refuse (rough edge 5) ----------------------
+gen pre 'iface = "^eth3$"
+comm_iface = "^hsn[0-9]+$"
+rdzv = c10d
+preflight_torch = yes' -N 2 train.py
+check "preflight: --comm-iface, --rdzv c10d and --deep: $(grep doctor job.pre)" \
+    grep -q -e "doctor --iface '^eth3\$' --comm-iface '^hsn\[0-9\]+\$' --rdzv c10d --deep " job.pre
+gen pre0 '' -N 2 train.py
+check "preflight: no --deep by default" ! grep -q -e 'doctor .*--deep' job.pre0
+
+# --- OMP_NUM_THREADS: one default for every launcher --------------------------------
+# omp NAME [VAR=VALUE...]: OMP_NUM_THREADS after job.NAME's block, run
+# by bash in an environment of VARs.
+omp() {
+	n=$1
+	shift
+	block=$(awk '/^# torchrun sets OMP_NUM_THREADS/ { on = 1 }
+	    on { print } on && /^fi$/ { exit }' "job.$n")
+	env -i PATH=/usr/bin:/bin "$@" bash -c \
+	    "set -eu; $block"'
+	echo "${OMP_NUM_THREADS-unset}"'
+}
+gen omp-srun 'launcher = srun' -N 2 -n 2 train.py
+gen omp-torch '' -N 2 -n 2 train.py
+gen omp-torch1 '' -N 2 train.py
+gen omp-ds 'launcher = deepspeed' -N 2 -n 4 train.py
+expect_eq "OMP_NUM_THREADS: srun, 2 a node, no CPU count" "$(omp omp-srun)" 1
+expect_eq "OMP_NUM_THREADS: deepspeed, 4 a node" "$(omp omp-ds)" 1
+expect_eq "OMP_NUM_THREADS: torchrun, 2 a node" "$(omp omp-torch)" 1
+expect_eq "OMP_NUM_THREADS: torchrun, 1 a node: the node's" \
+    "$(omp omp-torch1)" unset
+expect_eq "OMP_NUM_THREADS: srun, 8 CPUs a task (a process)" \
+    "$(omp omp-srun SLURM_CPUS_PER_TASK=8)" 8
+expect_eq "OMP_NUM_THREADS: torchrun, 8 CPUs for 2" \
+    "$(omp omp-torch SLURM_CPUS_PER_TASK=8)" 4
+expect_eq "OMP_NUM_THREADS: the user's stays" \
+    "$(omp omp-srun OMP_NUM_THREADS=3)" 3
+
+# One process in all (-N 1 on a CPU site): no --multi_gpu, which
+# accelerate refuses for fewer than 2 processes; it runs the script once.
+gen acc1 'launcher = accelerate' -N 1 train.py
+check "accelerate, one process: no --multi_gpu" \
+    ! grep -q -e '--multi_gpu' job.acc1
+env -i PATH="$srcdir/test/standin:/usr/bin:/bin" HOME="$T" \
+    SLURM_JOB_NODELIST="$me" SLURM_JOB_ID=78 SLURM_NODEID=0 \
+    ACCELERATE_STANDIN_SHOW=1 DDPRANK="$DDPRANK" \
+    bash -c "$(node_command acc1)" >out 2>err
+expect_eq "accelerate, one process: exit status ($(cat err))" "$?" 0
+expect_eq "accelerate, one process: the script runs once" \
+    "$(tr '\0' '|' <out)" "/usr/bin/python3|train.py|"
+gen acc2 'launcher = accelerate' -N 2 train.py
+check "accelerate, two nodes of one process: --multi_gpu" \
+    grep -q '^	accelerate launch --multi_gpu \\$' job.acc2
+
 finish

@@ -25,5 +25,5 @@ expect_eq "README build command status" "$?" 0
 check "README build command prints a cori job: $(tail -5 "$T/err")" \
     grep -q '^#SBATCH --constraint=haswell$' "$T/out"
 check "the cori job finds the master on eth3" \
-    grep -q "ip --iface '\^eth3\\$' -4" "$T/out"
+    grep -q "ip --first-node --iface '\^eth3\\$' -4" "$T/out"
 finish
