@@ -10,7 +10,9 @@
 #             interface names stay, output lines carry the task number
 #   het       sbatch -N1 : -N1 (a heterogeneous job) fails, saying why
 #   c10d      c10d with an interface the host names do not resolve to
-#             (nmn0) fails at once, saying why
+#             (nmn0): under torch 2.3 and later, which gives the workers
+#             PET_LOCAL_ADDR, it trains; before, it fails at once,
+#             saying why
 #   nodelist  a hand-written job: ddprank takes a node list given only in
 #             SLURM_NODELIST, and refuses to be a second task on a node
 
@@ -67,10 +69,15 @@ if gen het -s e2e-slurm -N 1 -t 3 "$script" &&
 fi
 
 # --- c10d: the interface is not where host names resolve ---------------------------
-if gen c10d -s e2e-plmt -N 2 -t 3 -r c10d "$script" &&
+if torch_at_least 2 3; then
+	if gen c10d -s e2e-plmt -N 2 -t 3 -r c10d "$script" &&
+	    submit c10d 180; then
+		expect_job c10d 2 2 nmn0 c10d ddp "$T/argv.none"
+	fi
+elif gen c10d -s e2e-plmt -N 2 -t 3 -r c10d "$script" &&
     submit c10d 60; then
 	expect_failed c10d \
-	    "ddprank: --rdzv c10d: torchrun gives the workers this node's host name 'node[12]' as MASTER_ADDR, which resolves to [0-9.]+, not to [0-9.]+ of interface nmn0" \
+	    "ddprank: --rdzv c10d: torchrun gives the workers this node's host name 'node[12]' as MASTER_ADDR, which resolves to [0-9.]+, not to [0-9.]+ of interface nmn0; use --rdzv static with --iface \\('torchrun' runs torch $torch_major\\.$torch_minor; torchrun 2\\.3 and later take PET_LOCAL_ADDR instead\\)" \
 	    "why c10d is refused"
 fi
 
