@@ -69,10 +69,13 @@ if gen het -s e2e-slurm -N 1 -t 3 "$script" &&
 fi
 
 # --- c10d: the interface is not where host names resolve ---------------------------
+# (The sockets' names given, as in field: the profile's comm_iface,
+# Slingshot's hsn, is not on these nodes.)
 if torch_at_least 2 3; then
-	if gen c10d -s e2e-plmt -N 2 -t 3 -r c10d "$script" &&
+	if gen c10d -s e2e-plmt -N 2 -t 3 -r c10d \
+	    -e GLOO_SOCKET_IFNAME=nmn0 -e NCCL_SOCKET_IFNAME==nmn0 "$script" &&
 	    submit c10d 180; then
-		expect_job c10d 2 2 nmn0 c10d ddp "$T/argv.none"
+		expect_job c10d 2 2 nmn0/nmn0 c10d ddp "$T/argv.none"
 	fi
 elif gen c10d -s e2e-plmt -N 2 -t 3 -r c10d "$script" &&
     submit c10d 60; then
