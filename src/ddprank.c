@@ -3,6 +3,7 @@
 
 #include <sys/types.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 
@@ -542,6 +543,19 @@ load_secret(struct options *o)
 	return XC_OK;
 }
 
+/* Every python of the job runs the hook: like OpenSSH's StrictModes,
+ * only a file and directory that no other user can write count (owned
+ * by root or this user, not writable by group or others). */
+static int
+hook_trusted(const char *path)
+{
+	struct stat	st;
+
+	return stat(path, &st) == 0 &&
+	    (st.st_uid == 0 || st.st_uid == getuid()) &&
+	    (st.st_mode & (S_IWGRP | S_IWOTH)) == 0;
+}
+
 /* The directory of the legacy-store hook (python/sitecustomize.py;
  * ddprank(1), LIBUV): beside this program in a build tree, else where
  * it is installed; NULL if neither has it. Caller frees. */
@@ -563,9 +577,10 @@ hook_dir(void)
 		} else
 			dir = xstrdup(DDPGEN_DATADIR "/python");
 		xasprintf(&file, "%s/sitecustomize.py", dir);
-		n = access(file, R_OK);
+		n = access(file, R_OK) == 0 && hook_trusted(file) &&
+		    hook_trusted(dir);
 		free(file);
-		if (n == 0)
+		if (n)
 			return dir;
 		free(dir);
 	}

@@ -54,6 +54,7 @@ static const char *const levels[] = { "PASS", "WARN", "FAIL" };
 /* An unknown variable this close to a known one is a typo, not a
  * variable newer than the list: it fails instead of warning. */
 #define DOCTOR_TYPO_DISTANCE	2
+#define DOCTOR_TORCH_VERSION_MS	30000	/* as exec: the python finds torch */
 
 const char *
 doctor_check_name(enum doctor_check c)
@@ -123,16 +124,45 @@ doctor_set(struct doctor_node *n, enum doctor_check c, enum doctor_level l,
 /* --rdzv c10d with --iface, once the interface matched: exec refuses a
  * host name that does not lead to it (rank.c says why), whatever the
  * node count. */
+struct doctor_c10d_arg {
+	const struct doctor_opts	*o;
+	const struct doctor_sys		*sys;
+};
+
+/* As exec asks (ddprank.c's local_addr_ok): the launcher's torch is 2.3
+ * or later, which takes PET_LOCAL_ADDR instead of the host name. */
+static int
+doctor_local_addr_ok(void *arg, char **why)
+{
+	const struct doctor_c10d_arg	*a = arg;
+	const char			*launcher = a->o->launcher != NULL ?
+					    a->o->launcher : "torchrun";
+	int				 major, minor;
+
+	if (doctor_torch_version(launcher, a->sys, DOCTOR_TORCH_VERSION_MS,
+	    &major, &minor, why) == -1)
+		return 0;
+	if (major > 2 || (major == 2 && minor >= 3))
+		return 1;
+	xasprintf(why, "'%s' runs torch %d.%d", launcher, major, minor);
+	return 0;
+}
+
 static void
 doctor_check_c10d(struct doctor_node *n, const struct doctor_opts *o,
     const struct doctor_sys *sys)
 {
-	char	*cause;
-	int	 xc;
+	struct doctor_c10d_arg	 arg = { o, sys };
+	struct rank_opts	 ro;
+	char			*cause;
+	int			 xc;
 
 	if (!o->c10d || o->ro->rx == NULL)
 		return;
-	if ((xc = rank_c10d_check(o->ro, o->family, sys->net,
+	ro = *o->ro;
+	ro.local_addr_ok = doctor_local_addr_ok;
+	ro.local_addr_arg = &arg;
+	if ((xc = rank_c10d_check(&ro, o->family, sys->net,
 	    &cause)) != XC_OK) {
 		doctor_set(n, DOCTOR_IFACE, DOCTOR_FAIL, "%s", cause);
 		free(cause);

@@ -234,4 +234,16 @@ need_torchrun() {
 	tpy=$(sed -n '1s/^#![[:space:]]*//p' "$(command -v torchrun)")
 	$tpy -c 'import torch.distributed' 2>/dev/null ||
 	    skip "torchrun's python ($tpy) cannot import torch.distributed"
+	# torch_major, torch_minor: its version, as ddprank reads it.
+	torch_version=$($tpy -c 'import torch.version as v; print(v.__version__)')
+	torch_major=${torch_version%%.*}
+	torch_minor=${torch_version#*.}
+	torch_minor=${torch_minor%%.*}
+}
+
+# torch_at_least MAJOR MINOR: torchrun's torch is that version or later
+# (need_torchrun first).
+torch_at_least() {
+	[ "$torch_major" -gt "$1" ] ||
+	    { [ "$torch_major" -eq "$1" ] && [ "$torch_minor" -ge "$2" ]; }
 }

@@ -10,7 +10,9 @@
 #             interface names stay, output lines carry the task number
 #   het       sbatch -N1 : -N1 (a heterogeneous job) fails, saying why
 #   c10d      c10d with an interface the host names do not resolve to
-#             (nmn0) fails at once, in the preflight, saying why
+#             (nmn0): under torch 2.3 and later, which gives the workers
+#             PET_LOCAL_ADDR, it trains; before, it fails at once, in
+#             the preflight, saying why
 #   nodelist  a hand-written job: ddprank takes a node list given only in
 #             SLURM_NODELIST, and refuses to be a second task on a node
 
@@ -67,7 +69,15 @@ if gen het -s e2e-slurm -N 1 -t 3 "$script" &&
 fi
 
 # --- c10d: the interface is not where host names resolve ---------------------------
-if gen c10d -s e2e-plmt -N 2 -t 3 -r c10d "$script" &&
+# (The sockets' names given, as in field: the profile's comm_iface,
+# Slingshot's hsn, is not on these nodes.)
+if torch_at_least 2 3; then
+	if gen c10d -s e2e-plmt -N 2 -t 3 -r c10d \
+	    -e GLOO_SOCKET_IFNAME=nmn0 -e NCCL_SOCKET_IFNAME==nmn0 "$script" &&
+	    submit c10d 180; then
+		expect_job c10d 2 2 nmn0/nmn0 c10d ddp "$T/argv.none"
+	fi
+elif gen c10d -s e2e-plmt -N 2 -t 3 -r c10d "$script" &&
     submit c10d 60; then
 	# The doctor finds what exec would refuse (exit 5) first.
 	expect_failed c10d \

@@ -181,9 +181,14 @@ expect_job() {
 		    --expect-unset PET_NNODES --expect-unset PET_MASTER_ADDR
 	elif [ "$rdzv" = c10d ]; then
 		# torchrun hands its workers the host name of the agent
-		# with group rank 0 and a port of its own; the endpoint
-		# ddprank gave it shows in PET_RDZV_ENDPOINT.
-		set -- "$@" --master-addr "$FIRST" \
+		# with group rank 0 (torch 2.3 and later: its --local-addr,
+		# PET_LOCAL_ADDR, which ddprank sets with an interface) and
+		# a port of its own; the endpoint ddprank gave it shows in
+		# PET_RDZV_ENDPOINT.
+		c10d_master=$FIRST
+		[ "$disc" = hostname ] || ! torch_at_least 2 3 ||
+		    c10d_master=$addr
+		set -- "$@" --master-addr "$c10d_master" \
 		    --expect-env PET_RDZV_BACKEND=c10d \
 		    --expect-env "PET_RDZV_ENDPOINT=$addr:$port" \
 		    --expect-env "PET_RDZV_ID=$JOBID.$train_step" \
