@@ -144,7 +144,7 @@ fi
 ddpgen_nodes=${SLURM_JOB_NUM_NODES:-{{nodes}}}
 ddpgen_nproc={{nproc_per_node}}
 ddpgen_max_requeues={{max_requeues}}
-ddpgen_warned='' ddpgen_trapped='' ddpgen_what='' ddpgen_srun=''
+ddpgen_warned='' ddpgen_what='' ddpgen_srun=''
 ddpgen_why='' ddpgen_outside='' ddpgen_sent_at=''
 # ddpgen restart=R limits=T base=B last=WHY: R is SLURM_RESTART_COUNT
 # after the last requeue this script made, T the time-limit requeues and
@@ -181,26 +181,33 @@ export DDPGEN_RESTART_BASE=$ddpgen_base DDPGEN_LAST_STOP=$ddpgen_last
 # step exists there is nothing to signal: the training is not started.
 # shellcheck disable=SC2317 # run by the trap
 ddpgen_warning() {
-	local left s
-	ddpgen_trapped=1
 	[ -z "$ddpgen_warned" ] || return 0
 	ddpgen_warned=1
 	printf -v ddpgen_sent_at '%(%H:%M:%S)T' -1
 	trap ddpgen_ended TERM
+	ddpgen_what_warning
+	# Last: the sentinel's SIGURG comes back at once, and a trap that
+	# interrupts a command substitution in bash 5.2 can lose its status.
 	# Sent to the step from outside as well (scancel --full): once.
 	if [ -n "$ddpgen_srun" ] && [ -z "$ddpgen_outside" ]; then
 		scancel --signal={{checkpoint_signal}} "$ddpgen_id" 2>/dev/null || true
 	fi
 	ddpgen_outside=''
+}
+# Sets ddpgen_what and ddpgen_why: a preemption, the time limit, or a
+# checkpoint asked for by hand: Slurm warns at most 60 s early, so a
+# signal with more time left, or with no time limit, came from
+# scancel -b --signal.
+# shellcheck disable=SC2317
+ddpgen_what_warning() {
+	local left s
 	if scontrol -o show job "$ddpgen_id" 2>/dev/null |
 	    grep -q 'PreemptTime=[0-9]'; then
 		ddpgen_what=preemption ddpgen_why=preemption
 		return 0
 	fi
 	left=$(squeue -h -j "$ddpgen_id" -o %L 2>/dev/null) || left=
-	s=$(ddpgen_seconds "$left")
-	# Slurm warns at most 60 s early: a signal with more time left, or
-	# with no time limit, was sent by hand (scancel -b --signal).
+	s=$(ddpgen_seconds "$left") || s="?"
 	if [ "$s" = "?" ] || [ "$s" -gt $(({{signal_lead}} + 60)) ]; then
 		ddpgen_why=by-hand
 		ddpgen_what="checkpoint asked for by hand (no time limit)"
@@ -216,7 +223,6 @@ ddpgen_warning() {
 # for and does not carry on from.
 # shellcheck disable=SC2317
 ddpgen_step_signalled() {
-	ddpgen_trapped=1
 	[ -z "$ddpgen_warned" ] || return 0
 	[ -z "$ddpgen_outside" ] || return 0
 	ddpgen_outside=1
@@ -308,13 +314,16 @@ ddpgen_carry_on() {
 	exit 1
 }
 # ddpgen_wait PID: waits for a step, its status in ddpgen_rc. The shell
-# runs its trap only while it waits: wait again after one.
+# runs a trap only while it waits, and a trap that interrupts a wait
+# for a step that is ending can lose the step's status (bash 5.2's
+# "wait_for: No record of process"): it waits for a sleep instead.
 ddpgen_wait() {
-	while :; do
-		ddpgen_trapped='' ddpgen_rc=0
-		wait "$1" || ddpgen_rc=$?
-		[ -n "$ddpgen_trapped" ] || break
+	while kill -0 "$1" 2>/dev/null; do
+		sleep 1 &
+		wait "$!" || true
 	done
+	ddpgen_rc=0
+	wait "$1" || ddpgen_rc=$?
 }
 # The training step's sentinel, on this node, tells this shell when the
 # step gets the checkpoint signal.
@@ -380,7 +389,7 @@ srun --nodes="$SLURM_NNODES" --ntasks="$((SLURM_NNODES * {{tasks_per_node}}))" -
 {{?requeue}}
 ddpgen_srun=$!
 ddpgen_wait "$ddpgen_srun"
-if [ -n "$ddpgen_warned" ]; then
+if [ -n "$ddpgen_warned$ddpgen_outside" ]; then
 	ddpgen_carry_on "$ddpgen_rc"
 fi
 exit "$ddpgen_rc"
