@@ -200,14 +200,16 @@ ddpgen_warning() {
 # scancel -b --signal.
 # shellcheck disable=SC2317
 ddpgen_what_warning() {
-	local left s
-	if scontrol -o show job "$ddpgen_id" 2>/dev/null |
-	    grep -q 'PreemptTime=[0-9]'; then
+	local info left s
+	info=$(scontrol -o show job "$ddpgen_id" 2>/dev/null) || info=
+	if [[ $info =~ PreemptTime=[0-9] ]]; then
 		ddpgen_what=preemption ddpgen_why=preemption
 		return 0
 	fi
 	left=$(squeue -h -j "$ddpgen_id" -o %L 2>/dev/null) || left=
 	s=$(ddpgen_seconds "$left") || s="?"
+	# squeue gives a job without a limit a year or so.
+	[[ ! $info =~ TimeLimit=UNLIMITED ]] || s="?"
 	if [ "$s" = "?" ] || [ "$s" -gt $(({{signal_lead}} + 60)) ]; then
 		ddpgen_why=by-hand
 		ddpgen_what="checkpoint asked for by hand (no time limit)"
@@ -325,8 +327,12 @@ ddpgen_wait() {
 	ddpgen_rc=0
 	wait "$1" || ddpgen_rc=$?
 }
-# The training step's sentinel, on this node, tells this shell when the
-# step gets the checkpoint signal.
+# The training step's sentinel tells this shell when the step gets the
+# checkpoint signal: on this node, the first task's wrapper stays, the
+# launcher's parent, with the sentinel as its other child (a child of
+# the launcher would be taken for a worker by ddprank's watcher, an
+# orphan escapes proctrack/linuxproc). Its traps run once the launcher
+# has ended, and reset in the launcher.
 export DDPGEN_SHELL_PID=$$ DDPGEN_SHELL_NODE=${SLURMD_NODENAME:-}
 trap ddpgen_warning USR1 USR2
 trap ddpgen_step_signalled URG
@@ -384,7 +390,7 @@ srun --nodes="$SLURM_NNODES" --ntasks="$((SLURM_NNODES * {{tasks_per_node}}))" -
 {{/per_process}}
 	--kill-on-bad-exit=1 --export=ALL{{?label_output}} --label{{/label_output}}{{?container_srun}} \
 	{{container_srun}}{{/container_srun}} \
-	/bin/bash -c 'if [ ! -x "$1" ]; then echo "ddpgen job: ddprank not found at $1 on $(hostname)" >&2; exit 127; fi; {{?requeue}}if [ "${SLURM_LOCALID:-}" = 0 ] && [ -n "${DDPGEN_SHELL_PID:-}" ] && [ "${SLURMD_NODENAME:-}" = "${DDPGEN_SHELL_NODE:-}" ]; then ( (trap "kill -s URG $DDPGEN_SHELL_PID; exit 0" {{checkpoint_signal}}; while kill -0 $$; do sleep 1; done) & ) </dev/null >/dev/null 2>&1; fi; {{/requeue}}exec "$@"' ddprank \
+	/bin/bash -c 'if [ ! -x "$1" ]; then echo "ddpgen job: ddprank not found at $1 on $(hostname)" >&2; exit 127; fi; {{?requeue}}if [ "${SLURM_LOCALID:-}" = 0 ] && [ -n "${DDPGEN_SHELL_PID:-}" ] && [ "${SLURMD_NODENAME:-}" = "${DDPGEN_SHELL_NODE:-}" ]; then (trap "kill -s URG $DDPGEN_SHELL_PID; exit 0" {{checkpoint_signal}}; while kill -0 $$ 2>/dev/null; do sleep 1; done) </dev/null >/dev/null 2>&1 & trap : TERM INT {{checkpoint_signal}}; "$@"; exit; fi; {{/requeue}}exec "$@"' ddprank \
 	{{node_command|raw}}{{?requeue}} &{{/requeue}}
 {{?requeue}}
 ddpgen_srun=$!

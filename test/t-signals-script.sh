@@ -64,7 +64,7 @@ cat >"$stub/scontrol" <<'STUB'
 #!/bin/bash
 echo "scontrol $*" >>"$STUB_LOG"
 case "$*" in
-"-o show job"*) echo "JobId=7 PreemptTime=${STUB_PREEMPT:-None} X=1" ;;
+"-o show job"*) echo "JobId=7 TimeLimit=${STUB_LIMIT:-00:10:00} PreemptTime=${STUB_PREEMPT:-None} X=1" ;;
 requeue*) exit 0 ;;
 esac
 STUB
@@ -112,7 +112,8 @@ started() { check "$name: the training started" waitfor "$D/train.pid"; }
 
 # scancel -b --signal=USR2 on a job without a time limit: by hand,
 # requeued, not counted, and said so.
-start hand "$T/job.sh" STUB_LEFT=UNLIMITED
+# Slurm 22.05 gives such a job a year in %L (seen on the test cluster).
+start hand "$T/job.sh" STUB_LIMIT=UNLIMITED STUB_LEFT=364-23:58:40
 started
 kill -USR2 "$job"
 end
