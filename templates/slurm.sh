@@ -168,7 +168,7 @@ fi
 ddpgen_nodes=${SLURM_JOB_NUM_NODES:-{{nodes}}}
 ddpgen_nproc={{nproc_per_node}}
 ddpgen_max_requeues={{max_requeues}}
-ddpgen_warned='' ddpgen_trapped='' ddpgen_what='' ddpgen_srun=''
+ddpgen_warned='' ddpgen_what='' ddpgen_srun=''
 ddpgen_why='' ddpgen_outside='' ddpgen_sent_at=''
 # ddpgen restart=R limits=T base=B last=WHY: R is SLURM_RESTART_COUNT
 # after the last requeue this script made, T the time-limit requeues and
@@ -205,26 +205,35 @@ export DDPGEN_RESTART_BASE=$ddpgen_base DDPGEN_LAST_STOP=$ddpgen_last
 # step exists there is nothing to signal: the training is not started.
 # shellcheck disable=SC2317 # run by the trap
 ddpgen_warning() {
-	local left s
-	ddpgen_trapped=1
 	[ -z "$ddpgen_warned" ] || return 0
 	ddpgen_warned=1
 	printf -v ddpgen_sent_at '%(%H:%M:%S)T' -1
 	trap ddpgen_ended TERM
+	ddpgen_what_warning
+	# Last: the sentinel's SIGURG comes back at once, and a trap that
+	# interrupts a command substitution in bash 5.2 can lose its status.
 	# Sent to the step from outside as well (scancel --full): once.
 	if [ -n "$ddpgen_srun" ] && [ -z "$ddpgen_outside" ]; then
 		scancel --signal={{checkpoint_signal}} "$ddpgen_id" 2>/dev/null || true
 	fi
 	ddpgen_outside=''
-	if scontrol -o show job "$ddpgen_id" 2>/dev/null |
-	    grep -q 'PreemptTime=[0-9]'; then
+}
+# Sets ddpgen_what and ddpgen_why: a preemption, the time limit, or a
+# checkpoint asked for by hand: Slurm warns at most 60 s early, so a
+# signal with more time left, or with no time limit, came from
+# scancel -b --signal.
+# shellcheck disable=SC2317
+ddpgen_what_warning() {
+	local info left s
+	info=$(scontrol -o show job "$ddpgen_id" 2>/dev/null) || info=
+	if [[ $info =~ PreemptTime=[0-9] ]]; then
 		ddpgen_what=preemption ddpgen_why=preemption
 		return 0
 	fi
 	left=$(squeue -h -j "$ddpgen_id" -o %L 2>/dev/null) || left=
-	s=$(ddpgen_seconds "$left")
-	# Slurm warns at most 60 s early: a signal with more time left, or
-	# with no time limit, was sent by hand (scancel -b --signal).
+	s=$(ddpgen_seconds "$left") || s="?"
+	# squeue gives a job without a limit a year or so.
+	[[ ! $info =~ TimeLimit=UNLIMITED ]] || s="?"
 	if [ "$s" = "?" ] || [ "$s" -gt $(({{signal_lead}} + 60)) ]; then
 		ddpgen_why=by-hand
 		ddpgen_what="checkpoint asked for by hand (no time limit)"
@@ -240,7 +249,6 @@ ddpgen_warning() {
 # for and does not carry on from.
 # shellcheck disable=SC2317
 ddpgen_step_signalled() {
-	ddpgen_trapped=1
 	[ -z "$ddpgen_warned" ] || return 0
 	[ -z "$ddpgen_outside" ] || return 0
 	ddpgen_outside=1
@@ -346,16 +354,23 @@ ddpgen_carry_on() {
 	exit 1
 }
 # ddpgen_wait PID: waits for a step, its status in ddpgen_rc. The shell
-# runs its trap only while it waits: wait again after one.
+# runs a trap only while it waits, and a trap that interrupts a wait
+# for a step that is ending can lose the step's status (bash 5.2's
+# "wait_for: No record of process"): it waits for a sleep instead.
 ddpgen_wait() {
-	while :; do
-		ddpgen_trapped='' ddpgen_rc=0
-		wait "$1" || ddpgen_rc=$?
-		[ -n "$ddpgen_trapped" ] || break
+	while kill -0 "$1" 2>/dev/null; do
+		sleep 1 &
+		wait "$!" || true
 	done
+	ddpgen_rc=0
+	wait "$1" || ddpgen_rc=$?
 }
-# The training step's sentinel, on this node, tells this shell when the
-# step gets the checkpoint signal.
+# The training step's sentinel tells this shell when the step gets the
+# checkpoint signal: on this node, the first task's wrapper stays, the
+# launcher's parent, with the sentinel as its other child (a child of
+# the launcher would be taken for a worker by ddprank's watcher, an
+# orphan escapes proctrack/linuxproc). Its traps run once the launcher
+# has ended, and reset in the launcher.
 export DDPGEN_SHELL_PID=$$ DDPGEN_SHELL_NODE=${SLURMD_NODENAME:-}
 trap ddpgen_warning USR1 USR2
 trap ddpgen_step_signalled URG
@@ -413,12 +428,12 @@ srun --nodes="$SLURM_NNODES" --ntasks="$((SLURM_NNODES * {{tasks_per_node}}))" -
 {{/per_process}}
 	--kill-on-bad-exit=1 --export=ALL{{?label_output}} --label{{/label_output}}{{?container_srun}} \
 	{{container_srun}}{{/container_srun}} \
-	/bin/bash -c 'if [ ! -x "$1" ]; then echo "ddpgen job: ddprank not found at $1 on $(hostname)" >&2; exit 127; fi; {{?requeue}}if [ "${SLURM_LOCALID:-}" = 0 ] && [ -n "${DDPGEN_SHELL_PID:-}" ] && [ "${SLURMD_NODENAME:-}" = "${DDPGEN_SHELL_NODE:-}" ]; then ( (trap "kill -s URG $DDPGEN_SHELL_PID; exit 0" {{checkpoint_signal}}; while kill -0 $$; do sleep 1; done) & ) </dev/null >/dev/null 2>&1; fi; {{/requeue}}exec "$@"' ddprank \
+	/bin/bash -c 'if [ ! -x "$1" ]; then echo "ddpgen job: ddprank not found at $1 on $(hostname)" >&2; exit 127; fi; {{?requeue}}if [ "${SLURM_LOCALID:-}" = 0 ] && [ -n "${DDPGEN_SHELL_PID:-}" ] && [ "${SLURMD_NODENAME:-}" = "${DDPGEN_SHELL_NODE:-}" ]; then (trap "kill -s URG $DDPGEN_SHELL_PID; exit 0" {{checkpoint_signal}}; while kill -0 $$ 2>/dev/null; do sleep 1; done) </dev/null >/dev/null 2>&1 & trap : TERM INT {{checkpoint_signal}}; "$@"; exit; fi; {{/requeue}}exec "$@"' ddprank \
 	{{node_command|raw}}{{?requeue}} &{{/requeue}}
 {{?requeue}}
 ddpgen_srun=$!
 ddpgen_wait "$ddpgen_srun"
-if [ -n "$ddpgen_warned" ]; then
+if [ -n "$ddpgen_warned$ddpgen_outside" ]; then
 	ddpgen_carry_on "$ddpgen_rc"
 fi
 exit "$ddpgen_rc"
