@@ -611,9 +611,6 @@ hook_setenv(void)
 	return XC_OK;
 }
 
-/* Milliseconds the launcher's python has to find torch's version. */
-#define TORCH_VERSION_MS	30000
-
 /* rank_opts' local_addr_ok for exec: the launcher's torch is 2.3 or
  * later. Asked only when the host name would not do, so that other
  * jobs start no python for it. */
@@ -621,16 +618,9 @@ static int
 local_addr_ok(void *arg, char **why)
 {
 	const struct options	*o = arg;
-	const char		*launcher = o->argv[o->launcher_at];
-	int			 major, minor;
 
-	if (doctor_torch_version(launcher, &doctor_sys_real,
-	    TORCH_VERSION_MS, &major, &minor, why) == -1)
-		return 0;
-	if (major > 2 || (major == 2 && minor >= 3))
-		return 1;
-	xasprintf(why, "'%s' runs torch %d.%d", launcher, major, minor);
-	return 0;
+	return doctor_torch_local_addr(o->argv[o->launcher_at],
+	    &doctor_sys_real, why);
 }
 
 /* Fills r (free it with rank_free whatever this returns). */

@@ -54,7 +54,8 @@ static const char *const levels[] = { "PASS", "WARN", "FAIL" };
 /* An unknown variable this close to a known one is a typo, not a
  * variable newer than the list: it fails instead of warning. */
 #define DOCTOR_TYPO_DISTANCE	2
-#define DOCTOR_TORCH_VERSION_MS	30000	/* as exec: the python finds torch */
+/* Milliseconds the launcher's python has to find torch's version. */
+#define DOCTOR_TORCH_VERSION_MS	30000
 
 const char *
 doctor_check_name(enum doctor_check c)
@@ -129,23 +130,14 @@ struct doctor_c10d_arg {
 	const struct doctor_sys		*sys;
 };
 
-/* As exec asks (ddprank.c's local_addr_ok): the launcher's torch is 2.3
- * or later, which takes PET_LOCAL_ADDR instead of the host name. */
+/* rank_opts' local_addr_ok for the doctor, as exec asks it. */
 static int
 doctor_local_addr_ok(void *arg, char **why)
 {
 	const struct doctor_c10d_arg	*a = arg;
-	const char			*launcher = a->o->launcher != NULL ?
-					    a->o->launcher : "torchrun";
-	int				 major, minor;
 
-	if (doctor_torch_version(launcher, a->sys, DOCTOR_TORCH_VERSION_MS,
-	    &major, &minor, why) == -1)
-		return 0;
-	if (major > 2 || (major == 2 && minor >= 3))
-		return 1;
-	xasprintf(why, "'%s' runs torch %d.%d", launcher, major, minor);
-	return 0;
+	return doctor_torch_local_addr(a->o->launcher != NULL ?
+	    a->o->launcher : "torchrun", a->sys, why);
 }
 
 static void
@@ -388,6 +380,21 @@ static const char doctor_version_py[] =
     "if m is None:\n"
     "    sys.exit(4)\n"
     "sys.stderr.write('torch %s.%s\\n' % m.groups())\n";
+
+int
+doctor_torch_local_addr(const char *launcher, const struct doctor_sys *sys,
+    char **why)
+{
+	int	major, minor;
+
+	if (doctor_torch_version(launcher, sys, DOCTOR_TORCH_VERSION_MS,
+	    &major, &minor, why) == -1)
+		return 0;
+	if (major > 2 || (major == 2 && minor >= 3))
+		return 1;
+	xasprintf(why, "'%s' runs torch %d.%d", launcher, major, minor);
+	return 0;
+}
 
 int
 doctor_torch_version(const char *launcher, const struct doctor_sys *sys,

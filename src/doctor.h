@@ -135,6 +135,11 @@ void	doctor_check_shared(struct doctor_node *, const struct doctor_opts *,
  * importing torch, within ms milliseconds; -1 and *cause if none. */
 int	doctor_torch_version(const char *launcher, const struct doctor_sys *,
 	    int ms, int *major, int *minor, char **cause);
+/* 1 when launcher's torch is 2.3 or later, whose torchrun takes
+ * PET_LOCAL_ADDR instead of the host name (rank_opts' local_addr_ok);
+ * else 0, and *why says what is known of it. */
+int	doctor_torch_local_addr(const char *launcher,
+	    const struct doctor_sys *, char **why);
 /* Node 0: the training's port n->port can be bound on addr, or on the
  * wildcard alone when addr is NULL (port.c's check), then is closed at
  * once; hide: the port is the job's secret and no message names it. */

@@ -300,7 +300,9 @@ START_TEST(test_iface_exec)
 	expect(DOCTOR_IFACE, DOCTOR_FAIL, "--rdzv c10d: torchrun gives the "
 	    "workers this node's host name 'nid02' as MASTER_ADDR, which "
 	    "resolves to 10.9.0.2, not to 10.3.0.2 of interface eth3; use "
-	    "--rdzv static with --iface");
+	    "--rdzv static with --iface (cannot tell which python runs "
+	    "'torchrun'; torchrun 2.3 and later take PET_LOCAL_ADDR "
+	    "instead)");
 	/* Both refused: both said. */
 	ck_assert_int_eq(rx_compile(&comm, "^hsn[0-9]+$", &cause), 0);
 	o.comm_rx = &comm;
@@ -308,7 +310,9 @@ START_TEST(test_iface_exec)
 	expect(DOCTOR_IFACE, DOCTOR_FAIL, "--rdzv c10d: torchrun gives the "
 	    "workers this node's host name 'nid02' as MASTER_ADDR, which "
 	    "resolves to 10.9.0.2, not to 10.3.0.2 of interface eth3; use "
-	    "--rdzv static with --iface; --comm-iface: no interface matches "
+	    "--rdzv static with --iface (cannot tell which python runs "
+	    "'torchrun'; torchrun 2.3 and later take PET_LOCAL_ADDR "
+	    "instead); --comm-iface: no interface matches "
 	    "'^hsn[0-9]+$'; interfaces: lo 127.0.0.1, eth3 10.3.0.2");
 	rx_free(&comm);
 	o.comm_rx = NULL;
