@@ -1395,6 +1395,25 @@ doctor_reached(const struct doctor_report *r)
 	return 0;
 }
 
+/* 1 when a failure is one that blames nobody (a shared directory
+ * another user could have made): then no node is to blame, whichever
+ * node tells. */
+static int
+doctor_refused(const struct doctor_report *r)
+{
+	uint64_t	i;
+	int		c;
+
+	for (i = 0; i < r->n; i++) {
+		for (c = 0; c < DOCTOR_NCHECKS; c++) {
+			if (r->v[i].f[c].nobody &&
+			    r->v[i].f[c].level == DOCTOR_FAIL)
+				return 1;
+		}
+	}
+	return 0;
+}
+
 /* 1 when node i's failure of check c is a fault of its own. A node
  * alone cannot tell whose fault its failed connection is, or its view
  * of the job (a master name that does not resolve, a port no job id
@@ -1490,7 +1509,8 @@ doctor_format_text(struct buf *b, const struct doctor_report *r)
 		buf_adds(b, "ddprank doctor: no check failed\n");
 		return;
 	}
-	if ((ex = doctor_exclude(r)) == NULL && r->local) {
+	if ((ex = doctor_exclude(r)) == NULL && r->local &&
+	    !doctor_refused(r)) {
 		buf_adds(b, "ddprank doctor: FAIL, but this node alone cannot "
 		    "tell which node is to blame: see node 0's report\n");
 		return;

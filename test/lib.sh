@@ -175,6 +175,26 @@ public_scratch() {
 	done
 }
 
+# two_users PREFIX: a victim (PREFIXv$$) and an attacker (PREFIXa$$),
+# real users made here and removed at exit, their homes $T/vhome and
+# $T/ahome (0700, each user's own); sets victim, attacker, vuid and auid.
+two_users() {
+	victim=${1}v$$
+	attacker=${1}a$$
+	# shellcheck disable=SC2016 # expanded at exit
+	on_exit 'userdel -f "$victim" >/dev/null 2>&1; userdel -f "$attacker" >/dev/null 2>&1'
+	check "useradd $victim" useradd -M -d "$T/vhome" -s /bin/sh \
+	    "$victim" || finish
+	check "useradd $attacker" useradd -M -d "$T/ahome" -s /bin/sh \
+	    "$attacker" || finish
+	mkdir -p "$T/vhome" "$T/ahome"
+	chown "$victim:" "$T/vhome"
+	chown "$attacker:" "$T/ahome"
+	chmod 0700 "$T/vhome" "$T/ahome"
+	vuid=$(id -u "$victim")
+	auid=$(id -u "$attacker")
+}
+
 # need_progs PROG...: each PROG on PATH.
 need_progs() {
 	for _p; do

@@ -13,7 +13,7 @@ need_root "it adds two users"
 need_progs useradd userdel runuser
 need_built ddprank
 
-chmod 0755 "$T"
+public_scratch
 share=$T/share
 base=$share/.ddprank
 mkdir -p "$base" "$T/bin"
@@ -21,18 +21,7 @@ chmod 1777 "$share" "$base"
 cp "$DDPRANK" "$T/bin/ddprank"
 chmod 0755 "$T/bin" "$T/bin/ddprank"
 
-victim=ddpdv$$
-attacker=ddpda$$
-# shellcheck disable=SC2016 # expanded at exit
-on_exit 'userdel -f "$victim" >/dev/null 2>&1; userdel -f "$attacker" >/dev/null 2>&1'
-check "useradd $victim" useradd -M -d "$T/vhome" -s /bin/sh "$victim" || finish
-check "useradd $attacker" useradd -M -d "$T/ahome" -s /bin/sh "$attacker" ||
-	finish
-mkdir -p "$T/vhome" "$T/ahome"
-chown "$victim:" "$T/vhome"
-chown "$attacker:" "$T/ahome"
-chmod 0700 "$T/vhome" "$T/ahome"
-auid=$(id -u "$attacker")
+two_users ddpd
 
 # as USER HOME COMMAND...: COMMAND as USER, with a minimal environment.
 as() {

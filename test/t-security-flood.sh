@@ -21,25 +21,14 @@ need_netns
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=$(command -v python3)
 
-chmod 0755 "$T"
+public_scratch
 mkdir -p "$T/bin"
 cp "$DDPRANK" "$T/bin/ddprank"
 # The doctor checks that the launcher is on PATH; this one never runs.
 printf '#!/bin/sh\nexit 0\n' >"$T/bin/torchrun"
 chmod 0755 "$T/bin" "$T/bin/ddprank" "$T/bin/torchrun"
 
-victim=ddpfv$$
-attacker=ddpfa$$
-# shellcheck disable=SC2016 # expanded at exit
-on_exit 'userdel -f "$victim" >/dev/null 2>&1; userdel -f "$attacker" >/dev/null 2>&1'
-check "useradd $victim" useradd -M -d "$T/vhome" -s /bin/sh "$victim" || finish
-check "useradd $attacker" useradd -M -d "$T/ahome" -s /bin/sh "$attacker" ||
-	finish
-mkdir -p "$T/vhome" "$T/ahome"
-chown "$victim:" "$T/vhome"
-chown "$attacker:" "$T/ahome"
-chmod 0700 "$T/vhome" "$T/ahome"
-vuid=$(id -u "$victim")
+two_users ddpf
 
 ns=ddpfl$$
 ip netns add "$ns" 2>/dev/null || skip "cannot create network namespaces"

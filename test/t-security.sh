@@ -30,18 +30,7 @@ chmod 1777 "$share" "$base"
 cp "$DDPRANK" "$T/bin/ddprank"
 chmod 0755 "$T/bin" "$T/bin/ddprank"
 
-victim=ddpv$$
-attacker=ddpa$$
-# shellcheck disable=SC2016 # expanded at exit
-on_exit 'userdel -f "$victim" >/dev/null 2>&1; userdel -f "$attacker" >/dev/null 2>&1'
-check "useradd $victim" useradd -M -d "$T/vhome" -s /bin/sh "$victim" || finish
-check "useradd $attacker" useradd -M -d "$T/ahome" -s /bin/sh "$attacker" ||
-	finish
-mkdir -p "$T/vhome" "$T/ahome"
-chown "$victim:" "$T/vhome"
-chown "$attacker:" "$T/ahome"
-chmod 0700 "$T/vhome" "$T/ahome"
-auid=$(id -u "$attacker")
+two_users ddp
 
 # The node: a network namespace with an interface d0, 10.77.0.1 (one end
 # of a veth pair),
