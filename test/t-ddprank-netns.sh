@@ -199,10 +199,15 @@ done
 printf '#!/usr/bin/python3\nimport os\nprint(os.environ["PET_LOCAL_ADDR"])\n' \
     >"$T/torchrun"
 chmod +x "$T/torchrun"
-run in_node nid01 env $slurm SLURM_STEP_ID=0 PYTHONPATH="$T/torch-2.6.0" \
-	"$DDPRANK" exec --iface '^eth3$' --rdzv c10d -- "$T/torchrun"
+# (Node 0 named nid02, whose name resolves to its own eth3 address, and
+# the interface nmn0: the master address is its own, the name not on
+# nmn0; named nid01, its name leads to another host, which no torch
+# mends.)
+run in_node nid02 env SLURM_JOB_NODELIST=nid02,nid01,nid03 SLURM_JOB_ID=4242 \
+	SLURM_STEP_ID=0 PYTHONPATH="$T/torch-2.6.0" \
+	"$DDPRANK" exec --iface '^nmn0$' --rdzv c10d -- "$T/torchrun"
 expect_eq "exec c10d, name elsewhere, torch 2.6" "$rc:$out:$err" \
-	"0:10.93.0.2:"
+	"0:10.94.0.2:"
 run in_node nid01 env $slurm SLURM_STEP_ID=0 PYTHONPATH="$T/torch-1.13.1" \
 	"$DDPRANK" exec --iface '^eth3$' --rdzv c10d -- "$T/torchrun"
 expect_eq "exec c10d, name elsewhere, torch 1.13" "$rc:$err" \
