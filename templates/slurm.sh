@@ -354,15 +354,30 @@ ddpgen_carry_on() {
 	echo "$say; requeue refused and the continuation not submitted" >&2
 	exit 1
 }
-# Removes the status directory; after a warning, a training that
-# crashed on this host with a status of its own (1 to 127) ends the job
-# with it rather than with the signal srun reports for the tasks it
-# ended.
+# ddpgen_step COMMAND...: the training step, run in the background,
+# writes srun's status in the status directory: a trap that runs while
+# the step ends can make bash 5.2 lose it (wait gives -1).
+ddpgen_step() {
+	local rc=0
+	trap : USR1 USR2 URG
+	"$@" || rc=$?
+	[ -z "$ddpgen_tmp" ] || { echo "$rc" >"$ddpgen_tmp/srun"; } 2>/dev/null ||
+	    true
+	return "$rc"
+}
+# Takes srun's status from the status directory and removes it; after a
+# warning, a training that crashed on this host with a status of its own
+# (1 to 127) ends the job with it rather than with the signal srun
+# reports for the tasks it ended.
 ddpgen_own_status() {
-	local s=''
+	local s='' r=''
 	if [ -n "$ddpgen_tmp" ]; then
+		{ read -r r <"$ddpgen_tmp/srun"; } 2>/dev/null || r=''
 		{ read -r s <"$ddpgen_tmp/status"; } 2>/dev/null || s=''
 		rm -rf "$ddpgen_tmp"
+	fi
+	if [[ $r =~ ^(0|[1-9][0-9]{0,2})$ ]] && [ "$r" -le 255 ]; then
+		ddpgen_rc=$r
 	fi
 	if [ -n "$ddpgen_warned$ddpgen_outside" ] &&
 	    [ "$ddpgen_rc" -gt 128 ] && [[ $s =~ ^[1-9][0-9]{0,2}$ ]] &&
@@ -437,7 +452,7 @@ export DDPGEN_SHELL_STATUS=${ddpgen_tmp:+$ddpgen_tmp/status}
 # SLURM_NTASKS, SLURM_NTASKS_PER_NODE); --export=ALL passes what this
 # script exported even when the job was submitted with --export=NONE.
 # shellcheck disable=SC2016
-srun --nodes="$SLURM_NNODES" --ntasks="$SLURM_NNODES" --ntasks-per-node=1 \
+{{?requeue}}ddpgen_step {{/requeue}}srun --nodes="$SLURM_NNODES" --ntasks="$SLURM_NNODES" --ntasks-per-node=1 \
 {{/per_process}}
 {{?per_process}}
 # One task per process (launcher {{launcher_name}}), no agent: each runs
@@ -448,7 +463,7 @@ srun --nodes="$SLURM_NNODES" --ntasks="$SLURM_NNODES" --ntasks-per-node=1 \
 # passes what this script exported even when the job was submitted with
 # --export=NONE.
 # shellcheck disable=SC2016
-srun --nodes="$SLURM_NNODES" --ntasks="$((SLURM_NNODES * {{tasks_per_node}}))" --ntasks-per-node={{tasks_per_node}} \
+{{?requeue}}ddpgen_step {{/requeue}}srun --nodes="$SLURM_NNODES" --ntasks="$((SLURM_NNODES * {{tasks_per_node}}))" --ntasks-per-node={{tasks_per_node}} \
 {{/per_process}}
 	--kill-on-bad-exit=1 --export=ALL{{?label_output}} --label{{/label_output}}{{?container_srun}} \
 	{{container_srun}}{{/container_srun}} \
