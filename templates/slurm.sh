@@ -168,7 +168,7 @@ fi
 ddpgen_nodes=${SLURM_JOB_NUM_NODES:-{{nodes}}}
 ddpgen_nproc={{nproc_per_node}}
 ddpgen_max_requeues={{max_requeues}}
-ddpgen_warned='' ddpgen_what='' ddpgen_srun=''
+ddpgen_warned='' ddpgen_what='' ddpgen_srun='' ddpgen_tmp=''
 ddpgen_why='' ddpgen_outside='' ddpgen_sent_at=''
 # ddpgen restart=R limits=T base=B last=WHY: R is SLURM_RESTART_COUNT
 # after the last requeue this script made, T the time-limit requeues and
@@ -262,6 +262,7 @@ ddpgen_ended() {
 	local at
 	printf -v at '%(%H:%M:%S)T' -1
 	echo "$(ddpgen_say) at $ddpgen_sent_at; the training had not stopped when the job was ended at $at (SIGTERM)" >&2
+	[ -z "$ddpgen_tmp" ] || rm -rf "$ddpgen_tmp"
 	exit 143
 }
 # The first words of every message after a warning.
@@ -353,6 +354,37 @@ ddpgen_carry_on() {
 	echo "$say; requeue refused and the continuation not submitted" >&2
 	exit 1
 }
+# ddpgen_step COMMAND...: the training step, run in the background,
+# writes srun's status in the status directory: a trap that runs while
+# the step ends can make bash 5.2 lose it (wait gives -1).
+ddpgen_step() {
+	local rc=0
+	trap : USR1 USR2 URG
+	"$@" || rc=$?
+	[ -z "$ddpgen_tmp" ] || { echo "$rc" >"$ddpgen_tmp/srun"; } 2>/dev/null ||
+	    true
+	return "$rc"
+}
+# Takes srun's status from the status directory and removes it; after a
+# warning, a training that crashed on this host with a status of its own
+# (1 to 127) ends the job with it rather than with the signal srun
+# reports for the tasks it ended.
+ddpgen_own_status() {
+	local s='' r=''
+	if [ -n "$ddpgen_tmp" ]; then
+		{ read -r r <"$ddpgen_tmp/srun"; } 2>/dev/null || r=''
+		{ read -r s <"$ddpgen_tmp/status"; } 2>/dev/null || s=''
+		rm -rf "$ddpgen_tmp"
+	fi
+	if [[ $r =~ ^(0|[1-9][0-9]{0,2})$ ]] && [ "$r" -le 255 ]; then
+		ddpgen_rc=$r
+	fi
+	if [ -n "$ddpgen_warned$ddpgen_outside" ] &&
+	    [ "$ddpgen_rc" -gt 128 ] && [[ $s =~ ^[1-9][0-9]{0,2}$ ]] &&
+	    [ "$s" -lt 128 ]; then
+		ddpgen_rc=$s
+	fi
+}
 # ddpgen_wait PID: waits for a step, its status in ddpgen_rc. The shell
 # runs a trap only while it waits, and a trap that interrupts a wait
 # for a step that is ending can lose the step's status (bash 5.2's
@@ -403,6 +435,13 @@ ddpgen_wait $!
 if [ -n "$ddpgen_warned" ]; then
 	ddpgen_carry_on 0
 fi
+# srun's status is a signal's (128 + N) when it ended the other tasks
+# after one failed (--kill-on-bad-exit): the first task's wrapper on
+# this host writes its launcher's own status in a directory of this
+# shell's, which only this user can write.
+ddpgen_tmp=$(mktemp -d "${TMPDIR:-/tmp}/ddpgen.XXXXXX" 2>/dev/null) ||
+    ddpgen_tmp=''
+export DDPGEN_SHELL_STATUS=${ddpgen_tmp:+$ddpgen_tmp/status}
 {{/requeue}}
 
 {{^per_process}}
@@ -413,7 +452,7 @@ fi
 # SLURM_NTASKS, SLURM_NTASKS_PER_NODE); --export=ALL passes what this
 # script exported even when the job was submitted with --export=NONE.
 # shellcheck disable=SC2016
-srun --nodes="$SLURM_NNODES" --ntasks="$SLURM_NNODES" --ntasks-per-node=1 \
+{{?requeue}}ddpgen_step {{/requeue}}srun --nodes="$SLURM_NNODES" --ntasks="$SLURM_NNODES" --ntasks-per-node=1 \
 {{/per_process}}
 {{?per_process}}
 # One task per process (launcher {{launcher_name}}), no agent: each runs
@@ -424,15 +463,16 @@ srun --nodes="$SLURM_NNODES" --ntasks="$SLURM_NNODES" --ntasks-per-node=1 \
 # passes what this script exported even when the job was submitted with
 # --export=NONE.
 # shellcheck disable=SC2016
-srun --nodes="$SLURM_NNODES" --ntasks="$((SLURM_NNODES * {{tasks_per_node}}))" --ntasks-per-node={{tasks_per_node}} \
+{{?requeue}}ddpgen_step {{/requeue}}srun --nodes="$SLURM_NNODES" --ntasks="$((SLURM_NNODES * {{tasks_per_node}}))" --ntasks-per-node={{tasks_per_node}} \
 {{/per_process}}
 	--kill-on-bad-exit=1 --export=ALL{{?label_output}} --label{{/label_output}}{{?container_srun}} \
 	{{container_srun}}{{/container_srun}} \
-	/bin/bash -c 'if [ ! -x "$1" ]; then echo "ddpgen job: ddprank not found at $1 on $(hostname)" >&2; exit 127; fi; {{?requeue}}if [ "${SLURM_LOCALID:-}" = 0 ] && [ -n "${DDPGEN_SHELL_PID:-}" ] && [ "${SLURMD_NODENAME:-}" = "${DDPGEN_SHELL_NODE:-}" ]; then (trap "kill -s URG $DDPGEN_SHELL_PID; exit 0" {{checkpoint_signal}}; while kill -0 $$ 2>/dev/null; do sleep 1; done) </dev/null >/dev/null 2>&1 & trap : TERM INT {{checkpoint_signal}}; "$@"; exit; fi; {{/requeue}}exec "$@"' ddprank \
+	/bin/bash -c 'if [ ! -x "$1" ]; then echo "ddpgen job: ddprank not found at $1 on $(hostname)" >&2; exit 127; fi; {{?requeue}}if [ "${SLURM_LOCALID:-}" = 0 ] && [ -n "${DDPGEN_SHELL_PID:-}" ] && [ "${SLURMD_NODENAME:-}" = "${DDPGEN_SHELL_NODE:-}" ]; then (trap "kill -s URG $DDPGEN_SHELL_PID; exit 0" {{checkpoint_signal}}; while kill -0 $$ 2>/dev/null; do sleep 1; done) </dev/null >/dev/null 2>&1 & trap : TERM INT {{checkpoint_signal}}; "$@"; r=$?; [ -z "${DDPGEN_SHELL_STATUS:-}" ] || echo $r 2>/dev/null >"$DDPGEN_SHELL_STATUS"; exit $r; fi; {{/requeue}}exec "$@"' ddprank \
 	{{node_command|raw}}{{?requeue}} &{{/requeue}}
 {{?requeue}}
 ddpgen_srun=$!
 ddpgen_wait "$ddpgen_srun"
+ddpgen_own_status
 if [ -n "$ddpgen_warned$ddpgen_outside" ]; then
 	ddpgen_carry_on "$ddpgen_rc"
 fi

@@ -6,8 +6,9 @@
 # ships: a checkpoint asked for by hand (scancel -b, with and without a
 # time limit), one sent to the step only (scancel without -b, sbatch
 # --signal without B:), sbatch --signal=B:USR1, a training that does not
-# stop before the job is ended, a warning while the doctor runs and one
-# while setup lines run. t-requeue-script.sh covers the time limit and
+# stop before the job is ended, one that crashes after the checkpoint
+# (its own status, not srun's 143), a warning while the doctor runs and
+# one while setup lines run. t-requeue-script.sh covers the time limit and
 # preemption; t-e2e-signals.sh runs two of these for real.
 . "$(dirname "$0")/lib.sh"
 
@@ -30,8 +31,16 @@ case " $* " in *" doctor "*)
 esac
 echo "srun training" >>"$STUB_LOG"
 while [ "$1" != /bin/bash ]; do shift; done
-echo $$ >"$STUB_DIR/step.pid"
 export SLURM_LOCALID=0 SLURMD_NODENAME=$STUB_NODE
+# STUB_SRUN_RC: srun's own status once the task has ended, as when it
+# ended the other tasks (SIGTERM, 143) after this one failed.
+if [ -n "${STUB_SRUN_RC:-}" ]; then
+	setsid "$@" &
+	echo $! >"$STUB_DIR/step.pid"
+	wait $!
+	exit "$STUB_SRUN_RC"
+fi
+echo $$ >"$STUB_DIR/step.pid"
 exec setsid "$@"
 STUB
 # The training (in ddprank's place): a worker with a handler that exits
@@ -184,6 +193,27 @@ end
 expect_eq "ignore: status" "$RC" 143
 check "ignore: message '$ERR'" expr "$ERR" : 'ddpgen job: time limit in 118 s: checkpoint signal sent to 4 processes on 2 nodes at [0-9][0-9]:[0-9][0-9]:[0-9][0-9]; the training had not stopped when the job was ended at [0-9][0-9]:[0-9][0-9]:[0-9][0-9] (SIGTERM)$' >/dev/null
 kill -KILL "-$(cat "$D/step.pid")" 2>/dev/null
+
+# A training that crashes after the checkpoint with status 3, srun
+# having ended the other tasks (143): the job ends with the training's
+# own status, which the first task's wrapper on this host wrote, and
+# says it; the status directory is gone.
+start crash "$T/job.sh" STUB_TRAIN_RC=3 STUB_SRUN_RC=143 TMPDIR="$T/crash"
+started
+kill -USR2 "$job"
+end
+expect_eq "crash: status" "$RC" 3
+expect_eq "crash: message" "$ERR" "ddpgen job: time limit in 118 s: checkpoint signal sent to 4 processes on 2 nodes; the training exited with status 3: not requeued"
+expect_lacks "crash: no requeue" "requeue" "$LOG"
+check "crash: status directory removed" test -z "$(find "$T/crash" -name 'ddpgen.*')"
+
+# A training killed by a signal on this host too: srun's status stands.
+start crashsig "$T/job.sh" STUB_TRAIN_RC=143 STUB_SRUN_RC=143 TMPDIR="$T/crashsig"
+started
+kill -USR2 "$job"
+end
+expect_eq "crashsig: status" "$RC" 143
+expect_has "crashsig: message" "the training exited with status 143: not requeued" "$ERR"
 
 # Preempted while the doctor runs: the trap runs at once, the training
 # is not started, the job requeues.
