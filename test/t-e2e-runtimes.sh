@@ -103,6 +103,8 @@ if with_args gen shifter -s e2e-shifter -N 2 -t 3 "$script"; then
 fi
 
 # --- podman-hpc: only what -e names crosses ---------------------------------------
+# (OMP_NUM_THREADS too: two processes a node and no CPU count, so the job
+# sets torchrun's 1 itself, for every launcher, and -e names it.)
 # Not through gen, which refuses a script naming PYTHONPATH: here the
 # profile names it on purpose, as the one way the fix can cross.
 mkdir -p "$T/podman-hpc"
@@ -122,7 +124,7 @@ if check "podman-hpc: ddpgen" with_args "$DDPGEN" -s e2e-podman-hpc -N 2 -t 3 \
 	    --expect-unset SLURM_JOB_NAME --expect-unset DDPRANK_SECRET \
 	    "$T/podman-hpc"/ranks/* || show_logs podman-hpc
 	expect_eq "podman-hpc: what crossed into the container" \
-	    "$(records podman-hpc 'set(r["env"]) == {"PATH", "HOME", "HOSTNAME", "container", "NODE_RANK", "NNODES", "MASTER_ADDR", "MASTER_PORT", "PET_NNODES", "PET_NODE_RANK", "PET_MASTER_ADDR", "PET_MASTER_PORT", "DDPGEN_RESTART_COUNT", "DDPGEN_LAST_STOP", "DDPGEN_CHECKPOINT_SIGNAL", "PYTHONPATH", "DDPTEST_DIR"}')" 2
+	    "$(records podman-hpc 'set(r["env"]) == {"PATH", "HOME", "HOSTNAME", "container", "NODE_RANK", "NNODES", "MASTER_ADDR", "MASTER_PORT", "PET_NNODES", "PET_NODE_RANK", "PET_MASTER_ADDR", "PET_MASTER_PORT", "DDPGEN_RESTART_COUNT", "DDPGEN_LAST_STOP", "DDPGEN_CHECKPOINT_SIGNAL", "OMP_NUM_THREADS", "PYTHONPATH", "DDPTEST_DIR"}')" 2
 fi
 
 # --- Apptainer ------------------------------------------------------------------------
