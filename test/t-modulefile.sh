@@ -12,7 +12,7 @@ check "Lmod installed (Debian package lmod)" test -f "$lmod_init" || finish
 # A private copy, installed into its own prefix.
 tree=$T/tree prefix=$T/prefix
 mkdir -p "$tree"
-(cd "$srcdir" && tar cf - configure Makefile.in VERSION src templates \
+(cd "$srcdir" && tar cf - configure Makefile.in VERSION src templates python \
     profiles man completion contrib/modulefile.lua.in \
     contrib/modulefile.tcl.in) | (cd "$tree" && tar xf -)
 rm -f "$tree"/src/*.o "$tree/src/config.h"
