@@ -964,6 +964,8 @@ done
 d=$1; shift
 SLURM_NNODES=2
 export SLURM_NNODES
+# The script's polls at once rather than each second, as run_sh's.
+sleep() { command sleep 0.01; }
 # srun as run_sh's, recording its --container-* options in $REC.srun.
 srun() {
 	: >"$REC.srun"
@@ -1198,7 +1200,7 @@ def main():
     ap.add_argument("--ddprank", required=True)
     ap.add_argument("--standin", required=True)
     ap.add_argument("--work", required=True)
-    ap.add_argument("--n", type=int, default=10000)
+    ap.add_argument("--n", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=20261130)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--sbatch", action="store_true")
