@@ -2,16 +2,25 @@
 # run-tests.sh: runs each test program given, counts results, prints one
 # summary line. Exit status 0 passes, 77 skips (its reason is the last
 # line it printed, shown loudly), anything else fails.
+#
+# TEST_JOBS (default 1) tests run at once, each started in the order
+# given and reported when it ends; every test makes its own directory,
+# cluster and names, so none waits for another. TEST_TIMEOUT (default
+# 1200) seconds end a test that hangs.
 
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 BUILDDIR=${BUILDDIR:-$srcdir}
 export BUILDDIR srcdir
 mkdir -p "$BUILDDIR/test/tmp"
-pass=0 fail=0 skip=0
-failed=
-for t; do
-	[ -e "$t" ] || continue
-	name=${t#test/}
+res=$(mktemp -d "$BUILDDIR/test/tmp/run-tests.XXXXXX") || exit 1
+trap 'rm -rf "$res"' EXIT
+trap 'exit 130' INT TERM
+jobs=${TEST_JOBS:-1}
+case $jobs in ''|*[!0-9]*|0) echo "run-tests.sh: TEST_JOBS: want a number above 0, not '$jobs'" >&2; exit 2 ;; esac
+
+# one T N: runs test T, writes "RC SECS" to $res/N when it ends.
+one() {
+	t=$1 name=${1#test/}	# in a subshell when TEST_JOBS > 1
 	log="$BUILDDIR/test/tmp/${name}.log"
 	start=$(date +%s)
 	# A test that hangs fails by name after TEST_TIMEOUT seconds (TERM,
@@ -23,7 +32,17 @@ for t; do
 	esac
 	rc=$?
 	[ "$rc" -ne 124 ] || echo "TIMEOUT: $name did not end within ${TEST_TIMEOUT:-1200} s" >>"$log"
-	secs=$(( $(date +%s) - start ))
+	echo "$rc $(( $(date +%s) - start ))" >"$res/$2.tmp" && mv "$res/$2.tmp" "$res/$2"
+}
+
+pass=0 fail=0 skip=0
+failed=
+
+# report T N: the result line of test T, from $res/N.
+report() {
+	name=${1#test/}
+	log="$BUILDDIR/test/tmp/${name}.log"
+	read -r rc secs <"$res/$2"
 	case $rc in
 	0)	pass=$((pass + 1)); echo "PASS: $name (${secs}s)" ;;
 	77)	skip=$((skip + 1))
@@ -34,7 +53,43 @@ for t; do
 		echo "    ..."
 		tail -n 30 "$log" | sed 's/^/    /' ;;
 	esac
+}
+
+# reap: reports every test that has ended and not been reported; sets
+# running to the number still running.
+reap() {
+	k=0
+	for s in $started; do
+		k=$((k + 1))
+		[ ! -e "$res/$k.seen" ] || continue
+		[ -e "$res/$k" ] || continue
+		report "$s" "$k"
+		: >"$res/$k.seen"
+	done
+	running=$(( n - $(ls "$res" | grep -c '\.seen$') ))
+}
+
+n=0 started= running=0
+for t; do
+	[ -e "$t" ] || continue
+	if [ "$jobs" -eq 1 ]; then
+		n=$((n + 1)); started="$started $t"
+		one "$t" "$n"
+		reap
+		continue
+	fi
+	while :; do
+		reap
+		[ "$running" -ge "$jobs" ] || break
+		sleep 1
+	done
+	n=$((n + 1)); started="$started $t"
+	one "$t" "$n" &
 done
+while reap; [ "$running" -gt 0 ]; do
+	sleep 1
+done
+wait
 [ "$skip" -eq 0 ] || echo "*** $skip test(s) SKIPPED: see the SKIP lines above ***"
 [ "$fail" -eq 0 ] || echo "failed:$failed"
 echo "$pass passed, $fail failed, $skip skipped"
