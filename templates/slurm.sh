@@ -108,14 +108,37 @@ ddpgen_pass {{.}}
 {{/env_pass}}
 {{/env_pass}}
 
+# The CPUs of each task of the training step, given to srun explicitly:
+# Slurm 22.05 does not pass a submit-time -c (SLURM_CPUS_PER_TASK) on to
+# srun and 23.11 and later do, so the same job would bind otherwise on
+# each. Every CPU the job holds on a node (the fewest, where nodes differ;
+# SLURM_JOB_CPUS_PER_NODE, as "4(x2),8"), shared by the node's tasks; none
+# where Slurm does not say, when srun chooses.
+ddpgen_cpus='' ddpgen_c=${SLURM_JOB_CPUS_PER_NODE:-}
+# shellcheck disable=SC2086 # split at the commas
+for ddpgen_c in ${ddpgen_c//,/ }; do
+	ddpgen_c=${ddpgen_c%%(*}
+	case $ddpgen_c in ''|*[!0-9]*) ddpgen_cpus=''; break ;; esac
+	if [ -z "$ddpgen_cpus" ] || [ "$ddpgen_c" -lt "$ddpgen_cpus" ]; then
+		ddpgen_cpus=$ddpgen_c
+	fi
+done
+ddpgen_cpus_opt=()
+if [ -n "$ddpgen_cpus" ] && [ "$((ddpgen_cpus / {{tasks_per_node}}))" -ge 1 ]; then
+	ddpgen_cpus=$((ddpgen_cpus / {{tasks_per_node}}))
+	ddpgen_cpus_opt=(--cpus-per-task="$ddpgen_cpus")
+else
+	ddpgen_cpus=${SLURM_CPUS_PER_TASK:-0}
+fi
+
 # torchrun sets OMP_NUM_THREADS=1 when it is unset: give each process its
 # share of the CPUs of the task instead, as Slurm counts them at run time
 # (-c given to sbatch included); without a count, torchrun's 1 for several
 # processes on a node, whatever the launcher, so that srun-direct and
 # DeepSpeed do not start that many processes of all the node's threads.
 ddpgen_node_procs={{nproc_per_node}}
-if [ -z "${OMP_NUM_THREADS:-}" ] && [ "${SLURM_CPUS_PER_TASK:-0}" -gt 0 ] 2>/dev/null; then
-	OMP_NUM_THREADS=$((SLURM_CPUS_PER_TASK / {{procs_per_task}}))
+if [ -z "${OMP_NUM_THREADS:-}" ] && [ "$ddpgen_cpus" -gt 0 ] 2>/dev/null; then
+	OMP_NUM_THREADS=$((ddpgen_cpus / {{procs_per_task}}))
 	[ "$OMP_NUM_THREADS" -ge 1 ] || OMP_NUM_THREADS=1
 	export OMP_NUM_THREADS
 elif [ -z "${OMP_NUM_THREADS:-}" ] && [ "$ddpgen_node_procs" -gt 1 ]; then
@@ -465,7 +488,7 @@ export DDPGEN_SHELL_STATUS=${ddpgen_tmp:+$ddpgen_tmp/status}
 # shellcheck disable=SC2016
 {{?requeue}}ddpgen_step {{/requeue}}srun --nodes="$SLURM_NNODES" --ntasks="$((SLURM_NNODES * {{tasks_per_node}}))" --ntasks-per-node={{tasks_per_node}} \
 {{/per_process}}
-	--kill-on-bad-exit=1 --export=ALL{{?label_output}} --label{{/label_output}}{{?container_srun}} \
+	"${ddpgen_cpus_opt[@]}" --kill-on-bad-exit=1 --export=ALL{{?label_output}} --label{{/label_output}}{{?container_srun}} \
 	{{container_srun}}{{/container_srun}} \
 	/bin/bash -c 'if [ ! -x "$1" ]; then echo "ddpgen job: ddprank not found at $1 on $(hostname)" >&2; exit 127; fi; {{?requeue}}if [ "${SLURM_LOCALID:-}" = 0 ] && [ -n "${DDPGEN_SHELL_PID:-}" ] && [ "${SLURMD_NODENAME:-}" = "${DDPGEN_SHELL_NODE:-}" ]; then (trap "kill -s URG $DDPGEN_SHELL_PID; exit 0" {{checkpoint_signal}}; while kill -0 $$ 2>/dev/null; do sleep 1; done) </dev/null >/dev/null 2>&1 & trap : TERM INT {{checkpoint_signal}}; "$@"; r=$?; [ -z "${DDPGEN_SHELL_STATUS:-}" ] || echo $r 2>/dev/null >"$DDPGEN_SHELL_STATUS"; exit $r; fi; {{/requeue}}exec "$@"' ddprank \
 	{{node_command|raw}}{{?requeue}} &{{/requeue}}

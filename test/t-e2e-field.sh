@@ -5,9 +5,13 @@
 # run side by side.
 #   field     sbatch --ntasks-per-node=2 -c 8 under SBATCH_EXPORT=NONE,
 #             with the socket interface names set by the user: one
-#             torchrun per node, -e values reach the training,
-#             OMP_NUM_THREADS is the task's CPUs per process, the user's
-#             interface names stay, output lines carry the task number
+#             torchrun per node with the node's 16 CPUs the job holds,
+#             -e values reach the training, OMP_NUM_THREADS is the
+#             task's CPUs per process, the user's interface names stay,
+#             output lines carry the task number
+#   whole     sbatch --exclusive -c 1: the step gets the whole node the
+#             job holds, not the 1 CPU that Slurm 23.11 and later would
+#             pass on to srun from SLURM_CPUS_PER_TASK (22.05 does not)
 #   het       sbatch -N1 : -N1 (a heterogeneous job) fails, saying why
 #   c10d      c10d with an interface the host names do not resolve to
 #             (nmn0): under torch 2.3 and later, which gives the workers
@@ -46,10 +50,12 @@ if check "$name: ddpgen failed" \
 	submit "$name" 180 --ntasks-per-node=2 -c 8
 	unset SBATCH_EXPORT
 	# The address is nmn0's (the profile's), the sockets eth3 (the
-	# user's); 8 CPUs for 2 processes: 4 threads each.
+	# user's); the 16 CPUs the job holds on a node (2 tasks of 8) for
+	# the node's one task and its 2 processes: 8 threads each.
 	expect_job "$name" 2 2 nmn0/eth3 static ddp "$T/argv.none" \
 	    --expect-env 'DDPTEST_VAR=two words' \
-	    --expect-env OMP_NUM_THREADS=4
+	    --expect-env SLURM_CPUS_PER_TASK=16 \
+	    --expect-env OMP_NUM_THREADS=8
 	expect_eq "$name: srun could honour one task per node" \
 	    "$(grep -c "can't honor" "$OUT")" 0
 	expect_eq "$name: ddprank says once that it keeps the names" \
@@ -58,6 +64,20 @@ if check "$name: ddpgen failed" \
 	    "$(grep -a -c -E '^[01]: DDPTEST \{' "$OUT")" 4
 else
 	cat "$T/$name/ddpgen.err"
+fi
+
+# --- whole: the node held, one CPU a task asked at submit time -----------------------
+# The cluster's nodes have 128 CPUs (e2e-lib.sh), all the job's with
+# --exclusive; 2 processes a node: 64 threads each. (The sockets' names
+# given, as in field: the profile's comm_iface, Slingshot's hsn, is not on
+# these nodes.)
+name=whole
+if gen "$name" -s e2e-plmt -N 2 -t 3 \
+    -e GLOO_SOCKET_IFNAME=eth3 -e NCCL_SOCKET_IFNAME==eth3 "$script" &&
+    submit "$name" 180 --exclusive -c 1; then
+	expect_job "$name" 2 2 nmn0/eth3 static ddp "$T/argv.none" \
+	    --expect-env SLURM_CPUS_PER_TASK=128 \
+	    --expect-env OMP_NUM_THREADS=64
 fi
 
 # --- het: a heterogeneous job -------------------------------------------------------

@@ -193,11 +193,23 @@ check "preflight: no --deep by default" ! grep -q -e 'doctor .*--deep' job.pre0
 omp() {
 	n=$1
 	shift
-	block=$(awk '/^# torchrun sets OMP_NUM_THREADS/ { on = 1 }
-	    on { print } on && /^fi$/ { exit }' "job.$n")
+	block=$(awk '/^# The CPUs of each task/ { on = 1 }
+	    /^# torchrun sets OMP_NUM_THREADS/ { omp = 1 }
+	    on { print } omp && /^fi$/ { exit }' "job.$n")
 	env -i PATH=/usr/bin:/bin "$@" bash -c \
 	    "set -eu; $block"'
 	echo "${OMP_NUM_THREADS-unset}"'
+}
+# cpus NAME [VAR=VALUE...]: the CPUs job.NAME's training step asks srun
+# for, after the same block ("none": it leaves them to srun).
+cpus() {
+	n=$1
+	shift
+	block=$(awk '/^# The CPUs of each task/ { on = 1 }
+	    on && /^# torchrun sets OMP_NUM_THREADS/ { exit } on { print }' "job.$n")
+	env -i PATH=/usr/bin:/bin "$@" bash -c \
+	    "set -eu; $block"'
+	echo "${ddpgen_cpus_opt[@]:-none}"'
 }
 gen omp-srun 'launcher = srun' -N 2 -n 2 train.py
 gen omp-torch '' -N 2 -n 2 train.py
@@ -214,6 +226,26 @@ expect_eq "OMP_NUM_THREADS: torchrun, 8 CPUs for 2" \
     "$(omp omp-torch SLURM_CPUS_PER_TASK=8)" 4
 expect_eq "OMP_NUM_THREADS: the user's stays" \
     "$(omp omp-srun OMP_NUM_THREADS=3)" 3
+# The job's CPUs on a node (the fewest), as Slurm 22.05 and 24.11 both
+# set SLURM_JOB_CPUS_PER_NODE, whatever a submit-time -c made of
+# SLURM_CPUS_PER_TASK (which only 23.11 and later pass on to srun).
+expect_eq "OMP_NUM_THREADS: torchrun, a node of 16 for 2, -c 1 at submit time" \
+    "$(omp omp-torch SLURM_JOB_CPUS_PER_NODE='16(x2)' SLURM_CPUS_PER_TASK=1)" 8
+expect_eq "OMP_NUM_THREADS: srun, 2 tasks on the node's 16, -c 1" \
+    "$(omp omp-srun SLURM_JOB_CPUS_PER_NODE='16(x2)' SLURM_CPUS_PER_TASK=1)" 8
+expect_eq "step CPUs: torchrun, one task of the node's 16" \
+    "$(cpus omp-torch SLURM_JOB_CPUS_PER_NODE='16(x2)' SLURM_CPUS_PER_TASK=1)" \
+    --cpus-per-task=16
+expect_eq "step CPUs: srun, 2 tasks of the fewest (8, of 16 and 8)" \
+    "$(cpus omp-srun SLURM_JOB_CPUS_PER_NODE='16,8(x1)')" --cpus-per-task=4
+expect_eq "step CPUs: deepspeed (one task a node), nodes of 12, 64 and 12" \
+    "$(cpus omp-ds SLURM_JOB_CPUS_PER_NODE='12,64,12')" --cpus-per-task=12
+expect_eq "step CPUs: fewer than the tasks: left to srun" \
+    "$(cpus omp-srun SLURM_JOB_CPUS_PER_NODE=1)" none
+expect_eq "step CPUs: Slurm does not say: left to srun" \
+    "$(cpus omp-torch SLURM_CPUS_PER_TASK=8)" none
+expect_eq "step CPUs: not a count: left to srun" \
+    "$(cpus omp-torch SLURM_JOB_CPUS_PER_NODE='4(x2),x')" none
 
 # One process in all (-N 1 on a CPU site): no --multi_gpu, which
 # accelerate refuses for fewer than 2 processes; it runs the script once.

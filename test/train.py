@@ -37,6 +37,7 @@ MODEL_SEED = 1234
 ENV_KEYS = ("MASTER_PORT", "LOCAL_WORLD_SIZE", "GLOO_SOCKET_IFNAME",
             "NCCL_SOCKET_IFNAME", "TORCHELASTIC_RUN_ID", "SLURM_JOB_ID",
             "SLURM_NODEID", "SLURM_PROCID", "SLURMD_NODENAME",
+            "SLURM_CPUS_PER_TASK", "OMP_NUM_THREADS",
             # What the job was named and what ddprank handed torchrun:
             # with c10d, torchrun gives the workers its own MASTER_ADDR
             # and MASTER_PORT, so the endpoint shows only here.
