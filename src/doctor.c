@@ -728,6 +728,52 @@ doctor_unknown(struct buf *b, const char *name, size_t len)
 	return DOCTOR_WARN;
 }
 
+/* The NCCL variables torch 2.2 renamed (REFERENCE 12: the old names
+ * still work there, with a deprecation warning in every process). */
+static const char *const doctor_renamed[][2] = {
+	{ "NCCL_ASYNC_ERROR_HANDLING", "TORCH_NCCL_ASYNC_ERROR_HANDLING" },
+	{ "NCCL_BLOCKING_WAIT", "TORCH_NCCL_BLOCKING_WAIT" },
+	{ "NCCL_DESYNC_DEBUG", "TORCH_NCCL_DESYNC_DEBUG" },
+};
+
+static int
+doctor_env_has(char *const *env, const char *name)
+{
+	size_t	len = strlen(name), i;
+
+	for (i = 0; env != NULL && env[i] != NULL; i++) {
+		if (strncmp(env[i], name, len) == 0 && env[i][len] == '=')
+			return 1;
+	}
+	return 0;
+}
+
+/* An old name set without its new one warns: torch 2.2 and later warn
+ * in every process, and a later torch may stop reading it. */
+static enum doctor_level
+doctor_renamed_var(struct buf *b, char *const *env, const char *name,
+    size_t len)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof doctor_renamed / sizeof doctor_renamed[0];
+	    i++) {
+		if (strlen(doctor_renamed[i][0]) != len ||
+		    memcmp(doctor_renamed[i][0], name, len) != 0 ||
+		    doctor_env_has(env, doctor_renamed[i][1]))
+			continue;
+		if (b->len > 0)
+			buf_adds(b, "; ");
+		buf_addf(b, "%s is torch's name before 2.2, which 2.2 and later "
+		    "read as %s with a deprecation warning: set %s (and keep "
+		    "%s for an older torch)", doctor_renamed[i][0],
+		    doctor_renamed[i][1], doctor_renamed[i][1],
+		    doctor_renamed[i][0]);
+		return DOCTOR_WARN;
+	}
+	return DOCTOR_PASS;
+}
+
 void
 doctor_check_env(struct doctor_node *n, const struct doctor_sys *sys)
 {
@@ -742,8 +788,11 @@ doctor_check_env(struct doctor_node *n, const struct doctor_sys *sys)
 			continue;
 		seen++;
 		len = strcspn(env[i], "=");
-		if (doctor_known(env[i], len))
+		if (doctor_known(env[i], len)) {
+			if ((u = doctor_renamed_var(&b, env, env[i], len)) > l)
+				l = u;
 			continue;
+		}
 		if ((u = doctor_unknown(&b, env[i], len)) > l)
 			l = u;
 	}

@@ -510,6 +510,26 @@ START_TEST(test_env)
 	set_env(ENV("MIOPEN_BRAND_NEW_KNOB=1"));
 	doctor_check_env(&n, &sys);
 	ck_assert_int_eq(n.f[DOCTOR_ENV].level, DOCTOR_WARN);
+	/* The names torch 2.2 renamed: the old alone warns, with both
+	 * set (for torch before and after 2.2) all is well. */
+	set_env(ENV("NCCL_BLOCKING_WAIT=1", "NCCL_DEBUG=WARN"));
+	doctor_check_env(&n, &sys);
+	expect(DOCTOR_ENV, DOCTOR_WARN, "NCCL_BLOCKING_WAIT is torch's name "
+	    "before 2.2, which 2.2 and later read as TORCH_NCCL_BLOCKING_WAIT "
+	    "with a deprecation warning: set TORCH_NCCL_BLOCKING_WAIT (and "
+	    "keep NCCL_BLOCKING_WAIT for an older torch)");
+	set_env(ENV("NCCL_ASYNC_ERROR_HANDLING=1", "NCCL_DESYNC_DEBUG=1",
+	    "TORCH_NCCL_DESYNC_DEBUG=1"));
+	doctor_check_env(&n, &sys);
+	expect(DOCTOR_ENV, DOCTOR_WARN, "NCCL_ASYNC_ERROR_HANDLING is torch's "
+	    "name before 2.2, which 2.2 and later read as "
+	    "TORCH_NCCL_ASYNC_ERROR_HANDLING with a deprecation warning: set "
+	    "TORCH_NCCL_ASYNC_ERROR_HANDLING (and keep "
+	    "NCCL_ASYNC_ERROR_HANDLING for an older torch)");
+	set_env(ENV("NCCL_BLOCKING_WAIT=1", "TORCH_NCCL_BLOCKING_WAIT=1"));
+	doctor_check_env(&n, &sys);
+	expect(DOCTOR_ENV, DOCTOR_PASS, "2 variables of NCCL_, GLOO_, FI_, "
+	    "TORCH_, TORCHELASTIC_, RCCL_, MIOPEN_, all known");
 }
 END_TEST
 
