@@ -156,7 +156,7 @@ gen env-typo -s e2e-slurm -N 2 -t 2 -i '^eth3$' -e NCCL_SOCKET_IFNAM=eth3 \
 submit env-typo node13,node14
 gen gpus -s e2e-slurm -N 2 -t 2 -G 2 -i '^eth3$' "$script"
 submit gpus node15,node16
-gen healthy -s e2e-slurm -N 3 -t 3 -i '^eth3$' "$script"
+gen healthy -s e2e-slurm -N 3 -t 6 -i '^eth3$' "$script"
 submit healthy node17,node18,node19
 # HPC Pack, node14: the shared directory is read-only in its mount
 # namespace. Each task runs its CommandLine with bash, as the agent does,

@@ -86,7 +86,7 @@ e2e_up 2
 [ -z "$tmp_jobs" ] || TMPDIR=/tmp
 
 # --- charliecloud: hostname discovery, static rendezvous ----------------------------
-if with_args gen charliecloud -s e2e-charliecloud -N 2 -t 3 \
+if with_args gen charliecloud -s e2e-charliecloud -N 2 -t 6 \
     "$srcdir/test/train.py" && submit charliecloud 180; then
 	check "charliecloud: the node command runs ch-run" \
 	    grep -q '^	ch-run -b /usr:/usr ' "$T/charliecloud/job.sh"

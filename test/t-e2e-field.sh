@@ -40,7 +40,7 @@ script=$srcdir/test/train.py
 name=field
 mkdir -p "$T/$name"
 if check "$name: ddpgen failed" \
-    "$DDPGEN" -s e2e-plmt -N 2 -t 3 -e 'DDPTEST_VAR=two words' \
+    "$DDPGEN" -s e2e-plmt -N 2 -t 6 -e 'DDPTEST_VAR=two words' \
     -e "PYTHONPATH=$PYTHONPATH" -e "TMPDIR=$TMPDIR" \
     -e "DDPTEST_DIR=$T/$name/ranks" \
     -e GLOO_SOCKET_IFNAME=eth3 -e NCCL_SOCKET_IFNAME==eth3 \
@@ -72,7 +72,7 @@ fi
 # given, as in field: the profile's comm_iface, Slingshot's hsn, is not on
 # these nodes.)
 name=whole
-if gen "$name" -s e2e-plmt -N 2 -t 3 \
+if gen "$name" -s e2e-plmt -N 2 -t 6 \
     -e GLOO_SOCKET_IFNAME=eth3 -e NCCL_SOCKET_IFNAME==eth3 "$script" &&
     submit "$name" 180 --exclusive -c 1; then
 	expect_job "$name" 2 2 nmn0/eth3 static ddp "$T/argv.none" \
@@ -81,7 +81,7 @@ if gen "$name" -s e2e-plmt -N 2 -t 3 \
 fi
 
 # --- het: a heterogeneous job -------------------------------------------------------
-if gen het -s e2e-slurm -N 1 -t 3 "$script" &&
+if gen het -s e2e-slurm -N 1 -t 6 "$script" &&
     submit het 60 -N1 : -N1; then
 	expect_failed het \
 	    "^ddpgen job: a heterogeneous job \\(2 components\\) is not supported" \
@@ -92,12 +92,12 @@ fi
 # (The sockets' names given, as in field: the profile's comm_iface,
 # Slingshot's hsn, is not on these nodes.)
 if torch_at_least 2 3; then
-	if gen c10d -s e2e-plmt -N 2 -t 3 -r c10d \
+	if gen c10d -s e2e-plmt -N 2 -t 6 -r c10d \
 	    -e GLOO_SOCKET_IFNAME=nmn0 -e NCCL_SOCKET_IFNAME==nmn0 "$script" &&
 	    submit c10d 180; then
 		expect_job c10d 2 2 nmn0/nmn0 c10d ddp "$T/argv.none"
 	fi
-elif gen c10d -s e2e-plmt -N 2 -t 3 -r c10d "$script" &&
+elif gen c10d -s e2e-plmt -N 2 -t 6 -r c10d "$script" &&
     submit c10d 60; then
 	# The doctor finds what exec would refuse (exit 5) first.
 	expect_failed c10d \

@@ -62,7 +62,7 @@ for path in sys.argv[1:]:
 }
 
 # --- srun: interface discovery (cori's eth3), 3 nodes, hostile everything ---------
-if with_args gen srun-cori -s "$T/srun-cori.conf" -N 3 -t 3 -J "$jobname" \
+if with_args gen srun-cori -s "$T/srun-cori.conf" -N 3 -t 6 -J "$jobname" \
     "$hostile_script" && submit srun-cori 180; then
 	expect_job srun-cori 3 2 eth3 none "$jobname" "$T/argv" \
 	    --expect-env LOCAL_WORLD_SIZE=2 --expect-env WORLD_SIZE=6
@@ -70,7 +70,7 @@ if with_args gen srun-cori -s "$T/srun-cori.conf" -N 3 -t 3 -J "$jobname" \
 fi
 
 # --- srun: hostname discovery, 2 of the 3 nodes --------------------------------------
-if with_args gen srun-slurm -s "$T/srun-slurm.conf" -N 2 -t 3 "$script" &&
+if with_args gen srun-slurm -s "$T/srun-slurm.conf" -N 2 -t 6 "$script" &&
     submit srun-slurm 180; then
 	# No CPU count: torchrun's OMP_NUM_THREADS=1 for 2 processes a
 	# node, as torchrun's own jobs get it.
@@ -82,7 +82,7 @@ fi
 # --- srun: the tasks of node rank 1 exit before joining ------------------------------
 # The others would wait for them (gloo's timeout is 30 minutes); srun
 # --kill-on-bad-exit ends the step once one task has failed.
-if gen srun-fail -s "$T/srun-slurm.conf" -N 3 -t 3 -e DDPTEST_FAIL_NODE=1 \
+if gen srun-fail -s "$T/srun-slurm.conf" -N 3 -t 6 -e DDPTEST_FAIL_NODE=1 \
     -e DDPTEST_FAIL_AT=start "$script" && submit srun-fail 120; then
 	expect_failed srun-fail \
 	    '^([0-9]+: )?train\.py: rank [23] on node 1: failing on request' \
@@ -90,14 +90,14 @@ if gen srun-fail -s "$T/srun-slurm.conf" -N 3 -t 3 -e DDPTEST_FAIL_NODE=1 \
 fi
 
 # --- deepspeed (stand-in): interface discovery, 2 nodes ------------------------------
-if with_args gen deepspeed -s e2e-ds -N 2 -t 3 -e "$standin" "$script" &&
+if with_args gen deepspeed -s e2e-ds -N 2 -t 6 -e "$standin" "$script" &&
     submit deepspeed 180; then
 	expect_job deepspeed 2 2 eth3 none ddp "$T/argv" \
 	    --expect-unset LOCAL_WORLD_SIZE --expect-env WORLD_SIZE=4
 fi
 
 # --- accelerate (stand-in): hostname discovery, 2 nodes ------------------------------
-if with_args gen accelerate -s e2e-slurm -L accelerate -N 2 -t 3 \
+if with_args gen accelerate -s e2e-slurm -L accelerate -N 2 -t 6 \
     -e "$standin" "$script" && submit accelerate 180; then
 	expect_job accelerate 2 2 hostname none ddp "$T/argv" \
 	    --expect-env LOCAL_WORLD_SIZE=2 \

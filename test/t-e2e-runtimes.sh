@@ -84,7 +84,7 @@ e2e_up 2
 # --- Shifter ---------------------------------------------------------------------
 # sbatch here has no Shifter plugin: the test does its part, turning
 # "#SBATCH --image=IMG" into SLURM_SPANK_SHIFTER_IMAGE for the job.
-if with_args gen shifter -s e2e-shifter -N 2 -t 3 "$script"; then
+if with_args gen shifter -s e2e-shifter -N 2 -t 6 "$script"; then
 	js=$T/shifter/job.sh
 	expect_eq "shifter: #SBATCH lines" \
 	    "$(grep '^#SBATCH --\(image\|module\)' "$js")" \
@@ -108,7 +108,7 @@ fi
 # Not through gen, which refuses a script naming PYTHONPATH: here the
 # profile names it on purpose, as the one way the fix can cross.
 mkdir -p "$T/podman-hpc"
-if check "podman-hpc: ddpgen" with_args "$DDPGEN" -s e2e-podman-hpc -N 2 -t 3 \
+if check "podman-hpc: ddpgen" with_args "$DDPGEN" -s e2e-podman-hpc -N 2 -t 6 \
     --env DDPTEST_DIR "$script" >"$T/podman-hpc/job.sh" &&
     DDPTEST_STANDIN_LOG=$T/podman-hpc/standin.log &&
     export DDPTEST_STANDIN_LOG && submit podman-hpc 180; then
@@ -128,7 +128,7 @@ if check "podman-hpc: ddpgen" with_args "$DDPGEN" -s e2e-podman-hpc -N 2 -t 3 \
 fi
 
 # --- Apptainer ------------------------------------------------------------------------
-if with_args gen apptainer -s e2e-apptainer -N 2 -t 3 "$script" &&
+if with_args gen apptainer -s e2e-apptainer -N 2 -t 6 "$script" &&
     DDPTEST_STANDIN_LOG=$T/apptainer/standin.log &&
     export DDPTEST_STANDIN_LOG && submit apptainer 180; then
 	expect_job apptainer 2 2 hostname static ddp "$T/argv"
@@ -137,7 +137,7 @@ if with_args gen apptainer -s e2e-apptainer -N 2 -t 3 "$script" &&
 fi
 
 # --- Pyxis: ddprank-static inside, from its directory mounted read only -----------
-if with_args gen pyxis -s e2e-pyxis -N 2 -t 3 "$script" &&
+if with_args gen pyxis -s e2e-pyxis -N 2 -t 6 "$script" &&
     DDPTEST_STANDIN_LOG=$T/pyxis/standin.log &&
     export DDPTEST_STANDIN_LOG && submit pyxis 180; then
 	expect_job pyxis 2 2 hostname static ddp "$T/argv"
@@ -148,7 +148,7 @@ fi
 
 # --- Pyxis: a ddprank directory another user could write ---------------------------
 chmod g+w "$T/pyxis/bin"
-if gen pyxis-unsafe -s e2e-pyxis -N 2 -t 3 "$script" &&
+if gen pyxis-unsafe -s e2e-pyxis -N 2 -t 6 "$script" &&
     DDPTEST_STANDIN_LOG=$T/pyxis-unsafe/standin.log &&
     export DDPTEST_STANDIN_LOG && submit pyxis-unsafe 120; then
 	expect_failed pyxis-unsafe \

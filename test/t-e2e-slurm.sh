@@ -51,7 +51,7 @@ jobname=$(printf 'e2e '\''q'\'' "dq" $HOME $(id) `x` \\back #hash %%j ;&|<>*? ca
 
 # --- cori: interface discovery (eth3), static rendezvous ---------------------------
 # The hostile job name, the hostile script path and arguments.
-if with_args gen cori -s e2e-cori -N 3 -t 3 -J "$jobname" "$hostile_script" &&
+if with_args gen cori -s e2e-cori -N 3 -t 6 -J "$jobname" "$hostile_script" &&
     submit cori 180; then
 	expect_job cori 3 2 eth3 static "$jobname" "$T/argv"
 	# sbatch read the #SBATCH line itself: the name it recorded.
@@ -63,31 +63,31 @@ fi
 
 # --- cori: interface discovery (eth3, where host names resolve too), c10d ----------
 # (plmt's nmn0 with c10d is refused: t-e2e-field.sh.)
-if with_args gen cori-c10d -s e2e-cori -N 3 -t 3 -r c10d "$script" &&
+if with_args gen cori-c10d -s e2e-cori -N 3 -t 6 -r c10d "$script" &&
     submit cori-c10d 180; then
 	expect_job cori-c10d 3 2 eth3 c10d ddp "$T/argv"
 fi
 
 # --- slurm: hostname discovery, static ---------------------------------------------
-if with_args gen slurm -s e2e-slurm -N 3 -t 3 "$script" &&
+if with_args gen slurm -s e2e-slurm -N 3 -t 6 "$script" &&
     submit slurm 180; then
 	expect_job slurm 3 2 hostname static ddp "$T/argv"
 fi
 
 # --- slurm: hostname discovery, c10d, 2 of the 3 nodes, 3 processes each -----------
-if with_args gen slurm-c10d -s e2e-slurm -N 2 -n 3 -t 3 -r c10d "$script" &&
+if with_args gen slurm-c10d -s e2e-slurm -N 2 -n 3 -t 6 -r c10d "$script" &&
     submit slurm-c10d 180; then
 	expect_job slurm-c10d 2 3 hostname c10d ddp "$T/argv"
 fi
 
 # --- plmt: one node, static --------------------------------------------------------
 # The store on nmn0, the sockets on hsn0 and hsn1 (comm_iface).
-if gen plmt-1 -s e2e-plmt -N 1 -t 3 "$script" && submit plmt-1 180; then
+if gen plmt-1 -s e2e-plmt -N 1 -t 6 "$script" && submit plmt-1 180; then
 	expect_job plmt-1 1 2 nmn0/hsn0,hsn1 static ddp "$T/argv.none"
 fi
 
 # --- plmt: two nodes, Gloo's all-reduce over hsn0 --------------------------------------
-if gen plmt-2 -s e2e-plmt -N 2 -t 3 "$script" && submit plmt-2 180; then
+if gen plmt-2 -s e2e-plmt -N 2 -t 6 "$script" && submit plmt-2 180; then
 	expect_job plmt-2 2 2 nmn0/hsn0,hsn1 static ddp "$T/argv.none"
 fi
 
@@ -96,7 +96,7 @@ fi
 # job must end FAILED, saying so.  The other nodes' ranks fail too
 # (their peers are gone), so which node srun names first is a race;
 # torchrun's failure report names the host and the exit status.
-if gen fail-node -s e2e-cori -N 3 -t 3 -e DDPTEST_FAIL_NODE=1 "$script" &&
+if gen fail-node -s e2e-cori -N 3 -t 6 -e DDPTEST_FAIL_NODE=1 "$script" &&
     submit fail-node 120; then
 	expect_failed fail-node \
 	    '^([0-9]+: )?train\.py: rank [0-9]+ on node 1: failing on request' \
@@ -115,7 +115,7 @@ fi
 # below the barrier's 300 s. torch 2.x's torchrun waits in no barrier
 # after a failure and reports it itself (its "exitcode : 3" of node2's
 # rank) before the watcher's grace is over: either says it.
-if gen fail-start -s e2e-slurm -N 3 -t 3 -e DDPTEST_FAIL_NODE=1 \
+if gen fail-start -s e2e-slurm -N 3 -t 6 -e DDPTEST_FAIL_NODE=1 \
     -e DDPTEST_FAIL_AT=start "$script" && submit fail-start 240; then
 	expect_eq "fail-start: job $JOBID state" "$STATE" FAILED
 	expect_output fail-start \
@@ -126,7 +126,7 @@ if gen fail-start -s e2e-slurm -N 3 -t 3 -e DDPTEST_FAIL_NODE=1 \
 fi
 
 # --- fault: the profile's interface does not exist on the nodes --------------------
-if gen noib -s e2e-noib -N 3 -t 3 "$script" && submit noib 120; then
+if gen noib -s e2e-noib -N 3 -t 6 "$script" && submit noib 120; then
 	expect_failed noib "no interface matches '\\^ib0\\$'" "which pattern failed"
 	a3=$("$cluster" addr "$FIRST" eth3)
 	an=$("$cluster" addr "$FIRST" nmn0)
@@ -153,7 +153,7 @@ until listening || [ $i -ge 50 ]; do
 	sleep 0.2
 done
 check "port-taken: no listener on port $port in node1" listening
-if gen port-taken -s e2e-cori -N 3 -t 3 --port "$port" "$script" &&
+if gen port-taken -s e2e-cori -N 3 -t 6 --port "$port" "$script" &&
     submit port-taken 120; then
 	expect_eq "port-taken: first node" "$FIRST" node1
 	expect_failed port-taken \
