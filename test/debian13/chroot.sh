@@ -76,6 +76,7 @@ inside() {
 	# shellcheck disable=SC2016 # for the inner shell
 	exec env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 	    LANG=C.UTF-8 TERM="${TERM:-dumb}" ${TEST_TIMEOUT:+TEST_TIMEOUT=$TEST_TIMEOUT} ${TEST_JOBS:+TEST_JOBS=$TEST_JOBS} \
+	    ${FUZZ_SECONDS:+FUZZ_SECONDS=$FUZZ_SECONDS} ${QP_N:+QP_N=$QP_N} \
 	    ${KEEP_T:+KEEP_T=$KEEP_T} sh -c '
 		trap "kill -TERM -1 2>/dev/null; (sleep 30; kill -KILL -1 2>/dev/null) &" TERM INT HUP
 		"$@" <&0 &
