@@ -10,8 +10,8 @@ The contract it follows:
 
 - ddprank starts torchrun with the checkpoint signal ignored and names it
   in DDPGEN_CHECKPOINT_SIGNAL (USR2); this script installs a handler for
-  it first thing, which only sets a flag, and ignores the signal again
-  once it has checkpointed.
+  it first thing, before it imports torch, which only sets a flag, and
+  ignores the signal again once it has checkpointed.
 - At every step the ranks agree (an all-reduce of the flag) whether any of
   them got the signal, so they all stop after the same step. Rank 0 then
   writes the checkpoint (to a temporary file, renamed into place) and
@@ -37,10 +37,6 @@ import signal
 import sys
 import time
 
-import torch
-import torch.distributed as dist
-from torch.nn.parallel import DistributedDataParallel
-
 stop_requested = False
 
 
@@ -55,6 +51,19 @@ def on_signal(signum, frame):
     # When the handler ran, for measuring the delivery (bench/README.md).
     say(f"rank {os.environ.get('RANK')} got signal {signum} at "
         f"{time.time():.6f}")
+
+
+# The handler comes before torch is imported, which takes seconds (3 s a
+# process for torch 2.6 on a quiet core, far more on a loaded one): the
+# signal is ignored until then, and a warning that comes during the
+# import would be lost. Slurm may send it up to a minute early.
+SIGNUM = getattr(signal, "SIG" + os.environ.get("DDPGEN_CHECKPOINT_SIGNAL",
+                                                "USR2"))
+signal.signal(SIGNUM, on_signal)
+
+import torch  # noqa: E402 (after the handler, above)
+import torch.distributed as dist  # noqa: E402
+from torch.nn.parallel import DistributedDataParallel  # noqa: E402
 
 
 def parse_args():
@@ -111,9 +120,7 @@ def digest(model):
 
 def main():
     args = parse_args()
-    name = os.environ.get("DDPGEN_CHECKPOINT_SIGNAL", "USR2")
-    signum = getattr(signal, "SIG" + name)
-    signal.signal(signum, on_signal)
+    signum = SIGNUM
     dist.init_process_group("gloo")
     rank, world = dist.get_rank(), dist.get_world_size()
     model, ddp, opt = build(world)

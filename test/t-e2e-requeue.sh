@@ -3,7 +3,7 @@
 # cluster of test/cluster with preemption comes up; generated scripts run
 # examples/train_resumable.py, all cases at once (Slurm's shortest time
 # limit is a minute):
-#   tl    2 nodes, --time 2, --signal-lead 60: the warning, a checkpoint,
+#   tl    2 nodes, --time 3, --signal-lead 60: the warning, a checkpoint,
 #         a requeue, a resume (as many as start-up leaves it: up to 10),
 #         the end
 #   pre   2 nodes in a low-priority partition; a high-priority job takes
@@ -85,22 +85,26 @@ train() {
 	echo "$example" --checkpoint "$T/$1/ckpt.pt" --result "$T/$1/result"
 }
 
-long="--steps 70 --step-seconds 1 --every 5"
+# 130 steps of a second: more than one run of tl or cont trains (3
+# minutes, the warning 60 s before the end: 120 s, less the start-up).
+long="--steps 130 --step-seconds 1 --every 5"
 # shellcheck disable=SC2046,SC2086 # word splitting wanted
 {
-gen ref 'nproc_per_node = 2' -N 2 -p ref --no-requeue $(train ref) --steps 70
-gen ref1 '' -N 1 -p ref --no-requeue $(train ref1) --steps 60
-# tl: each run trains for what its minute leaves after the start-up
-# (torch's import: 0.65 s a process on 1.13, 3 s on 2.6, more on loaded
-# cores), so the runs it takes differ by machine and release: up to 10
-# requeues rather than the default 3, which a loaded machine can use up.
-gen tl "$(printf 'nproc_per_node = 2\nmax_requeues = 10')" -N 2 -p tl -t 2 \
+gen ref 'nproc_per_node = 2' -N 2 -p ref --no-requeue $(train ref) --steps 130
+gen ref1 '' -N 1 -p ref --no-requeue $(train ref1) --steps 130
+# tl and cont: 3 minutes, since Slurm may warn up to a minute early and a
+# warning must not come while the training starts (torch's import: 0.65 s
+# a process on 1.13, 3 s on 2.6, more on loaded cores). Each run trains
+# for what its 2 minutes leave after the start-up, so the runs tl takes
+# differ by machine and release: up to 10 requeues rather than the
+# default 3, which a loaded machine could use up.
+gen tl "$(printf 'nproc_per_node = 2\nmax_requeues = 10')" -N 2 -p tl -t 3 \
     --signal-lead 60 $(train tl) $long
 gen pre 'nproc_per_node = 2' -N 2 -p low -t 10 $(train pre) $long
 gen nf 'nproc_per_node = 2' -N 2 -p nf -t 10 $(train nf) $long
 gen lim 'max_requeues = 1' -N 1 -p lim -t 2 --signal-lead 60 $(train lim) \
     --steps 100000 --step-seconds 1
-gen cont '' -N 1 -p cont -t 2 --signal-lead 60 $(train cont) --steps 60 \
+gen cont '' -N 1 -p cont -t 3 --signal-lead 60 $(train cont) --steps 130 \
     --step-seconds 1
 }
 
