@@ -58,8 +58,13 @@ printf '%s\0' '--epochs=2' 'two  words' '' '$(touch pwned)' \
 	echo '#SBATCH --time=3'
 	printf '#SBATCH --output=%s/job.out\n' "$T"
 	printf 'train=%s/test/train.py\n' "$srcdir"
+	printf 'hook=%s/python\n' "$srcdir"
 	cat <<'EOF'
 set -eu
+# The legacy-store hook that ddprank exec puts first on PYTHONPATH
+# (ddprank(1), LIBUV): without it a torch built without libuv (Debian
+# 13's 2.6) refuses torchrun's store; any other torch it leaves alone.
+export PYTHONPATH=$hook${PYTHONPATH:+:$PYTHONPATH}
 # The batch script runs on the first node: its eth3 address is the
 # master address, where torchrun's node rank 0 hosts the store.
 master=$(ip -4 -o addr show dev eth3 | awk '{ split($4, a, "/"); print a[1]; exit }')

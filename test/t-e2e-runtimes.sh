@@ -28,11 +28,16 @@ DDPTEST_REAL_SRUN=$(command -v srun)
 PATH=$T/bin:$PATH
 export DDPTEST_REAL_SRUN PATH
 
-# Pyxis runs ddprank inside, from its directory: the static one.
+# Pyxis runs ddprank inside, from its directory: the static one, with
+# the legacy-store hook beside it as in a build tree (ddprank(1), LIBUV),
+# which a torch without libuv (Debian 13's) needs to start torchrun.
 make -C "$BUILDDIR" -s ddprank-static >/dev/null 2>&1
 check "ddprank-static built" test -x "$BUILDDIR/ddprank-static" || finish
-mkdir -p "$T/pyxis/bin"
+mkdir -p "$T/pyxis/bin/python"
 cp "$BUILDDIR/ddprank-static" "$T/pyxis/bin/ddprank"
+cp "$srcdir/python/sitecustomize.py" "$T/pyxis/bin/python/"
+chmod 0755 "$T/pyxis/bin/python"
+chmod 0644 "$T/pyxis/bin/python/sitecustomize.py"
 
 mkdir -p "$T/profiles"
 profile() {
