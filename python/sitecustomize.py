@@ -42,9 +42,14 @@ def _patch(dist):
         try:
             orig(self, *args, **kwargs)
         except RuntimeError as e:
-            # use_libuv is the ninth parameter after self.
-            if (_REFUSAL not in str(e) or "use_libuv" in kwargs or
-                    len(args) >= 9):
+            # use_libuv is the ninth parameter after self. A True that
+            # the env:// and tcp:// handlers pass on from an unset
+            # USE_LIBUV (srun-direct's workers) is torch's default, not
+            # a choice of the caller's.
+            chose = (len(args) >= 9 or "use_libuv" in kwargs and
+                     not (kwargs["use_libuv"] is True and
+                          "USE_LIBUV" not in os.environ))
+            if _REFUSAL not in str(e) or chose:
                 raise
             kwargs["use_libuv"] = False
             orig(self, *args, **kwargs)
