@@ -127,6 +127,10 @@ ddpgen_cpus_opt=()
 if [ -n "$ddpgen_cpus" ] && [ "$((ddpgen_cpus / {{tasks_per_node}}))" -ge 1 ]; then
 	ddpgen_cpus=$((ddpgen_cpus / {{tasks_per_node}}))
 	ddpgen_cpus_opt=(--cpus-per-task="$ddpgen_cpus")
+	# srun 23.11 and later read a submit-time -c from these first, and
+	# then say the step "may never run" when its count is larger.
+	unset SLURM_CPUS_PER_TASK
+	[[ ! ${SLURM_TRES_PER_TASK:-} =~ ^cpu[:=][0-9]+$ ]] || unset SLURM_TRES_PER_TASK
 else
 	ddpgen_cpus=${SLURM_CPUS_PER_TASK:-0}
 fi

@@ -5,7 +5,7 @@
 # run side by side.
 #   field     sbatch --ntasks-per-node=2 -c 8 under SBATCH_EXPORT=NONE,
 #             with the socket interface names set by the user: one
-#             torchrun per node with the node's 16 CPUs the job holds,
+#             torchrun per node with every CPU the job holds there,
 #             -e values reach the training, OMP_NUM_THREADS is the
 #             task's CPUs per process, the user's interface names stay,
 #             output lines carry the task number
@@ -50,14 +50,16 @@ if check "$name: ddpgen failed" \
 	submit "$name" 180 --ntasks-per-node=2 -c 8
 	unset SBATCH_EXPORT
 	# The address is nmn0's (the profile's), the sockets eth3 (the
-	# user's); the 16 CPUs the job holds on a node (2 tasks of 8) for
-	# the node's one task and its 2 processes: 8 threads each.
+	# user's); plmt's nodes are the job's alone (--exclusive): their 128
+	# CPUs for the node's one task and its 2 processes, 64 threads each.
 	expect_job "$name" 2 2 nmn0/eth3 static ddp "$T/argv.none" \
 	    --expect-env 'DDPTEST_VAR=two words' \
-	    --expect-env SLURM_CPUS_PER_TASK=16 \
-	    --expect-env OMP_NUM_THREADS=8
+	    --expect-env SLURM_CPUS_PER_TASK=128 \
+	    --expect-env OMP_NUM_THREADS=64
 	expect_eq "$name: srun could honour one task per node" \
 	    "$(grep -c "can't honor" "$OUT")" 0
+	expect_eq "$name: srun did not compare the step's CPUs with -c 8" \
+	    "$(grep -c "may never run" "$OUT")" 0
 	expect_eq "$name: ddprank says once that it keeps the names" \
 	    "$(grep -c 'ddprank: keeping GLOO_SOCKET_IFNAME=eth3 and NCCL_SOCKET_IFNAME==eth3 from the environment instead of interface nmn0' "$OUT")" 1
 	expect_eq "$name: every DDPTEST line labelled with its task" \
@@ -78,6 +80,8 @@ if gen "$name" -s e2e-plmt -N 2 -t 6 \
 	expect_job "$name" 2 2 nmn0/eth3 static ddp "$T/argv.none" \
 	    --expect-env SLURM_CPUS_PER_TASK=128 \
 	    --expect-env OMP_NUM_THREADS=64
+	expect_eq "$name: srun did not compare the step's CPUs with -c 1" \
+	    "$(grep -c "may never run" "$OUT")" 0
 fi
 
 # --- het: a heterogeneous job -------------------------------------------------------
