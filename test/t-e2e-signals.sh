@@ -159,7 +159,8 @@ check "steps: no checkpoint" test -s "$T/steps/ckpt.pt"
 
 expect_eq "early: state" "$(state early)" COMPLETED || show early
 check "early: no start-up line" grep -q '^ddpgen job: preemption during start-up: the training was not started; requeued (restart 1; preemptions are not counted)$' "$T/early/out" || show early
-check "early: trained in its first run" \
-    test "$(grep -c '^train_resumable: restart' "$T/early/out")" -eq 1
+runs=$(grep -c '^train_resumable: restart' "$T/early/out")
+check "early: trained in its first run, or more than once ($runs runs)" \
+    test "$runs" -eq 1 || show early
 check "early: not finished after the requeue" test -s "$T/early/result"
 finish
