@@ -24,6 +24,8 @@ need_built ddpgen ddprank
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=$(command -v python3)
 
+# The users run what is in T: not under a root's clone in /root (0700).
+public_scratch
 cluster_up 2 eth3
 eval "$("$srcdir/test/cluster/cluster.sh" env)"
 
@@ -40,7 +42,12 @@ vuid=$(id -u "$victim")
 # directory often is; ddprank where every user can run it.
 mkdir -p "$T/bin" "$T/vjob/ranks" "$T/vjob/tmp" "$T/ahome"
 cp "$DDPRANK" "$T/bin/ddprank"
-chmod 0755 "$T/bin" "$T/bin/ddprank"
+# With the legacy-store hook beside it, as in a build tree (ddprank(1),
+# LIBUV): Debian 13's torch needs it.
+mkdir -p "$T/bin/python"
+cp "$srcdir/python/sitecustomize.py" "$T/bin/python/"
+chmod 0755 "$T/bin" "$T/bin/ddprank" "$T/bin/python"
+chmod 0644 "$T/bin/python/sitecustomize.py"
 cp "$srcdir/test/train.py" "$T/vjob/train.py"
 DDPGEN_PROFILE_PATH=$srcdir/test/e2e:$srcdir/profiles \
 DDPGEN_TEMPLATE_PATH=$srcdir/templates \
