@@ -41,6 +41,12 @@ trap 'exit 130' INT TERM
 cp "$DDPGEN" "$T/ddpgen" && cp "$DDPRANK" "$T/ddprank" &&
     cp "$here/bench/launch-train.py" "$T/train.py" || exit 1
 tree=$(cd "$(dirname "$DDPGEN")" && pwd)
+# ddprank's legacy-store hook beside its copy, as in a build tree
+# (ddprank(1), LIBUV): a torch without libuv (Debian 13's) needs it.
+if [ -f "$tree/python/sitecustomize.py" ]; then
+	mkdir "$T/python" && cp "$tree/python/sitecustomize.py" "$T/python/" &&
+	    chmod 0755 "$T/python" || exit 1
+fi
 DDPGEN_PROFILE_PATH=$here/test/e2e:$tree/profiles
 DDPGEN_TEMPLATE_PATH=$tree/templates
 export DDPGEN_PROFILE_PATH DDPGEN_TEMPLATE_PATH
