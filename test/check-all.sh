@@ -12,7 +12,7 @@
 #
 # The Debian 13 suite runs every test, two of them shorter: the fuzz
 # targets 10 s each rather than 30 (D13_FUZZ_SECONDS) and the quoting
-# property test 1,000 vectors rather than 3,000 (D13_QP_N). Neither
+# property test 1,000 vectors rather than 1,500 (D13_QP_N). Neither
 # depends on the release's Slurm or torch; there they prove that the
 # targets build and run with its clang and that its bash runs the
 # generated scripts as Debian 12's does, and the whole run fits CI.

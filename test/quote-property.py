@@ -1200,7 +1200,7 @@ def main():
     ap.add_argument("--ddprank", required=True)
     ap.add_argument("--standin", required=True)
     ap.add_argument("--work", required=True)
-    ap.add_argument("--n", type=int, default=3000)
+    ap.add_argument("--n", type=int, default=1500)
     ap.add_argument("--seed", type=int, default=20261130)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--sbatch", action="store_true")
