@@ -72,10 +72,12 @@ fi
 # --- srun: hostname discovery, 2 of the 3 nodes --------------------------------------
 if with_args gen srun-slurm -s "$T/srun-slurm.conf" -N 2 -t 6 "$script" &&
     submit srun-slurm 180; then
-	# No CPU count: torchrun's OMP_NUM_THREADS=1 for 2 processes a
-	# node, as torchrun's own jobs get it.
+	# No CPU count asked, but the nodes are the job's (the slurm
+	# profile's --exclusive): their 128 CPUs, 64 for each of a node's 2
+	# tasks, which srun gives each task and OMP_NUM_THREADS follows.
 	expect_job srun-slurm 2 2 hostname none ddp "$T/argv" \
-	    --expect-env LOCAL_WORLD_SIZE=2 --expect-env OMP_NUM_THREADS=1
+	    --expect-env LOCAL_WORLD_SIZE=2 --expect-env SLURM_CPUS_PER_TASK=64 \
+	    --expect-env OMP_NUM_THREADS=64
 	expect_procid srun-slurm
 fi
 
