@@ -159,8 +159,12 @@ check "steps: no checkpoint" test -s "$T/steps/ckpt.pt"
 
 expect_eq "early: state" "$(state early)" COMPLETED || show early
 check "early: no start-up line" grep -q '^ddpgen job: preemption during start-up: the training was not started; requeued (restart 1; preemptions are not counted)$' "$T/early/out" || show early
-runs=$(grep -c '^train_resumable: restart' "$T/early/out")
-check "early: trained in its first run, or more than once ($runs runs)" \
-    test "$runs" -eq 1 || show early
+# Not trained in its first run: the first training is restart 1's. (On
+# loaded cores Slurm may requeue it once more, a node late to answer:
+# "last stop requeued" then resumes from the end.)
+first=$(grep -m 1 '^train_resumable: restart' "$T/early/out")
+check "early: trained in its first run ($first)" \
+    test "${first#train_resumable: restart 1, last stop preemption, resuming at step 0 }" != "$first" ||
+    show early
 check "early: not finished after the requeue" test -s "$T/early/result"
 finish
