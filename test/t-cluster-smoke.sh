@@ -93,6 +93,12 @@ jobid=$(sed -n '1{s/;.*//;p;}' "$T/sbatch.out")
 expect_eq "sbatch --wait exit status" "$rc" 0
 check "no job id from sbatch: $(cat "$T/sbatch.err")" test -n "$jobid" &&
     expect_eq "job $jobid state" "$("$cluster" state "$jobid")" COMPLETED
+check "cluster.sh ended: job $jobid ended" "$cluster" ended "$jobid"
+# A held job may still run; a job id nobody submitted has no final state.
+held=$(sbatch --parsable --hold -o /dev/null --wrap true 2>&1)
+check "cluster.sh ended: held job $held" ! "$cluster" ended "$held"
+scancel "$held" 2>/dev/null
+check "cluster.sh ended: job 999999" ! "$cluster" ended 999999
 
 m1=$("$cluster" addr node1 eth3)
 for i in 1 2 3; do

@@ -82,10 +82,7 @@ while :; do
 	busy=
 	for c in setup shell; do
 		for j in $(cat "$T/$c/jobid") $(conts "$c"); do
-			case $(field "$j" JobState) in
-			PENDING|RUNNING|CONFIGURING|COMPLETING|REQUEUE*)
-				busy=1 ;;
-			esac
+			"$cluster" ended "$j" || busy=1
 			# A requeued job waits 2 minutes: release it, so that
 			# an unbounded chain shows within the deadline.
 			if [ "$(field "$j" Reason)" = BeginTime ]; then

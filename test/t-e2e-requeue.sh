@@ -149,10 +149,7 @@ while :; do
 		[ -f "$T/$c/jobid" ] || continue
 		j=$(id "$c")
 		st=$(field "$j" JobState)
-		case $st in
-		PENDING|RUNNING|CONFIGURING|COMPLETING|REQUEUE*|SUSPENDED)
-			busy=1 ;;
-		esac
+		"$cluster" ended "$j" || busy=1
 		# Released at once, a job may start again before its last
 		# run's batch shell has ended, and fail: 5 s later.
 		if [ "$st" = PENDING ] && [ "$(field "$j" Restarts)" != 0 ] &&

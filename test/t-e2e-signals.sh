@@ -94,9 +94,7 @@ while :; do
 	for c in hand steps early; do
 		j=$(id "$c")
 		st=$(field "$j" JobState)
-		case $st in
-		PENDING|RUNNING|CONFIGURING|COMPLETING|REQUEUE*) busy=1 ;;
-		esac
+		"$cluster" ended "$j" || busy=1
 		# A requeued job: released 5 s later (its last batch shell may
 		# not have ended yet).
 		if [ "$st" = PENDING ] && [ "$(field "$j" Reason)" = BeginTime ]

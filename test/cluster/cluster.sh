@@ -5,7 +5,7 @@
 # one state directory (CLUSTER_DIR) and touch no global configuration.
 #
 # usage: cluster.sh up [NODES [IFNAME,...]] | down | status | env |
-#        addr NODE [IFNAME] | state JOBID
+#        addr NODE [IFNAME] | state JOBID | ended JOBID
 # See test/cluster/README.md.
 
 set -u
@@ -594,6 +594,32 @@ do_state() {
 	die "job $id has not ended"
 }
 
+# ended JOBID: exit 0 once the job has ended for good, 1 while it may
+# still run. The state slurmctld shows decides while it knows the job;
+# an empty answer (a job forgotten after MinJobAge, or an scontrol that
+# timed out on loaded cores) is an end only if the jobcomp file's last
+# line for the job is a final state: a requeued run's line is not.
+is_final() {
+	case $1 in
+	BOOT_FAIL|CANCELLED|COMPLETED|DEADLINE|FAILED|NODE_FAIL|\
+	OUT_OF_MEMORY|PREEMPTED|TIMEOUT) return 0 ;;
+	esac
+	return 1
+}
+do_ended() {
+	local id=${1:-} st line
+	case $id in ''|*[!0-9]*) die "usage: $prog ended JOBID" ;; esac
+	st=$(scontrol -o show job "$id" 2>/dev/null | tr ' ' '\n' |
+	    sed -n 's/^JobState=//p')
+	if [ -n "$st" ]; then
+		is_final "$st"
+		return
+	fi
+	line=$(grep "^JobId=$id " "$D/log/jobcomp.txt" 2>/dev/null | tail -n 1)
+	line=${line#* JobState=}
+	is_final "${line%% *}"
+}
+
 # leftovers: after down, one line per thing the cluster left behind: a
 # recorded daemon still alive, a process naming the cluster directory,
 # a namespace, link or directory of the cluster. Nothing means clean.
@@ -618,7 +644,7 @@ do_leftovers() {
 
 usage() {
 	echo "usage: $prog up [NODES [IFNAME,...]] | down | status | env |" \
-	    "addr NODE [IFNAME] | state JOBID | leftovers"
+	    "addr NODE [IFNAME] | state JOBID | ended JOBID | leftovers"
 }
 
 cmd=${1:-}
@@ -630,6 +656,7 @@ status)	cluster_dir old; do_status ;;
 env)	cluster_dir old; do_env ;;
 addr)	cluster_dir old; do_addr "$@" ;;
 state)	cluster_dir old; do_state "$@" ;;
+ended)	cluster_dir old; do_ended "$@" ;;
 leftovers) cluster_dir old; do_leftovers ;;
 -h|--help|help) usage ;;
 *)	usage >&2; exit 2 ;;
