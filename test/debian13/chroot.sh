@@ -12,6 +12,8 @@
 #	trees of other names may run at once), where the README's test command
 #	runs: sh deps.sh test && ./configure && make check; with TESTs
 #	(test/t-NAME.sh, test/check_NAME), make and those alone
+#   sh test/debian13/chroot.sh [-d DIR] make TARGET
+#	as check, with make TARGET for make check (check-all: check-stack)
 #   sh test/debian13/chroot.sh [-d DIR] shell [CMD [ARG...]]
 #	CMD (default: an interactive shell) inside DIR, as check runs
 #   sh test/debian13/chroot.sh [-d DIR] clean
@@ -227,7 +229,13 @@ main() {
 		inside "$@" ;;
 	build)
 		build ;;
-	check)
+	check|make)
+		target=check
+		if [ "$1" = make ]; then
+			[ $# -eq 2 ] || { echo "chroot.sh: make needs one TARGET" >&2; exit 2; }
+			target=$2
+			shift
+		fi
 		shift
 		build
 		copy
@@ -235,7 +243,7 @@ main() {
 		set +e
 		if [ $# -eq 0 ]; then
 			# shellcheck disable=SC2016 # for the inner shell
-			enter new sh -c 'cd "/root/$1" && sh deps.sh test && ./configure && make check' sh "$name"
+			enter new sh -c 'cd "/root/$1" && sh deps.sh test && ./configure && make "$2"' sh "$name" "$target"
 		else
 			# shellcheck disable=SC2016 # for the inner shell
 			enter new sh -c 'cd "/root/$1" && shift && sh deps.sh test && ./configure >/dev/null &&
@@ -258,7 +266,7 @@ main() {
 		ours
 		rm -rf "$root" "$root.debootstrap.log" ;;
 	*)
-		echo "usage: sh test/debian13/chroot.sh [-d DIR] build|check [TEST...]|shell [CMD...]|clean" >&2
+		echo "usage: sh test/debian13/chroot.sh [-d DIR] build|check [TEST...]|make TARGET|shell [CMD...]|clean" >&2
 		exit 2 ;;
 	esac
 }
