@@ -97,17 +97,18 @@ is_flag(const char *a)
 	return 0;
 }
 
-/* torchrun's --max-restarts in argv, before the training script; else
- * PET_MAX_RESTARTS (its environment default); else 0. A word that
- * could be either a value or the script is taken as a value, so that a
- * doubt makes the count larger, never smaller. */
+/* torchrun's --max-restarts in argv from its first own word, first,
+ * before the training script; else PET_MAX_RESTARTS (its environment
+ * default); else 0. A word that could be either a value or the script
+ * is taken as a value, so that a doubt makes the count larger, never
+ * smaller. */
 static long
-argv_max_restarts(const char *const *argv)
+argv_max_restarts(const char *const *argv, int first)
 {
 	const char	*a, *v = NULL, *pet;
 	int		 value_next = 0, i;
 
-	for (i = 1; argv[i] != NULL; i++) {
+	for (i = first; argv[i] != NULL; i++) {
 		a = argv[i];
 		if (value_next) {
 			value_next = 0;
@@ -129,15 +130,49 @@ argv_max_restarts(const char *const *argv)
 	return v == NULL ? 0 : env_number(v);
 }
 
-int
-watch_is_torchrun(const char *const *argv)
+static const char *
+base_name(const char *path)
 {
-	const char	*b;
+	const char	*b = strrchr(path, '/');
+
+	return b == NULL ? path : b + 1;
+}
+
+/* The index of torchrun's first own word in argv: 1 after "torchrun",
+ * after "-m torch.distributed.run" (or "-mtorch.distributed.run") for a
+ * python program, past its flags without values such as -u (what
+ * launcher_find takes for torchrun too: HPC Pack's launcher); 0 when
+ * argv runs something else. */
+static int
+torchrun_first(const char *const *argv)
+{
+	const char	*mod = "torch.distributed.run";
+	int		 i;
 
 	if (argv == NULL || argv[0] == NULL)
 		return 0;
-	b = strrchr(argv[0], '/');
-	return strcmp(b == NULL ? argv[0] : b + 1, "torchrun") == 0;
+	if (strcmp(base_name(argv[0]), "torchrun") == 0)
+		return 1;
+	if (strncmp(base_name(argv[0]), "python", 6) != 0)
+		return 0;
+	for (i = 1; argv[i] != NULL && argv[i][0] == '-'; i++) {
+		if (strcmp(argv[i], "-m") == 0)
+			return argv[i + 1] != NULL &&
+			    strcmp(argv[i + 1], mod) == 0 ? i + 2 : 0;
+		if (strncmp(argv[i], "-m", 2) == 0)
+			return strcmp(argv[i] + 2, mod) == 0 ? i + 1 : 0;
+		/* -u, -B, -E, -s, -I, -O, -OO, -bb... not -c, -X, -W. */
+		if (argv[i][1] == '\0' || argv[i][1] == '-' ||
+		    strspn(argv[i] + 1, "bBdEiIOqsSuv") != strlen(argv[i] + 1))
+			return 0;
+	}
+	return 0;
+}
+
+int
+watch_is_torchrun(const char *const *argv)
+{
+	return torchrun_first(argv) > 0;
 }
 
 void
@@ -151,7 +186,8 @@ watch_init(struct watch *w, const char *proc, pid_t launcher, pid_t self,
 	w->launcher = launcher;
 	w->self = self;
 	w->is_torchrun = watch_is_torchrun(argv);
-	w->argv_max = w->is_torchrun ? argv_max_restarts(argv) : -1;
+	w->argv_max = w->is_torchrun ?
+	    argv_max_restarts(argv, torchrun_first(argv)) : -1;
 	w->last.restart_count = w->last.max_restarts = -1;
 	w->last.local_rank = -1;
 	if (read_stat(w, launcher, &st) == 0 && st.state != 'Z')

@@ -78,7 +78,8 @@ enum watch_verdict {
 int	watch_stat_parse(const char *, struct watch_stat *);
 /* Reads the variables above from NUL-separated NAME=VALUE strings. */
 void	watch_env_parse(const char *, size_t, struct watch_env *);
-/* Whether argv runs torchrun: the only launcher watched. */
+/* Whether argv runs torchrun (torchrun, or python -m
+ * torch.distributed.run): the only launcher watched. */
 int	watch_is_torchrun(const char *const *);
 /* Sets up w to watch launcher's children; argv is the command exec'd. */
 void	watch_init(struct watch *, const char *proc, pid_t launcher,

@@ -244,8 +244,25 @@ START_TEST(test_unseen)
 	static const char *const none[] = { "torchrun", "--nnodes", "2",
 	    "--standalone", "train.py", "--max-restarts=5", NULL };
 	static const char *const other[] = { "python3", "train.py", NULL };
+	/* torchrun as a module (HPC Pack's shipped launcher), its count
+	 * after the module name. */
+	static const char *const module[] = { "/usr/bin/python3", "-u", "-m",
+	    "torch.distributed.run", "--max-restarts=0", "train.py", NULL };
+	static const char *const module1[] = { "python3.11",
+	    "-mtorch.distributed.run", "--max-restarts", "1", "train.py",
+	    NULL };
+	static const char *const notmod[] = { "python3", "-c", "import x",
+	    "-m", "torch.distributed.run", NULL };
+	static const char *const othermod[] = { "python3", "-m",
+	    "torch.distributed.launch", "train.py", NULL };
 	struct watch	 w;
 	char		*dir = proc_dir();
+
+	ck_assert(watch_is_torchrun(module));
+	ck_assert(watch_is_torchrun(module1));
+	ck_assert(!watch_is_torchrun(notmod));
+	ck_assert(!watch_is_torchrun(othermod));
+	ck_assert(!watch_is_torchrun(other));
 
 	proc_worker(dir, 11, 'Z', 3 << 8, "", 0);
 	put(dir, "10/task/10/children", "11", 2);
@@ -256,6 +273,12 @@ START_TEST(test_unseen)
 	watch_tick(&w, 1.0);
 	ck_assert_int_eq(watch_tick(&w, 1000.0), WATCH_WAIT);
 	watch_init(&w, dir, 10, 99, none);
+	watch_tick(&w, 1.0);
+	ck_assert_int_eq(watch_tick(&w, 1000.0), WATCH_END);
+	watch_init(&w, dir, 10, 99, module1);
+	watch_tick(&w, 1.0);
+	ck_assert_int_eq(watch_tick(&w, 1000.0), WATCH_WAIT);
+	watch_init(&w, dir, 10, 99, module);
 	watch_tick(&w, 1.0);
 	ck_assert_int_eq(watch_tick(&w, 1000.0), WATCH_END);
 	t_rmtree(dir);

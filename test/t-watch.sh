@@ -1,8 +1,8 @@
 #!/bin/sh
 # t-watch.sh: ddprank exec ends a torchrun whose workers failed with no
 # restarts left, instead of letting it hold the job in its 300 s exit
-# barrier, and leaves alone a torchrun whose workers succeeded or that
-# restarts them. test/fake-torchrun.py plays torchrun 1.13's agent; the
+# barrier (torchrun itself or python3 -m torch.distributed.run), and
+# leaves alone a torchrun whose workers succeeded or that restarts them. test/fake-torchrun.py plays torchrun 1.13's agent; the
 # cluster case with the real torchrun is in t-e2e-slurm.sh (fail-start).
 . "$(dirname "$0")/lib.sh"
 
@@ -30,6 +30,12 @@ while True:
         break
 EOF
 chmod +x wrap/torchrun
+# torchrun as a module, as HPC Pack's profile starts it:
+# python3 -m torch.distributed.run (a "torch" of the fake alone).
+mkdir -p mod/torch/distributed
+: >mod/torch/__init__.py
+: >mod/torch/distributed/__init__.py
+cp "$srcdir/test/fake-torchrun.py" mod/torch/distributed/run.py
 
 # run NAME ARGS...: ddprank exec runs the fake torchrun with ARGS, in
 # the background; the status goes to NAME.rc, standard error to NAME.err.
@@ -39,9 +45,12 @@ run() {
 	shift
 	dir=bin
 	[ "$name" != wrapper ] || dir=wrap
+	set -- "$T/$dir/torchrun" "$@"
+	[ "$name" != module ] ||
+	    { shift; set -- /usr/bin/python3 -m torch.distributed.run "$@"; }
 	(
-		timeout -s HUP 200 "$DDPRANK" exec --hostfile hosts --port 1 \
-		    -- "$T/$dir/torchrun" "$@" 2>"$name.err"
+		PYTHONPATH=$T/mod timeout -s HUP 200 "$DDPRANK" exec \
+		    --hostfile hosts --port 1 -- "$@" 2>"$name.err"
 		echo $? >"$name.rc"
 	) &
 }
@@ -61,12 +70,18 @@ run restart --max-restarts=1 3 35
 run fast-restart --max-restarts=1 fast3 35
 # Through the wrapper, whose os.wait loop ends with its last child.
 run wrapper 0 3
+# As fail, torchrun run as python3 -m torch.distributed.run.
+run module 0,3
 wait
 
 expect_eq "fail: killed (SIGKILL) after SIGTERM was ignored" \
     "$(cat fail.rc)" 137
 check "fail: the message names the node, the local rank and the status" \
     grep -q "^ddprank: $me: a training process, local rank 1 (pid [0-9]*), exited with status 3 and torchrun has no restarts left (0 of 0 used)" fail.err
+expect_eq "module: killed (SIGKILL) after SIGTERM was ignored" \
+    "$(cat module.rc)" 137
+check "module: the message names the node, the local rank and the status" \
+    grep -q "^ddprank: $me: a training process, local rank 1 (pid [0-9]*), exited with status 3 and torchrun has no restarts left (0 of 0 used)" module.err
 expect_eq "fast: killed" "$(cat fast.rc)" 137
 check "fast: the message names the status" \
     grep -q "^ddprank: $me: .* exited with status 3 and torchrun has no restarts left (0 of 0 used)" fast.err
