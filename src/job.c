@@ -280,7 +280,7 @@ job_apply_env(struct profile *p, const struct job_opts *o,
     struct strlist *pass, char **cause)
 {
 	size_t	i;
-	char	*name;
+	char	*name, *where;
 
 	for (i = 0; i < o->env.n; i++) {
 		name = xstrndup(o->env.v[i], strcspn(o->env.v[i], "="));
@@ -294,9 +294,11 @@ job_apply_env(struct profile *p, const struct job_opts *o,
 		free(name);
 	}
 	if (pass->n > 0 && !sched_get(p->scheduler)->env_pass) {
+		where = sched_env_pass_text();
 		util_fail(cause, "--env: '%s': passing a variable from the "
-		    "submitting shell works on Slurm sites only; give %s=VALUE",
-		    pass->v[0], pass->v[0]);
+		    "submitting shell works on %s sites only; give %s=VALUE",
+		    pass->v[0], where, pass->v[0]);
+		free(where);
 		return XC_USAGE;
 	}
 	job_env_defaults(p, pass);

@@ -950,14 +950,55 @@ problems_ports(const struct profile *p, problem_fn *fn, void *arg)
 		    "high port %d", p->port_min, p->port_max);
 }
 
+/*
+ * The requests a scheduler's template may or may not write: one set on
+ * a site whose template does not (sched_requests) is refused, one policy
+ * for every scheduler, rather than dropped from the job unseen.
+ */
+static const char *const request_keys[] = { "partition", "account", "qos",
+    "constraint", "node_group", "sbatch_extra", "requeue", NULL };
+
+static int
+request_set(const struct profile *p, const struct key *k)
+{
+	switch (k->type) {
+	case K_STR:
+		return **(char **)key_field(p, k) != '\0';
+	case K_LIST:
+		return ((const struct strlist *)key_field(p, k))->n > 0;
+	case K_BOOL:
+		return *(int *)key_field(p, k) != 0;
+	default:
+		return 0;
+	}
+}
+
+static void
+problems_requests(const struct profile *p, problem_fn *fn, void *arg)
+{
+	const struct sched	*s = sched_get(p->scheduler);
+	char			*takes;
+	size_t			 i;
+
+	for (i = 0; request_keys[i] != NULL; i++) {
+		if (sched_requests(p->scheduler, request_keys[i]) ||
+		    !request_set(p, profile_key_find(request_keys[i])))
+			continue;
+		takes = sched_requests_text(p->scheduler);
+		problem(fn, arg, request_keys[i], "%s: a request %s jobs have "
+		    "no word for (they take: %s)", request_keys[i], s->title,
+		    takes);
+		free(takes);
+	}
+}
+
 /* LSF: what lands on an #BSUB line must be one bsub can read
- * (quote_bsub), and Slurm's own requests have no LSF meaning. */
+ * (quote_bsub). */
 static void
 problems_lsf(const struct profile *p, problem_fn *fn, void *arg)
 {
 	const char *const bsub[] = { "job_name", "job_output", "partition",
 	    "account", NULL };
-	const char *const slurm[] = { "qos", "constraint", NULL };
 	const char	*v;
 	char		*why;
 	struct buf	 b;
@@ -972,13 +1013,6 @@ problems_lsf(const struct profile *p, problem_fn *fn, void *arg)
 		}
 		buf_free(&b);
 	}
-	for (i = 0; slurm[i] != NULL; i++)
-		if (**(char **)key_field(p, profile_key_find(slurm[i])) != '\0')
-			problem(fn, arg, slurm[i], "%s: a Slurm request, which "
-			    "LSF has no word for", slurm[i]);
-	if (p->sbatch_extra.n > 0)
-		problem(fn, arg, "sbatch_extra", "sbatch_extra: sbatch options "
-		    "do not reach bsub");
 	/* Under CSM the batch shell runs on a launch node. */
 	if (p->lsf_launcher == PROFILE_LSF_JSRUN &&
 	    p->discovery == PROFILE_IFACE)
@@ -1087,6 +1121,7 @@ problems_cross(const struct profile *p, problem_fn *fn, void *arg)
 		    "shorter than the time limit '%s'", p->signal_lead,
 		    p->time);
 	problems_container(p, fn, arg);
+	problems_requests(p, fn, arg);
 	if (p->scheduler == SCHED_LSF)
 		problems_lsf(p, fn, arg);
 	if (p->scheduler != SCHED_HPCPACK)

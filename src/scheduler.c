@@ -49,6 +49,18 @@ static const struct sched_format lsf_formats[] = { { "lsf", ".sh" } };
 
 static const char *const none[] = { NULL };
 
+/* What each template writes of the profile's requests (templates/NAME:
+ * the directives, and the life cycle for requeue). */
+static const char *const slurm_requests[] = { "partition", "account", "qos",
+    "constraint", "sbatch_extra", "requeue", NULL };
+static const char *const hpcpack_requests[] = { "node_group", NULL };
+static const char *const flux_requests[] = { "partition", "account",
+    "constraint", "requeue", NULL };
+static const char *const pbs_requests[] = { "partition", "account",
+    "requeue", NULL };
+static const char *const lsf_requests[] = { "partition", "account",
+    "requeue", NULL };
+
 static const struct sched sched_table[SCHED_COUNT] = {
 	[SCHED_SLURM] = {
 		.name = "slurm", .title = "Slurm",
@@ -68,6 +80,7 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		.env_default_script = 1,
 		.nformats = NELEM(slurm_formats), .warn_signal = 1,
 		.env_pass = 1,
+		.requests = slurm_requests,
 		.cmd_ddprank = "\"$DDPRANK\"",
 	},
 	[SCHED_HPCPACK] = {
@@ -83,6 +96,7 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		.tmpl = "hpcpack.xml", .formats = hpcpack_formats,
 		.nformats = NELEM(hpcpack_formats), .cmd_one_line = 1,
 		.env_refs_in_task = 1,
+		.requests = hpcpack_requests,
 	},
 	[SCHED_FLUX] = {
 		.name = "flux", .title = "Flux",
@@ -108,6 +122,7 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		.nformats = NELEM(flux_formats), .warn_signal = 1,
 		.signals_group = 1,
 		.env_pass = 1,
+		.requests = flux_requests,
 		.cmd_ddprank = "\"$DDPRANK\"",
 	},
 	[SCHED_PBS] = {
@@ -120,6 +135,7 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		.tmpl = "pbs.sh", .formats = pbs_formats,
 		.env_default_script = 1,
 		.nformats = NELEM(pbs_formats),
+		.requests = pbs_requests,
 		.cmd_ddprank = "\"$DDPRANK\"",
 	},
 	[SCHED_LSF] = {
@@ -134,6 +150,7 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		.env_default_script = 1,
 		.nformats = NELEM(lsf_formats), .warn_signal = 1,
 		.signals_group = 1,
+		.requests = lsf_requests,
 		.cmd_ddprank = "\"$DDPRANK\"",
 	},
 	[SCHED_HOSTFILE] = {
@@ -190,6 +207,53 @@ sched_join(struct buf *b, const char *word, int last)
 	if (b->len > 0)
 		buf_adds(b, last ? " or " : ", ");
 	buf_adds(b, word);
+}
+
+char *
+sched_env_pass_text(void)
+{
+	const char	*t[SCHED_COUNT];
+	struct buf	 b;
+	size_t		 i, n = 0;
+
+	for (i = 0; i < SCHED_COUNT; i++)
+		if (sched_table[i].tmpl != NULL && sched_table[i].env_pass)
+			t[n++] = sched_table[i].title;
+	buf_init(&b);
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			buf_adds(&b, i + 1 == n ? " and " : ", ");
+		buf_adds(&b, t[i]);
+	}
+	return buf_take(&b);
+}
+
+int
+sched_requests(enum sched_id s, const char *key)
+{
+	const char *const *r = sched_table[s].requests;
+
+	for (; r != NULL && *r != NULL; r++)
+		if (strcmp(*r, key) == 0)
+			return 1;
+	return 0;
+}
+
+char *
+sched_requests_text(enum sched_id s)
+{
+	const char *const *r = sched_table[s].requests;
+	struct buf	 b;
+
+	buf_init(&b);
+	for (; r != NULL && *r != NULL; r++) {
+		if (b.len > 0)
+			buf_adds(&b, r[1] == NULL ? " and " : ", ");
+		buf_adds(&b, *r);
+	}
+	if (b.len == 0)
+		buf_adds(&b, "none");
+	return buf_take(&b);
 }
 
 char *

@@ -110,6 +110,10 @@ struct sched {
 	int		 signals_group;
 	/* ddpgen -e NAME: the job takes NAME from the submitting shell. */
 	int		 env_pass;
+	/* The job requests (profile keys of profile.c's request list) its
+	 * template writes, NULL-ended; one of the others, when set, is
+	 * refused, for every scheduler alike. */
+	const char *const *requests;
 	/* The job is a shell script, which exports each env_default entry
 	 * the job lacks (from the submitting shell, or a module a setup
 	 * line loads); else (HPC Pack's job variables) they join env. */
@@ -137,6 +141,17 @@ const char	*sched_name(enum sched_id);
 /* The names of the schedulers ddpgen generates jobs for, in enum order
  * from SCHED_GEN_FIRST, NULL-ended (the profile's scheduler key). */
 extern const char *const sched_gen_names[];
+
+/* "A and B" of the titles of the schedulers ddpgen generates jobs for
+ * whose jobs take variables from the submitting shell (env_pass), for
+ * the message that refuses ddpgen -e NAME elsewhere. Caller frees. */
+char		*sched_env_pass_text(void);
+
+/* Whether the template of s writes the request key. */
+int		 sched_requests(enum sched_id s, const char *key);
+
+/* "a, b and c" of the requests of s. Caller frees. */
+char		*sched_requests_text(enum sched_id s);
 
 /* "a, b or c" of every --scheduler name. Caller frees. */
 char		*sched_names_text(void);

@@ -213,7 +213,7 @@ START_TEST(test_every_key)
 
 	p = parse_ok(
 	    "description = \"all keys\"\n"
-	    "scheduler = hpcpack\n"
+	    "scheduler = slurm\n"
 	    "discovery = iface\n"
 	    "iface = \"^(eth|ib)[0-9]$\"\n"
 	    "gpus_per_node = 8\n"
@@ -236,7 +236,6 @@ START_TEST(test_every_key)
 	    "rdzv = c10d\n"
 	    "template = \"/opt/t.xml\"\n"
 	    "ddprank = \"/opt/bin/ddprank\"\n"
-	    "node_group = \"GPUNodes\"\n"
 	    "shared_dir = \"/shared\"\n"
 	    "task_shell = plain\n"
 	    "path = \"/usr/local/cuda/bin:/usr/bin:/bin\"\n"
@@ -245,7 +244,7 @@ START_TEST(test_every_key)
 	    "fail_on_task_failure = no\n"
 	    "exchange_timeout = 60\n");
 	ck_assert_str_eq(p->description, "all keys");
-	ck_assert_int_eq(p->scheduler, SCHED_HPCPACK);
+	ck_assert_int_eq(p->scheduler, SCHED_SLURM);
 	ck_assert_int_eq(p->discovery, PROFILE_IFACE);
 	ck_assert_str_eq(p->iface, "^(eth|ib)[0-9]$");
 	ck_assert_int_eq(p->gpus_per_node, 8);
@@ -269,7 +268,6 @@ START_TEST(test_every_key)
 	ck_assert_int_eq(p->rdzv, RDZV_C10D);
 	ck_assert_str_eq(p->template, "/opt/t.xml");
 	ck_assert_str_eq(p->ddprank, "/opt/bin/ddprank");
-	ck_assert_str_eq(p->node_group, "GPUNodes");
 	ck_assert_str_eq(p->shared_dir, "/shared");
 	ck_assert_int_eq(p->task_shell, PROFILE_SHELL_PLAIN);
 	ck_assert_str_eq(p->path_env, "/usr/local/cuda/bin:/usr/bin:/bin");
@@ -278,6 +276,52 @@ START_TEST(test_every_key)
 	ck_assert_int_eq(p->exchange_timeout, 60);
 	ck_assert_int_eq(profile_validate(p, NULL), 0);
 	profile_free(p);
+	/* HPC Pack's own request; Slurm's are refused there, and it on
+	 * Slurm (test_requests). */
+	p = parse_ok("description = d\nscheduler = hpcpack\n"
+	    "node_group = \"GPUNodes\"\n");
+	ck_assert_str_eq(p->node_group, "GPUNodes");
+	profile_free(p);
+}
+END_TEST
+
+/* A request the scheduler's template does not write is refused, one
+ * line each, in the same words for every scheduler. */
+START_TEST(test_requests)
+{
+	parse_fails("description = d\nscheduler = hpcpack\n"
+	    "partition = gpu\naccount = m1\nqos = q\nconstraint = c\n"
+	    "sbatch_extra = {\"--mail-type=END\"}\nrequeue = true\n",
+	    "t.conf:3: partition: a request HPC Pack jobs have no word for "
+	    "(they take: node_group)\n"
+	    "t.conf:4: account: a request HPC Pack jobs have no word for "
+	    "(they take: node_group)\n"
+	    "t.conf:5: qos: a request HPC Pack jobs have no word for "
+	    "(they take: node_group)\n"
+	    "t.conf:6: constraint: a request HPC Pack jobs have no word for "
+	    "(they take: node_group)\n"
+	    "t.conf:7: sbatch_extra: a request HPC Pack jobs have no word "
+	    "for (they take: node_group)\n"
+	    "t.conf:8: requeue: a request HPC Pack jobs have no word for "
+	    "(they take: node_group)");
+	parse_fails(BASE "node_group = g\n",
+	    "t.conf:3: node_group: a request Slurm jobs have no word for "
+	    "(they take: partition, account, qos, constraint, sbatch_extra "
+	    "and requeue)");
+	parse_fails("description = d\nscheduler = pbs\nqos = q\n"
+	    "constraint = c\npartition = p\n",
+	    "t.conf:3: qos: a request PBS jobs have no word for (they take: "
+	    "partition, account and requeue)\n"
+	    "t.conf:4: constraint: a request PBS jobs have no word for (they "
+	    "take: partition, account and requeue)");
+	parse_fails("description = d\nscheduler = flux\nqos = q\n"
+	    "constraint = c\n",
+	    "t.conf:3: qos: a request Flux jobs have no word for (they take: "
+	    "partition, account, constraint and requeue)");
+	parse_fails("description = d\nscheduler = lsf\n"
+	    "sbatch_extra = {\"--x\"}\n",
+	    "t.conf:3: sbatch_extra: a request LSF jobs have no word for "
+	    "(they take: partition, account and requeue)");
 }
 END_TEST
 
@@ -627,7 +671,8 @@ START_TEST(test_lsf_errors)
 	    "#BSUB line (LSF documents no quoting there)\n"
 	    "t.conf:4: account: '$' at offset 0 cannot be written on an "
 	    "#BSUB line (LSF documents no quoting there)\n"
-	    "t.conf:6: qos: a Slurm request, which LSF has no word for\n"
+	    "t.conf:6: qos: a request LSF jobs have no word for (they take: "
+	    "partition, account and requeue)\n"
 	    "t.conf:8: discovery: 'iface' reads the batch shell's node, "
 	    "which lsf_launcher = jsrun leaves out (a launch node): use "
 	    "hostname");
@@ -1646,6 +1691,9 @@ START_TEST(test_validate)
 	    "(one GPU each at most)");
 	p->nproc_per_node = 0;
 	p->scheduler = SCHED_HPCPACK;
+	invalid(p, "partition: a request HPC Pack jobs have no word for "
+	    "(they take: node_group)");
+	set(&p->partition, "");
 	set(&p->shared_dir, "");
 	invalid(p, "shared_dir: '' is not an absolute path (hpcpack nodes "
 	    "exchange addresses there)");
@@ -1665,6 +1713,7 @@ profile_suite(void)
 	tcase_add_test(tc, test_defaults);
 	tcase_add_test(tc, test_defaults_depend);
 	tcase_add_test(tc, test_every_key);
+	tcase_add_test(tc, test_requests);
 	tcase_add_loop_test(tc, test_enums, 0,
 	    sizeof enums / sizeof enums[0]);
 	tcase_add_test(tc, test_bools);

@@ -236,12 +236,15 @@ class Vector:
         return a + [b"--", self.script] + self.args
 
     def sh_opts(self):
-        """The options given to a Slurm, PBS or LSF job: those that
-        reach its directive lines."""
+        """The options given to a job: those that reach its directive
+        lines (ddpgen refuses the others)."""
         if self.site == "lsf":
             return {o: v for o, v in self.opts.items() if o in BSUB_OPTS}
         if self.site == "polaris":
             return {o: v for o, v in self.opts.items() if o in PBS_OPTS}
+        if self.site == "tuolumne":
+            return {o: v for o, v in self.opts.items()
+                    if o in Checker.FLUX_OPTS}
         return self.opts
 
     def launcher_of(self, xml):

@@ -28,7 +28,17 @@ run_err 2 "^ddpgen: --port: '70000' is not auto or a number from 1 to 65535$" --
 run_err 2 "^ddpgen: --env: 'A B=1' is not NAME=VALUE or NAME" --env 'A B=1' train.py
 run_err 2 "^ddpgen: --env: 'NO VALUE' is not NAME=VALUE or NAME" --env 'NO VALUE' train.py
 run_err 2 "^ddpgen: --env: '' is not NAME=VALUE or NAME" --env '' train.py
-run_err 2 "^ddpgen: --env: 'KEY': passing a variable from the submitting shell works on Slurm sites only" -s hpcpack --env KEY train.py
+run_err 2 "^ddpgen: --env: 'KEY': passing a variable from the submitting shell works on Slurm and Flux sites only; give KEY=VALUE$" -s hpcpack --env KEY train.py
+run_err 2 "^ddpgen: --env: 'KEY': passing a variable from the submitting shell works on Slurm and Flux sites only" -s polaris --env KEY train.py
+# A request the site's scheduler has no word for: refused alike on
+# every scheduler, never dropped from the job.
+run_err 2 "^ddpgen: qos: a request PBS jobs have no word for (they take: partition, account and requeue)$" -s polaris -q premium train.py
+run_err 2 "^ddpgen: constraint: a request PBS jobs have no word for" -s polaris -C a100 train.py
+run_err 2 "^ddpgen: qos: a request Flux jobs have no word for (they take: partition, account, constraint and requeue)$" -s tuolumne -q premium train.py
+run_err 2 "^ddpgen: qos: a request LSF jobs have no word for" -s lsf -q premium train.py
+run_err 2 "^ddpgen: requeue: a request HPC Pack jobs have no word for (they take: node_group)$" -s hpcpack --requeue train.py
+run_err 2 "^ddpgen: partition: a request HPC Pack jobs have no word for" -s hpcpack -p gpu train.py
+run_err 2 "^ddpgen: account: a request HPC Pack jobs have no word for" -s hpcpack -A proj train.py
 run_err 2 "^ddpgen: no training script given" --nodes 2
 run_err 2 "usage: ddpgen" --bogus train.py
 run_err 3 "^ddpgen: .*unknown site 'nosuch'.*cori.*plmt.*slurm" --site nosuch train.py
