@@ -59,12 +59,11 @@ static const char profile_text[] =
 	"discovery = iface\n"
 	"iface = \"^eth0$\"\n"
 	"gpus_per_node = 4\n"
-	"partition = \"gpu\"\n"
+	"node_group = \"GPU nodes\"\n"
 	"time = \"1:00:00\"\n"
 	"env = {\"A=1\", \"B=two words' \\\"q\\\"\"}\n"
 	"setup = {\"module load pytorch\"}\n"
-	"shared_dir = \"/app\"\n"
-	"sbatch_extra = {\"--mail-type=END\"}\n";
+	"shared_dir = \"/app\"\n";
 
 /* The variables of a real job, as ddpgen renders it. */
 static struct tmpl_vars *
