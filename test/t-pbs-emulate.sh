@@ -345,9 +345,11 @@ for launcher in mpiexec pbsdsh; do
 done
 
 # --- the checkpoint timer and the continuation ------------------------------------
-# A walltime of 130 s and signal_lead 90: 40 s after the start (time
+# A walltime of 160 s and signal_lead 90: 70 s after the start (time
 # for the workers to install their handler first, even on a loaded
-# machine; a signal before that is lost, by the contract) every node's
+# machine: with torch 2.6 and three cluster tests at once on 2 cores,
+# 40 s was not always enough; a signal before that is lost, by the
+# contract) every node's
 # timer sends USR2 to its training processes, which checkpoint and exit
 # 0; the batch shell then submits the continuation with qsub.
 launcher=mpiexec
@@ -357,7 +359,7 @@ jobid=$((jobid + 1))
 name=timer
 gen "$name" "$T/emu-mpiexec.conf" -N 2 -n 2 -t 30 "$T/work/train_resumable.py" \
     --checkpoint "$T/work/ckpt.pt" --steps 200 --step-seconds 1 --every 50
-PBS_TEST_WALLTIME=00:02:10 run_job "$name" "$jobid" "node1 node2" \
+PBS_TEST_WALLTIME=00:02:40 run_job "$name" "$jobid" "node1 node2" \
     DDPGEN_RESTART_BASE=1 DDPGEN_TIME_LIMITS=1 DDPGEN_LAST_STOP=time-limit
 expect_eq "$name: exit status" "$rc" 0 || show "$T/$name.out"
 check "$name: the workers got the signal" \
@@ -376,7 +378,7 @@ depend=afterany:$jobid.pbs
 -v
 DDPGEN_RESTART_BASE=2,DDPGEN_TIME_LIMITS=2,DDPGEN_LAST_STOP=time-limit
 $PBS_HOME/mom_priv/jobs/$jobid.pbs.SC"
-check "$name: ended before the walltime ($secs s)" test "$secs" -lt 130
+check "$name: ended before the walltime ($secs s)" test "$secs" -lt 160
 
 # The same with pbsdsh: the time crosses in the environment file. The
 # job's environment names another directive prefix (PBS_DPREFIX): the
@@ -389,7 +391,7 @@ rm -f "$T/work/ckpt.pt" "$PBS_HOME/qsub.args"
 gen "$name" "$T/emu-pbsdsh.conf" -N 2 -n 1 -t 30 \
     "$T/work/train_resumable.py" --checkpoint "$T/work/ckpt.pt" \
     --steps 200 --step-seconds 1 --every 50
-PBS_TEST_WALLTIME=00:02:10 run_job "$name" "$jobid" "node1 node2" \
+PBS_TEST_WALLTIME=00:02:40 run_job "$name" "$jobid" "node1 node2" \
     'PBS_DPREFIX=#QQQ'
 expect_eq "$name: exit status" "$rc" 0 || show "$T/$name.out"
 check "$name: the workers got the signal" \
@@ -410,7 +412,7 @@ name=timer-max
 rm -f "$T/work/ckpt.pt" "$PBS_HOME/qsub.args"
 gen "$name" "$T/emu-mpiexec.conf" -N 1 -n 1 -t 30 "$T/work/train_resumable.py" \
     --checkpoint "$T/work/ckpt.pt" --steps 200 --step-seconds 1 --every 50
-PBS_TEST_WALLTIME=00:02:10 run_job "$name" "$jobid" "node1" \
+PBS_TEST_WALLTIME=00:02:40 run_job "$name" "$jobid" "node1" \
     DDPGEN_RESTART_BASE=3 DDPGEN_TIME_LIMITS=3 DDPGEN_LAST_STOP=time-limit
 expect_eq "$name: exit status" "$rc" 124 || show "$T/$name.out"
 check "$name: says why" grep -q '^ddpgen job: time limit in 90 s: checkpoint signal sent to the training on 1 node; not continued: 3 time-limit continuations already (max_requeues = 3)$' \
