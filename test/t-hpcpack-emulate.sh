@@ -227,7 +227,10 @@ for i in 1 2; do
 	expect_eq "missing node: node $i did not start torchrun" \
 	    "$(cat "$share/ddp.$i.out")" ""
 done
-check "missing node: took $((t3 - t2)) s" test $((t3 - t2)) -le 10
+# The profile's 3 s timeout, not the 300 s default; the bound leaves
+# room for the generation and two login shells on loaded cores (13 s
+# with three cluster tests at once on 2 cores, torch 2.6).
+check "missing node: took $((t3 - t2)) s" test $((t3 - t2)) -le 60
 expect_eq "missing node: the directory stays" \
     "$(ls "$share/.ddprank/$run" | tr '\n' ' ')" "entry.t1 entry.t2 "
 rm -f "$share"/ddp.*
