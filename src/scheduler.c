@@ -199,14 +199,20 @@ sched_name(enum sched_id s)
 	return sched_table[s].name;
 }
 
-/* Appends word to a list being written as "a, b or c"; last says it
- * ends the list. */
+/* Appends word to a list being written as "a, b or c" (conj: " or "
+ * or " and "); last says it ends the list. */
+static void
+sched_join_conj(struct buf *b, const char *word, int last, const char *conj)
+{
+	if (b->len > 0)
+		buf_adds(b, last ? conj : ", ");
+	buf_adds(b, word);
+}
+
 static void
 sched_join(struct buf *b, const char *word, int last)
 {
-	if (b->len > 0)
-		buf_adds(b, last ? " or " : ", ");
-	buf_adds(b, word);
+	sched_join_conj(b, word, last, " or ");
 }
 
 char *
@@ -220,11 +226,8 @@ sched_env_pass_text(void)
 		if (sched_table[i].tmpl != NULL && sched_table[i].env_pass)
 			t[n++] = sched_table[i].title;
 	buf_init(&b);
-	for (i = 0; i < n; i++) {
-		if (i > 0)
-			buf_adds(&b, i + 1 == n ? " and " : ", ");
-		buf_adds(&b, t[i]);
-	}
+	for (i = 0; i < n; i++)
+		sched_join_conj(&b, t[i], i + 1 == n, " and ");
 	return buf_take(&b);
 }
 
@@ -246,11 +249,8 @@ sched_requests_text(enum sched_id s)
 	struct buf	 b;
 
 	buf_init(&b);
-	for (; r != NULL && *r != NULL; r++) {
-		if (b.len > 0)
-			buf_adds(&b, r[1] == NULL ? " and " : ", ");
-		buf_adds(&b, *r);
-	}
+	for (; r != NULL && *r != NULL; r++)
+		sched_join_conj(&b, *r, r[1] == NULL, " and ");
 	if (b.len == 0)
 		buf_adds(&b, "none");
 	return buf_take(&b);

@@ -180,14 +180,15 @@ watch_init(struct watch *w, const char *proc, pid_t launcher, pid_t self,
     const char *const *argv)
 {
 	struct watch_stat	st;
+	int			first;
 
 	memset(w, 0, sizeof *w);
 	w->proc = proc;
 	w->launcher = launcher;
 	w->self = self;
-	w->is_torchrun = watch_is_torchrun(argv);
-	w->argv_max = w->is_torchrun ?
-	    argv_max_restarts(argv, torchrun_first(argv)) : -1;
+	first = torchrun_first(argv);
+	w->is_torchrun = first > 0;
+	w->argv_max = first > 0 ? argv_max_restarts(argv, first) : -1;
 	w->last.restart_count = w->last.max_restarts = -1;
 	w->last.local_rank = -1;
 	if (read_stat(w, launcher, &st) == 0 && st.state != 'Z')
