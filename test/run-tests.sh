@@ -6,7 +6,9 @@
 # TEST_JOBS (default 1) tests run at once, each started in the order
 # given and reported when it ends; every test makes its own directory,
 # cluster and names, so none waits for another. TEST_TIMEOUT (default
-# 1200) seconds end a test that hangs.
+# 1200) seconds end a test that hangs. Of the tests named in TEST_SERIAL
+# (paths as given, blank-separated) at most one runs at a time: while
+# one runs, the next test not named there starts in its turn's place.
 
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 BUILDDIR=${BUILDDIR:-$srcdir}
@@ -69,20 +71,54 @@ reap() {
 	running=$(( n - $(ls "$res" | grep -c '\.seen$') ))
 }
 
-n=0 started= running=0
+# serial T: T is one of TEST_SERIAL.
+serial() {
+	case " $TEST_SERIAL " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+# serial_running: one of TEST_SERIAL has started and not ended.
+serial_running() {
+	k=0
+	for s in $started; do
+		k=$((k + 1))
+		[ -e "$res/$k" ] || ! serial "$s" || return 0
+	done
+	return 1
+}
+# next: sets t to the first of $pending that may start now (empty when
+# none may), and takes it out of $pending.
+next() {
+	t='' rest='' busy=''
+	serial_running && busy=1
+	for p in $pending; do
+		if [ -z "$t" ] && { [ -z "$busy" ] || ! serial "$p"; }; then
+			t=$p
+		else
+			rest="$rest $p"
+		fi
+	done
+	pending=$rest
+}
+
+n=0 started='' running=0 pending=''
 for t; do
-	[ -e "$t" ] || continue
+	[ -e "$t" ] && pending="$pending $t"
+done
+while [ -n "$pending" ]; do
 	if [ "$jobs" -eq 1 ]; then
+		next
 		n=$((n + 1)); started="$started $t"
 		one "$t" "$n"
 		reap
 		continue
 	fi
-	while :; do
-		reap
-		[ "$running" -ge "$jobs" ] || break
+	reap
+	t=
+	[ "$running" -ge "$jobs" ] || next
+	if [ -z "$t" ]; then
 		sleep 1
-	done
+		continue
+	fi
 	n=$((n + 1)); started="$started $t"
 	one "$t" "$n" &
 done

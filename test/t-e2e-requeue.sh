@@ -102,7 +102,9 @@ gen tl "$(printf 'nproc_per_node = 2\nmax_requeues = 10')" -N 2 -p tl -t 3 \
     --signal-lead 60 $(train tl) $long
 gen pre 'nproc_per_node = 2' -N 2 -p low -t 10 $(train pre) $long
 gen nf 'nproc_per_node = 2' -N 2 -p nf -t 10 $(train nf) $long
-gen lim 'max_requeues = 1' -N 1 -p lim -t 2 --signal-lead 60 $(train lim) \
+# lim too: with 2 minutes, the warning came during a loaded start-up,
+# was lost by the contract, and the job ended in its time limit.
+gen lim 'max_requeues = 1' -N 1 -p lim -t 3 --signal-lead 60 $(train lim) \
     --steps 100000 --step-seconds 1
 gen cont '' -N 1 -p cont -t 3 --signal-lead 60 $(train cont) --steps 130 \
     --step-seconds 1
@@ -141,8 +143,9 @@ now() { python3 -c 'import time; print(f"{time.time():.6f}")'; }
 # pre trains, take a node of nf down once nf has a checkpoint, and send
 # lim's batch shell the signal by hand once (for the delivery figure).
 high_sent='' nf_down='' lim_sent='' late=''
-# 330 s on a quiet machine; tl's runs can be 6 or more on a loaded one.
-deadline=$((t0 + 720))
+# 330 s on a quiet machine; tl's runs can be 6 or more on a loaded one
+# (Debian 13 beside two other cluster tests on 2 cores: 5 in 720 s).
+deadline=$((t0 + 900))
 while :; do
 	busy=
 	for c in tl pre nf lim cont cont2; do

@@ -70,4 +70,25 @@ check "not reached" false'
 expect_eq "need_progs: skips" "$rc" 77
 check "need_progs: says what is missing" said skipped \
     "SKIP: no-such-program-here not found"
+
+# run-tests.sh: of TEST_SERIAL, one at a time, and the others fill in.
+# a and b are serial, c is not: with three slots, a and c start, b only
+# once a has ended; all three are counted.
+mkdir -p "$T/rt/test"
+for x in a b c; do
+	printf 'echo "start %s" >>"%s/rt/log"\nsleep 2\necho "end %s" >>"%s/rt/log"\n' \
+	    "$x" "$T" "$x" "$T" >"$T/rt/test/t-$x.sh"
+done
+(cd "$T/rt" && TEST_JOBS=3 TEST_SERIAL="test/t-a.sh test/t-b.sh" \
+    BUILDDIR=$T/rt sh "$srcdir/test/run-tests.sh" test/t-a.sh test/t-b.sh \
+    test/t-c.sh) >"$T/rt/out" 2>&1
+expect_eq "run-tests: status" "$?" 0
+check "run-tests: all three counted" \
+    grep -qx '3 passed, 0 failed, 0 skipped' "$T/rt/out"
+# at LINE: LINE's number in the log
+at() { grep -nx "$1" "$T/rt/log" | cut -d: -f1; }
+check "run-tests: b started after a ended" \
+    test "$(at 'start b')" -gt "$(at 'end a')"
+check "run-tests: c started beside a" \
+    test "$(at 'start c')" -lt "$(at 'end a')"
 finish
