@@ -196,10 +196,8 @@ launcher_names_text(void)
 	size_t		i;
 
 	buf_init(&b);
-	for (i = 0; i < LAUNCHER_COUNT; i++) {
-		if (i > 0)
-			buf_adds(&b, i + 1 == LAUNCHER_COUNT ? " or " : ", ");
-		buf_adds(&b, launcher_table[i].name);
-	}
+	for (i = 0; i < LAUNCHER_COUNT; i++)
+		buf_add_item(&b, launcher_table[i].name,
+		    i + 1 == LAUNCHER_COUNT, " or ");
 	return buf_take(&b);
 }

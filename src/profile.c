@@ -536,11 +536,8 @@ parse_enum(const char *const *names, const char *s, int *out,
 		return 0;
 	}
 	buf_init(&b);
-	for (i = 0; names[i] != NULL; i++) {
-		if (i > 0)
-			buf_adds(&b, names[i + 1] == NULL ? " or " : ", ");
-		buf_adds(&b, names[i]);
-	}
+	for (i = 0; names[i] != NULL; i++)
+		buf_add_item(&b, names[i], names[i + 1] == NULL, " or ");
 	v = profile_vis(s);
 	util_fail(cause, "bad value '%s' (%s)", v, b.s);
 	free(v);

@@ -100,9 +100,9 @@ runtime_names_text(void)
 
 	buf_init(&b);
 	for (i = 0; runtime_names[i] != NULL; i++)
-		buf_addf(&b, "%s%s", i == 0 ? "" : runtime_names[i + 1] ==
-		    NULL ? " or " : ", ", runtime_names[i]);
-	return b.s;
+		buf_add_item(&b, runtime_names[i], runtime_names[i + 1] == NULL,
+		    " or ");
+	return buf_take(&b);
 }
 
 /* -1 and *cause: "'ITEM': WHY", the item made visible. */

@@ -199,22 +199,6 @@ sched_name(enum sched_id s)
 	return sched_table[s].name;
 }
 
-/* Appends word to a list being written as "a, b or c" (conj: " or "
- * or " and "); last says it ends the list. */
-static void
-sched_join_conj(struct buf *b, const char *word, int last, const char *conj)
-{
-	if (b->len > 0)
-		buf_adds(b, last ? conj : ", ");
-	buf_adds(b, word);
-}
-
-static void
-sched_join(struct buf *b, const char *word, int last)
-{
-	sched_join_conj(b, word, last, " or ");
-}
-
 char *
 sched_env_pass_text(void)
 {
@@ -227,7 +211,7 @@ sched_env_pass_text(void)
 			t[n++] = sched_table[i].title;
 	buf_init(&b);
 	for (i = 0; i < n; i++)
-		sched_join_conj(&b, t[i], i + 1 == n, " and ");
+		buf_add_item(&b, t[i], i + 1 == n, " and ");
 	return buf_take(&b);
 }
 
@@ -250,7 +234,7 @@ sched_requests_text(enum sched_id s)
 
 	buf_init(&b);
 	for (; r != NULL && *r != NULL; r++)
-		sched_join_conj(&b, *r, r[1] == NULL, " and ");
+		buf_add_item(&b, *r, r[1] == NULL, " and ");
 	if (b.len == 0)
 		buf_adds(&b, "none");
 	return buf_take(&b);
@@ -264,7 +248,8 @@ sched_names_text(void)
 
 	buf_init(&b);
 	for (i = 0; i < SCHED_COUNT; i++)
-		sched_join(&b, sched_table[i].name, i + 1 == SCHED_COUNT);
+		buf_add_item(&b, sched_table[i].name, i + 1 == SCHED_COUNT,
+		    " or ");
 	return buf_take(&b);
 }
 
@@ -278,7 +263,7 @@ sched_list_vars_text(void)
 	buf_init(&b);
 	for (i = 0; i < SCHED_COUNT; i++)
 		for (v = sched_table[i].list_vars; *v != NULL; v++)
-			sched_join(&b, *v, 0);
+			buf_add_item(&b, *v, 0, " or ");
 	return buf_take(&b);
 }
 
@@ -300,7 +285,7 @@ sched_job_vars_text(enum sched_id s, enum sched_id first)
 		if (i != first && sched_table[i].job_var != NULL)
 			vars[n++] = sched_table[i].job_var;
 	for (i = 0; i < n; i++)
-		sched_join(&b, vars[i], i + 1 == n);
+		buf_add_item(&b, vars[i], i + 1 == n, " or ");
 	return buf_take(&b);
 }
 
@@ -334,8 +319,8 @@ sched_formats_text(enum sched_id s)
 		if (s != SCHED_AUTO && s != (enum sched_id)i)
 			continue;
 		for (k = 0; k < sched_table[i].nformats; k++, n++)
-			sched_join(&b, sched_table[i].formats[k].name,
-			    n + 1 == total);
+			buf_add_item(&b, sched_table[i].formats[k].name,
+			    n + 1 == total, " or ");
 	}
 	return buf_take(&b);
 }

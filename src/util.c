@@ -97,6 +97,14 @@ buf_addf(struct buf *b, const char *fmt, ...)
 	free(s);
 }
 
+void
+buf_add_item(struct buf *b, const char *word, int last, const char *conj)
+{
+	if (b->len > 0)
+		buf_adds(b, last ? conj : ", ");
+	buf_adds(b, word);
+}
+
 char *
 buf_take(struct buf *b)
 {

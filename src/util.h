@@ -26,6 +26,10 @@ void	 buf_addf(struct buf *, const char *, ...)
 /* Hands the string to the caller (who frees it) and leaves the buffer
  * empty with nothing allocated; adding to it again is fine. */
 char	*buf_take(struct buf *);
+/* Appends a word to the list "a, b or c" that b holds alone: ", " before
+ * it, or conj (" or ", " and ") when last says it ends the list; nothing
+ * before the first. */
+void	 buf_add_item(struct buf *, const char *, int, const char *);
 
 /* A list of owned strings; v[n] is NULL so it can serve as an argv. */
 struct strlist {

@@ -42,6 +42,25 @@ START_TEST(test_buf)
 }
 END_TEST
 
+/* "a", "a or b", "a, b and c": the one list joiner. */
+START_TEST(test_buf_item)
+{
+	const char	*w[] = { "a", "b", "c" };
+	const char	*want[] = { "a", "a or b", "a, b and c" };
+	struct buf	 b;
+	size_t		 n, i;
+
+	for (n = 1; n <= 3; n++) {
+		buf_init(&b);
+		for (i = 0; i < n; i++)
+			buf_add_item(&b, w[i], i + 1 == n,
+			    n == 3 ? " and " : " or ");
+		ck_assert_str_eq(b.s, want[n - 1]);
+		buf_free(&b);
+	}
+}
+END_TEST
+
 START_TEST(test_strlist)
 {
 	struct strlist	a, b;
@@ -357,6 +376,7 @@ util_suite(void)
 	TCase	*tc = tcase_create("core");
 
 	tcase_add_test(tc, test_buf);
+	tcase_add_test(tc, test_buf_item);
 	tcase_add_test(tc, test_strlist);
 	tcase_add_test(tc, test_strtonum);
 	tcase_add_test(tc, test_cntrl);
