@@ -57,12 +57,20 @@ report() {
 	esac
 }
 
+# serial T: T is one of TEST_SERIAL.
+serial() {
+	case " $TEST_SERIAL " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
 # reap: reports every test that has ended and not been reported; sets
-# running to the number still running.
+# running to the number still running, and serial_busy when one of
+# TEST_SERIAL is among them.
 reap() {
-	k=0
+	k=0 serial_busy=''
 	for s in $started; do
 		k=$((k + 1))
+		[ -e "$res/$k" ] || ! serial "$s" || serial_busy=1
 		[ ! -e "$res/$k.seen" ] || continue
 		[ -e "$res/$k" ] || continue
 		report "$s" "$k"
@@ -71,27 +79,13 @@ reap() {
 	running=$(( n - $(ls "$res" | grep -c '\.seen$') ))
 }
 
-# serial T: T is one of TEST_SERIAL.
-serial() {
-	case " $TEST_SERIAL " in *" $1 "*) return 0 ;; esac
-	return 1
-}
-# serial_running: one of TEST_SERIAL has started and not ended.
-serial_running() {
-	k=0
-	for s in $started; do
-		k=$((k + 1))
-		[ -e "$res/$k" ] || ! serial "$s" || return 0
-	done
-	return 1
-}
-# next: sets t to the first of $pending that may start now (empty when
-# none may), and takes it out of $pending.
+# next: sets t to the first of $pending that may start now, as the last
+# reap left serial_busy (empty when none may), and takes it out of
+# $pending.
 next() {
-	t='' rest='' busy=''
-	serial_running && busy=1
+	t='' rest=''
 	for p in $pending; do
-		if [ -z "$t" ] && { [ -z "$busy" ] || ! serial "$p"; }; then
+		if [ -z "$t" ] && { [ -z "$serial_busy" ] || ! serial "$p"; }; then
 			t=$p
 		else
 			rest="$rest $p"
@@ -100,7 +94,7 @@ next() {
 	pending=$rest
 }
 
-n=0 started='' running=0 pending=''
+n=0 started='' running=0 pending='' serial_busy=''
 for t; do
 	[ -e "$t" ] && pending="$pending $t"
 done
