@@ -12,14 +12,16 @@
 #         job (--requeue), which resumes on the healthy nodes
 #   lim   max_requeues = 1: the second warning ends the job (status 124)
 #   cont  submitted with --no-requeue: scontrol requeue is refused and
-#         the job submits its continuation
+#         the job submits its continuation (max_requeues = 10, as tl)
 # Each finished training must end with parameters bit-identical to an
 # uninterrupted run of the same training (ref, ref1), and the output
 # file must hold every run. A requeued job becomes eligible only about
 # 2 minutes later: the harness releases it (scontrol update StartTime).
-# The figures of bench/README.md come from here: the time from sending
-# the checkpoint signal to the batch shell to the last worker's handler,
-# and from a requeue to the job running again.
+# The figures of bench/README.md come from here: the spread of the
+# workers' handlers per warning, and the time from a requeue to the job
+# running again (t-e2e-signals gives the time from a signal sent by hand
+# to the worker's handler). No case depends on when the harness acts:
+# on 2 loaded cores its loop can lag a minute.
 
 mkdir -p "${BUILDDIR:-$(dirname "$0")/..}/test/tmp"
 . "$(dirname "$0")/lib.sh"
@@ -102,14 +104,16 @@ gen tl "$(printf 'nproc_per_node = 2\nmax_requeues = 10')" -N 2 -p tl -t 3 \
     --signal-lead 60 $(train tl) $long
 gen pre 'nproc_per_node = 2' -N 2 -p low -t 10 $(train pre) $long
 gen nf 'nproc_per_node = 2' -N 2 -p nf -t 10 $(train nf) $long
-# lim keeps 2 minutes: the signal the harness sends by hand at its start
-# then always comes within a minute of the warning's time, and the batch
-# shell takes it for the warning (with 3, it was a checkpoint by hand,
-# which is not counted, and the job had three runs, not two).
-gen lim 'max_requeues = 1' -N 1 -p lim -t 2 --signal-lead 60 $(train lim) \
+# lim: 3 minutes as tl, so that each warning comes after the start-up.
+# (It once had 2 minutes and a signal by hand from the harness, for a
+# delivery figure: on loaded cores the warning then came during the
+# start-up, or the harness's signal a minute after the warning, and the
+# case counted the harness's timing, not ddpgen's.)
+gen lim 'max_requeues = 1' -N 1 -p lim -t 3 --signal-lead 60 $(train lim) \
     --steps 100000 --step-seconds 1
-gen cont '' -N 1 -p cont -t 3 --signal-lead 60 $(train cont) --steps 130 \
-    --step-seconds 1
+# cont: its chain may take as many runs as tl on a loaded machine.
+gen cont 'max_requeues = 10' -N 1 -p cont -t 3 --signal-lead 60 \
+    $(train cont) --steps 130 --step-seconds 1
 }
 
 # sub_in NAME SBATCH-OPTIONS...: sbatch in the case's directory.
@@ -142,9 +146,8 @@ now() { python3 -c 'import time; print(f"{time.time():.6f}")'; }
 # --- the harness -----------------------------------------------------------------
 # While anything runs: release requeued jobs (noting when they were
 # requeued and when they run again), start the high-priority job once
-# pre trains, take a node of nf down once nf has a checkpoint, and send
-# lim's batch shell the signal by hand once (for the delivery figure).
-high_sent='' nf_down='' lim_sent='' late=''
+# pre trains, and take a node of nf down once nf has a checkpoint.
+high_sent='' nf_down='' late=''
 # 330 s on a quiet machine; tl's runs can be 6 or more on a loaded one
 # (Debian 13 beside two other cluster tests on 2 cores: 5 in 720 s).
 deadline=$((t0 + 900))
@@ -198,11 +201,6 @@ while :; do
 		for i in $IFNAMES; do
 			ip -n "ddp$ID-$nf_down" link set "$i" down
 		done
-	fi
-	if [ -z "$lim_sent" ] && started lim; then
-		sleep 2
-		lim_sent=$(now)
-		scancel --batch --signal=USR2 "$(id lim)"
 	fi
 	[ -n "$busy" ] || break
 	if [ "$(date +%s)" -gt "$deadline" ]; then
@@ -260,34 +258,30 @@ moved_off() {
 check "nf: node '$nf_down' did not go, or the job ran there again ($nf_last)" \
     moved_off
 
-expect_eq "lim: state" "$(state lim)" FAILED
+expect_eq "lim: state" "$(state lim)" FAILED || show lim
+# One requeue, then the end: each warning may find the training started
+# (its message) or, on loaded cores, still starting (the start-up's).
 limited() {
-	grep -q '^ddpgen job: time limit in [0-9]* s: checkpoint signal sent to 1 process on 1 node; not requeued: 1 time-limit requeues already (max_requeues = 1)$' "$T/lim/out" &&
-	    [ "$(grep -c '^train_resumable: restart' "$T/lim/out")" -eq 2 ]
+	[ "$(grep -c '^ddpgen job: time limit in [0-9]* s[: ].*; requeued (restart 1 of at most 1)$' "$T/lim/out")" -eq 1 ] &&
+	    grep -q '^ddpgen job: time limit in [0-9]* s[: ].*; not requeued: 1 time-limit requeues already (max_requeues = 1)$' "$T/lim/out" &&
+	    [ "$(grep -c '^ddpgen job: time limit' "$T/lim/out")" -eq 2 ]
 }
-check "lim: not two runs and a final message" limited || show lim
+check "lim: not one requeue and a final message" limited || show lim
 
 # cont: two jobs, one output file, the second resumes and finishes.
 expect_eq "cont: state" "$(state cont)" COMPLETED
 continued() {
 	[ -n "$cj" ] && [ "$("$cluster" state "$cj")" = COMPLETED ] &&
 	    cmp -s "$T/cont/result" "$T/ref1/result" &&
-	    grep -q 'requeue refused: continuation job [0-9]* submitted (restart 1 of at most 3)' "$T/cont/out" &&
+	    grep -q 'requeue refused: continuation job [0-9]* submitted (restart 1 of at most 10)' "$T/cont/out" &&
 	    grep -q '^train_resumable: restart [1-9][0-9]*, last stop time-limit, resuming at step [1-9]' "$T/cont/out"
 }
 check "cont: no continuation that resumed and finished (job '$cj')" \
     continued || show cont
 
 # --- the figures -----------------------------------------------------------------
-# Delivery: lim's batch shell got USR2 at lim_sent; its worker's handler
-# logged its time. For tl and pre, the spread from the first to the
-# last worker's handler, per warning.
-if [ -n "$lim_sent" ]; then
-	got=$(sed -n 's/^train_resumable: rank 0 got signal 12 at //p' \
-	    "$T/lim/out" | head -n 1)
-	echo "TIME: lim: signal to the batch shell -> worker's handler:" \
-	    "$(python3 -c "print(f'{$got - $lim_sent:.3f}')" 2>/dev/null) s"
-fi
+# For tl and pre, the spread from the first to the last worker's
+# handler, per warning.
 for c in tl pre; do
 	sed -n 's/^train_resumable: rank [0-9]* got signal 12 at //p' \
 	    "$T/$c/out" | python3 -c '

@@ -86,6 +86,7 @@ field() {
 	scontrol -o show job "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$2=//p"
 }
 started() { grep -q 'resuming at step 0 ' "$T/$1/out" 2>/dev/null; }
+now() { python3 -c 'import time; print(f"{time.time():.6f}")'; }
 hand_sent='' steps_sent='' high='' late=''
 t0=$(date +%s)
 deadline=$((t0 + 300))
@@ -110,7 +111,7 @@ while :; do
 	done
 	if [ -z "$hand_sent" ] && started hand; then
 		sleep 2
-		hand_sent=1
+		hand_sent=$(now)
 		scancel -b --signal=USR2 "$(id hand)"
 	fi
 	if [ -z "$steps_sent" ] && started steps; then
@@ -150,6 +151,13 @@ expect_eq "hand: state" "$(state hand)" COMPLETED || show hand
 # No time limit: Slurm 22.05 gives the job a year of TimeLimit here.
 check "hand: no by-hand requeue line" grep -q '^ddpgen job: checkpoint asked for by hand ([a-z0-9 ]*): checkpoint signal sent to 1 process on 1 node; requeued (restart 1; checkpoints asked for by hand are not counted)$' "$T/hand/out" || show hand
 check "hand: not resumed after 'by-hand' and finished" finished hand by-hand
+# The figure of bench/README.md: the signal sent to the batch shell by
+# hand, to the worker's handler (both clocks are this machine's).
+got=$(sed -n 's/^train_resumable: rank 0 got signal 12 at //p' "$T/hand/out" |
+    head -n 1)
+[ -z "$hand_sent" ] || [ -z "$got" ] ||
+    echo "TIME: hand: signal to the batch shell -> worker's handler:" \
+	"$(python3 -c "print(f'{$got - $hand_sent:.3f}')") s"
 
 expect_eq "steps: state" "$(state steps)" FAILED || show steps
 check "steps: no line" grep -q '^ddpgen job: the training got the checkpoint signal from outside this shell (scancel without -b, or sbatch --signal without B:); it stopped with status 0: not requeued' "$T/steps/out" || show steps
