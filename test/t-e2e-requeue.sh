@@ -13,6 +13,13 @@
 #   lim   max_requeues = 1: the second warning ends the job (status 124)
 #   cont  submitted with --no-requeue: scontrol requeue is refused and
 #         the job submits its continuation (max_requeues = 10, as tl)
+#   setup, shell  as cont with max_requeues = 1, under SBATCH_EXPORT=NONE
+#         (issue 23, failure 2): set by a setup line of the profile (a
+#         module would do it), or in the submitting shell with the job
+#         submitted --export=ALL; the continuation must know itself
+#         (restart 1, last stop time-limit, resuming from the
+#         checkpoint) and end at its own warning with the bound reached
+#         (status 124), instead of starting the count again
 # Each finished training must end with parameters bit-identical to an
 # uninterrupted run of the same training (ref, ref1), and the output
 # file must hold every run. A requeued job becomes eligible only about
@@ -54,14 +61,16 @@ PartitionName=low Nodes=node[5-6] PriorityTier=1 PreemptMode=REQUEUE GraceTime=6
 PartitionName=high Nodes=node[5-6] PriorityTier=10 PreemptMode=OFF MaxTime=INFINITE State=UP
 PartitionName=nf Nodes=node[7-9] MaxTime=INFINITE State=UP
 PartitionName=lim Nodes=node10 MaxTime=INFINITE State=UP
-PartitionName=cont Nodes=node11 MaxTime=INFINITE State=UP'
+PartitionName=cont Nodes=node11 MaxTime=INFINITE State=UP
+PartitionName=setup Nodes=node12 MaxTime=INFINITE State=UP
+PartitionName=shell Nodes=node13 MaxTime=INFINITE State=UP'
 # scontrol must still know a job that has just been requeued.
 CLUSTER_MIN_JOB_AGE=30
 export CLUSTER_DIR CLUSTER_PARTITIONS CLUSTER_CONF_EXTRA CLUSTER_MIN_JOB_AGE
 on_exit '"$cluster" down'
 trap 'exit 130' INT TERM HUP
 
-check "cluster.sh up" "$cluster" up 11 || finish
+check "cluster.sh up" "$cluster" up 13 || finish
 eval "$("$cluster" env)"
 . "$CLUSTER_DIR/cluster.vars"
 
@@ -114,7 +123,16 @@ gen lim 'max_requeues = 1' -N 1 -p lim -t 3 --signal-lead 60 $(train lim) \
 # cont: its chain may take as many runs as tl on a loaded machine.
 gen cont 'max_requeues = 10' -N 1 -p cont -t 3 --signal-lead 60 \
     $(train cont) --steps 130 --step-seconds 1
+# setup and shell: trainings that never end, two runs each.
+gen setup "$(printf 'max_requeues = 1\nsetup = {"export SBATCH_EXPORT=NONE"}')" \
+    -N 1 -p setup -t 3 --signal-lead 60 $(train setup) --steps 100000 \
+    --step-seconds 1
+gen shell 'max_requeues = 1' -N 1 -p shell -t 3 --signal-lead 60 \
+    $(train shell) --steps 100000 --step-seconds 1
 }
+check "setup: the setup line is in the job" \
+    grep -q '^export SBATCH_EXPORT=NONE$' "$T/setup/job.sh"
+
 
 # sub_in NAME SBATCH-OPTIONS...: sbatch in the case's directory.
 sub_in() {
@@ -133,11 +151,22 @@ sub() {
 for c in ref ref1 tl nf lim; do sub "$c"; done
 sub pre --exclusive
 sub cont --no-requeue
+sub setup --no-requeue
+# The submitting shell's SBATCH_EXPORT=NONE, beaten by --export=ALL.
+SBATCH_EXPORT=NONE
+export SBATCH_EXPORT
+sub shell --no-requeue --export=ALL
+unset SBATCH_EXPORT
 t0=$(date +%s)
 id() { cat "$T/$1/jobid"; }
 # field JOBID NAME: a field of scontrol show job, empty once forgotten
 field() {
 	scontrol -o show job "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$2=//p"
+}
+# conts NAME: the continuation jobs case NAME's output names
+conts() {
+	sed -n 's/.*continuation job \([0-9]*\) submitted.*/\1/p' \
+	    "$T/$1/out" 2>/dev/null
 }
 # started NAME: the training of case NAME is under way
 started() { grep -q 'resuming at step 0 ' "$T/$1/out" 2>/dev/null; }
@@ -153,7 +182,7 @@ high_sent='' nf_down='' late=''
 deadline=$((t0 + 900))
 while :; do
 	busy=
-	for c in tl pre nf lim cont cont2; do
+	for c in tl pre nf lim cont cont2 setup setup2 shell shell2; do
 		[ -f "$T/$c/jobid" ] || continue
 		j=$(id "$c")
 		st=$(field "$j" JobState)
@@ -179,15 +208,16 @@ while :; do
 			    "$(field "$j" NodeList)" | tr '\n' ,)" >>"$T/times"
 		fi
 	done
-	# cont's continuation, once submitted, is a case of its own (it has
-	# --requeue, and may be requeued in turn).
-	cj=$(sed -n 's/.*continuation job \([0-9]*\) submitted.*/\1/p' \
-	    "$T/cont/out" 2>/dev/null | head -n 1)
-	if [ -n "$cj" ] && [ ! -f "$T/cont2/jobid" ]; then
-		mkdir -p "$T/cont2"
-		echo "$cj" >"$T/cont2/jobid"
-		busy=1
-	fi
+	# A continuation, once submitted, is a case of its own, NAME2 (it
+	# has --requeue, and may be requeued in turn).
+	for c in cont setup shell; do
+		cj=$(conts "$c" | head -n 1)
+		if [ -n "$cj" ] && [ ! -f "$T/${c}2/jobid" ]; then
+			mkdir -p "$T/${c}2"
+			echo "$cj" >"$T/${c}2/jobid"
+			busy=1
+		fi
+	done
 	if [ -z "$high_sent" ] && started pre; then
 		sleep 3
 		high_sent=$(sbatch --parsable -p high -N 2 --exclusive \
@@ -269,6 +299,7 @@ limited() {
 check "lim: not one requeue and a final message" limited || show lim
 
 # cont: two jobs, one output file, the second resumes and finishes.
+cj=$(conts cont | head -n 1)
 expect_eq "cont: state" "$(state cont)" COMPLETED
 continued() {
 	[ -n "$cj" ] && [ "$("$cluster" state "$cj")" = COMPLETED ] &&
@@ -278,6 +309,27 @@ continued() {
 }
 check "cont: no continuation that resumed and finished (job '$cj')" \
     continued || show cont
+
+# setup and shell: the first job submits one continuation, which knows
+# itself and ends the chain at its warning (a chain that forgot its
+# count would go on until the deadline).
+for c in setup shell; do
+	cj=$(conts "$c")
+	expect_eq "$c: first job's state" "$(state "$c")" COMPLETED || show "$c"
+	expect_eq "$c: one continuation" "$(echo "$cj" | grep -c .)" 1 ||
+	    show "$c"
+	expect_eq "$c: the continuation's state" \
+	    "$("$cluster" state "$(echo "$cj" | head -n 1)")" FAILED || show "$c"
+	expect_has "$c: continuation submitted" \
+	    "requeue refused: continuation job $cj submitted (restart 1 of at most 1)" \
+	    "$(cat "$T/$c/out")" || show "$c"
+	expect_has "$c: the continuation knows itself" \
+	    "train_resumable: restart 1, last stop time-limit, resuming at step" \
+	    "$(cat "$T/$c/out")" || show "$c"
+	expect_has "$c: max_requeues bounds the chain" \
+	    "not requeued: 1 time-limit requeues already (max_requeues = 1)" \
+	    "$(cat "$T/$c/out")" || show "$c"
+done
 
 # --- the figures -----------------------------------------------------------------
 # For tl and pre, the spread from the first to the last worker's

@@ -53,7 +53,7 @@ export DDPGEN_PROFILE_PATH DDPGEN_TEMPLATE_PATH
 
 # --- the nodes -------------------------------------------------------------------
 cluster_up 3 hsn0
-on_exit pbs_kill_all
+on_exit pbs_kill
 addr1=$("$cluster" addr node1 hsn0)
 
 # PBS_HOME, the same path on every host: aux/ID is the node file MoM
@@ -183,12 +183,13 @@ echo "    Resource_List.walltime = $PBS_TEST_WALLTIME"
 EOF
 
 # qsub (qsub(1B)): records its arguments, NUL-separated, and the
-# directive prefix it would read (PBS_DPREFIX), and prints a job id, as
-# the continuation's submission.
+# directive prefix it would read (PBS_DPREFIX), for the job that ran it
+# ($PBS_HOME/qsub.args.ID, qsub.prefix.ID), and prints a job id, as the
+# continuation's submission.
 cat >"$T/bin/qsub" <<'EOF'
 #!/bin/sh
-for a; do printf '%s\0' "$a"; done >"$PBS_HOME/qsub.args"
-echo "${PBS_DPREFIX:-#PBS}" >"$PBS_HOME/qsub.prefix"
+for a; do printf '%s\0' "$a"; done >"$PBS_HOME/qsub.args.$PBS_JOBID"
+echo "${PBS_DPREFIX:-#PBS}" >"$PBS_HOME/qsub.prefix.$PBS_JOBID"
 echo "9999.pbs"
 EOF
 chmod 0755 "$T/bin"/*
@@ -196,11 +197,12 @@ chmod 0755 "$T/bin"/*
 # by the user's ~/.bash_profile, as a site's module setup would put them.
 echo "PATH=$T/bin:\$PATH" >"$T/home/.bash_profile"
 
-# pbs_kill_all: the end of every job: each process whose environment
-# holds a test job's cookie is killed.
-pbs_kill_all() {
+# pbs_kill [JOBID]: the end of job JOBID (each process whose
+# environment holds its cookie is killed), or of every test job.
+pbs_kill() {
 	for e in /proc/[0-9]*/environ; do
-		grep -qz "^PBS_JOBCOOKIE=ddptest$$" "$e" 2>/dev/null || continue
+		grep -qz "^PBS_JOBCOOKIE=ddptest$$-${1:-}" "$e" 2>/dev/null ||
+		    continue
 		p=${e#/proc/}
 		kill -9 "${p%/environ}" 2>/dev/null
 	done
@@ -209,7 +211,8 @@ pbs_kill_all() {
 # run_job NAME JOBID HOSTS [VAR=VALUE...]: job NAME ($T/NAME.sh) as
 # MoM runs it, HOSTS its PBS_NODEFILE lines ("node1 node1 node2
 # node2"), the VARs in its variable list (qsub -v); at most 180 s. Its
-# output in $T/NAME.out, its status in $rc, its duration in $secs.
+# output in $T/NAME.out, its status in $rc, its duration in $secs. Jobs
+# may run at once (run_bg), each with a cookie of its own.
 run_job() {
 	rname=$1 rjob=$2.pbs hosts=$3
 	shift 3
@@ -236,7 +239,7 @@ run_job() {
 ' && exec timeout 180 env -i $mapfile_vars PATH="$JOB_PATH" MOM_PATH="$JOB_PATH" \
 	    HOME="$T/home" LOGNAME=root USER=root SHELL=/bin/bash \
 	    PBS_JOBNAME=ddp PBS_JOBID="$rjob" PBS_QUEUE=debug \
-	    PBS_JOBCOOKIE="ddptest$$" PBS_NODENUM=0 PBS_TASKNUM=1 \
+	    PBS_JOBCOOKIE="ddptest$$-$rjob" PBS_NODENUM=0 PBS_TASKNUM=1 \
 	    PBS_MOMPORT=15003 PBS_NODEFILE="$PBS_HOME/aux/$rjob" NCPUS=4 \
 	    OMP_NUM_THREADS=4 PBS_ACCOUNT=proj PBS_ENVIRONMENT=PBS_BATCH \
 	    ENVIRONMENT=BATCH PBS_JOBDIR="$T/home" PBS_HOME="$PBS_HOME" \
@@ -245,7 +248,16 @@ run_job() {
 	    "$T/bin/onnode" "${hosts%% *}" /bin/bash -l) >"$T/$rname.out" 2>&1
 	rc=$?
 	secs=$(($(date +%s) - t0))
-	pbs_kill_all
+	pbs_kill "$rjob"
+}
+# run_bg NAME JOBID HOSTS [VAR=VALUE...]: run_job in the background;
+# run_wait NAME then sets rc and secs.
+run_bg() {
+	(run_job "$@"; echo "$rc $secs" >"$T/$1.rc") &
+}
+run_wait() {
+	while [ ! -s "$T/$1.rc" ]; do sleep 1; done
+	read -r rc secs <"$T/$1.rc"
 }
 
 show() {
@@ -351,16 +363,35 @@ done
 # 40 s was not always enough; a signal before that is lost, by the
 # contract) every node's
 # timer sends USR2 to its training processes, which checkpoint and exit
-# 0; the batch shell then submits the continuation with qsub.
+# 0; the batch shell then submits the continuation with qsub. The three
+# jobs run at once.
 launcher=mpiexec
 emu_conf mpiexec 'requeue = true' 'signal_lead = 90' 'preflight = false'
 cp "$srcdir/examples/train_resumable.py" "$T/work/"
-jobid=$((jobid + 1))
-name=timer
-gen "$name" "$T/emu-mpiexec.conf" -N 2 -n 2 -t 30 "$T/work/train_resumable.py" \
+launcher=pbsdsh
+emu_conf pbsdsh 'requeue = true' 'signal_lead = 90' 'preflight = false'
+launcher=mpiexec
+timer=$((jobid + 1)) timer_pbsdsh=$((jobid + 2)) timer_max=$((jobid + 3))
+gen timer "$T/emu-mpiexec.conf" -N 2 -n 2 -t 30 "$T/work/train_resumable.py" \
     --checkpoint "$T/work/ckpt.pt" --steps 200 --step-seconds 1 --every 50
-PBS_TEST_WALLTIME=00:02:40 run_job "$name" "$jobid" "node1 node2" \
+# The job's environment names another directive prefix (PBS_DPREFIX):
+# the continuation's qsub still reads #PBS lines.
+gen timer-pbsdsh "$T/emu-pbsdsh.conf" -N 2 -n 1 -t 30 \
+    "$T/work/train_resumable.py" --checkpoint "$T/work/ckpt-pbsdsh.pt" \
+    --steps 200 --step-seconds 1 --every 50
+# The last allowed continuation ran: the next warning ends the chain.
+gen timer-max "$T/emu-mpiexec.conf" -N 1 -n 1 -t 30 \
+    "$T/work/train_resumable.py" --checkpoint "$T/work/ckpt-max.pt" \
+    --steps 200 --step-seconds 1 --every 50
+PBS_TEST_WALLTIME=00:02:40 run_bg timer "$timer" "node1 node2" \
     DDPGEN_RESTART_BASE=1 DDPGEN_TIME_LIMITS=1 DDPGEN_LAST_STOP=time-limit
+PBS_TEST_WALLTIME=00:02:40 run_bg timer-pbsdsh "$timer_pbsdsh" "node1 node2" \
+    'PBS_DPREFIX=#QQQ'
+PBS_TEST_WALLTIME=00:02:40 run_bg timer-max "$timer_max" "node1" \
+    DDPGEN_RESTART_BASE=3 DDPGEN_TIME_LIMITS=3 DDPGEN_LAST_STOP=time-limit
+
+jobid=$timer name=timer
+run_wait "$name"
 expect_eq "$name: exit status" "$rc" 0 || show "$T/$name.out"
 check "$name: the workers got the signal" \
     grep -q 'train_resumable: rank [0-9] got signal' "$T/$name.out"
@@ -371,7 +402,7 @@ check "$name: the restart count reached the training" \
 check "$name: says it continued" grep -q \
     '^ddpgen job: time limit in 90 s: checkpoint signal sent to the training on 2 nodes; continuation job 9999.pbs submitted (restart 2 of at most 3)$' \
     "$T/$name.out" || show "$T/$name.out"
-tr '\0' '\n' <"$PBS_HOME/qsub.args" >"$T/qsub.args"
+tr '\0' '\n' <"$PBS_HOME/qsub.args.$jobid.pbs" >"$T/qsub.args"
 expect_eq "$name: the continuation's qsub" "$(cat "$T/qsub.args")" \
 "-W
 depend=afterany:$jobid.pbs
@@ -380,42 +411,25 @@ DDPGEN_RESTART_BASE=2,DDPGEN_TIME_LIMITS=2,DDPGEN_LAST_STOP=time-limit
 $PBS_HOME/mom_priv/jobs/$jobid.pbs.SC"
 check "$name: ended before the walltime ($secs s)" test "$secs" -lt 160
 
-# The same with pbsdsh: the time crosses in the environment file. The
-# job's environment names another directive prefix (PBS_DPREFIX): the
-# continuation's qsub still reads #PBS lines.
-launcher=pbsdsh
-emu_conf pbsdsh 'requeue = true' 'signal_lead = 90' 'preflight = false'
-jobid=$((jobid + 1))
-name=timer-pbsdsh
-rm -f "$T/work/ckpt.pt" "$PBS_HOME/qsub.args"
-gen "$name" "$T/emu-pbsdsh.conf" -N 2 -n 1 -t 30 \
-    "$T/work/train_resumable.py" --checkpoint "$T/work/ckpt.pt" \
-    --steps 200 --step-seconds 1 --every 50
-PBS_TEST_WALLTIME=00:02:40 run_job "$name" "$jobid" "node1 node2" \
-    'PBS_DPREFIX=#QQQ'
+# The same with pbsdsh: the time crosses in the environment file.
+jobid=$timer_pbsdsh name=timer-pbsdsh
+run_wait "$name"
 expect_eq "$name: exit status" "$rc" 0 || show "$T/$name.out"
 check "$name: the workers got the signal" \
     grep -q 'train_resumable: rank [0-9] got signal' "$T/$name.out"
 check "$name: a first run" \
     grep -q 'restart 0, last stop none' "$T/$name.out" || show "$T/$name.out"
-tr '\0' '\n' <"$PBS_HOME/qsub.args" >"$T/qsub.args"
+tr '\0' '\n' <"$PBS_HOME/qsub.args.$jobid.pbs" >"$T/qsub.args"
 check "$name: the continuation's counts" grep -qx \
     'DDPGEN_RESTART_BASE=1,DDPGEN_TIME_LIMITS=1,DDPGEN_LAST_STOP=time-limit' \
     "$T/qsub.args"
 expect_eq "$name: the continuation's directives" \
-    "$(cat "$PBS_HOME/qsub.prefix" 2>&1)" "#PBS"
-launcher=mpiexec
+    "$(cat "$PBS_HOME/qsub.prefix.$jobid.pbs" 2>&1)" "#PBS"
 
-# The last allowed continuation ran: the next warning ends the chain.
-jobid=$((jobid + 1))
-name=timer-max
-rm -f "$T/work/ckpt.pt" "$PBS_HOME/qsub.args"
-gen "$name" "$T/emu-mpiexec.conf" -N 1 -n 1 -t 30 "$T/work/train_resumable.py" \
-    --checkpoint "$T/work/ckpt.pt" --steps 200 --step-seconds 1 --every 50
-PBS_TEST_WALLTIME=00:02:40 run_job "$name" "$jobid" "node1" \
-    DDPGEN_RESTART_BASE=3 DDPGEN_TIME_LIMITS=3 DDPGEN_LAST_STOP=time-limit
+jobid=$timer_max name=timer-max
+run_wait "$name"
 expect_eq "$name: exit status" "$rc" 124 || show "$T/$name.out"
 check "$name: says why" grep -q '^ddpgen job: time limit in 90 s: checkpoint signal sent to the training on 1 node; not continued: 3 time-limit continuations already (max_requeues = 3)$' \
     "$T/$name.out" || show "$T/$name.out"
-check "$name: no qsub" test ! -e "$PBS_HOME/qsub.args"
+check "$name: no qsub" test ! -e "$PBS_HOME/qsub.args.$jobid.pbs"
 finish
