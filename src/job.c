@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "exitcode.h"
-#include "fluxjob.h"
+#include "gen.h"
 #include "job.h"
 #include "launcher.h"
 #include "profile.h"
@@ -124,14 +124,14 @@ job_launcher(struct profile *p, const char *name, char **cause)
 static int
 job_format(struct profile *p, const char *format, char **cause)
 {
-	const struct sched_format *f;
+	const struct gen_format	*f;
 	enum sched_id		 s;
 	char			*dot, *t, *names;
 
 	if (format == NULL)
 		return XC_OK;
-	if ((f = sched_format(format, &s)) == NULL || s != p->scheduler) {
-		names = sched_formats_text(f == NULL ? SCHED_AUTO :
+	if ((f = gen_format(format, &s)) == NULL || s != p->scheduler) {
+		names = gen_formats_text(f == NULL ? SCHED_AUTO :
 		    p->scheduler);
 		if (f == NULL)
 			util_fail(cause, "--format: '%s' is not %s", format,
@@ -206,7 +206,7 @@ job_short(struct job_resolved *r, const struct job_opts *o)
 	struct profile	*p = r->prof;
 	long long	 secs;
 
-	if (!sched_get(p->scheduler)->warn_signal || !p->requeue ||
+	if (!(gen_get(p->scheduler)->flags & GEN_WARN_SIGNAL) || !p->requeue ||
 	    o->requeue == 1 || o->signal_lead != -1 ||
 	    profile_parse_time(p->time, &secs) != 0 || secs <= 0 ||
 	    secs > p->signal_lead)
@@ -247,7 +247,7 @@ job_env_has(const struct strlist *env, const char *name)
 }
 
 /* env_default: an entry whose name env or --env gives goes. Where the
- * job is a shell script (the row's env_default_script), the rest stay
+ * job is a shell script (the back-end's GEN_ENV_SCRIPT), the rest stay
  * for it to export when the job does not have them, from the submitting
  * environment or a module a setup line loads; elsewhere (HPC Pack's job
  * variables) nothing can be there first, and they join env. */
@@ -257,7 +257,7 @@ job_env_defaults(struct profile *p, const struct strlist *pass)
 	struct strlist	 keep;
 	char		*name;
 	size_t		 i;
-	int		 run_time = sched_get(p->scheduler)->env_default_script;
+	int		 run_time = gen_get(p->scheduler)->flags & GEN_ENV_SCRIPT;
 
 	strlist_init(&keep);
 	for (i = 0; i < p->env_default.n; i++) {
@@ -293,8 +293,8 @@ job_apply_env(struct profile *p, const struct job_opts *o,
 		}
 		free(name);
 	}
-	if (pass->n > 0 && !sched_get(p->scheduler)->env_pass) {
-		where = sched_env_pass_text();
+	if (pass->n > 0 && !(gen_get(p->scheduler)->flags & GEN_ENV_PASS)) {
+		where = gen_env_pass_text();
 		util_fail(cause, "--env: '%s': passing a variable from the "
 		    "submitting shell works on %s sites only; give %s=VALUE",
 		    pass->v[0], where, pass->v[0]);
@@ -409,18 +409,15 @@ job_check_inside(const struct profile *p, const char *ddprank, char **cause)
 
 /* The profile's template path is already absolute when it has a slash
  * (see profile.c); -T's is relative to the current directory. A name
- * without a slash is looked up in the template path. */
+ * without a slash is looked up in the template path, which the render
+ * keeps for the template's partials. */
 static int
-job_find_template(char **out, const struct profile *p, const char *exedir,
-    char **cause)
+job_find_template(struct job_resolved *r, const struct profile *p,
+    const char *exedir, char **cause)
 {
-	struct strlist	dirs;
-
-	strlist_init(&dirs);
-	script_template_path(&dirs, NULL, exedir);
-	*out = script_find_template(p->template, &dirs, cause);
-	strlist_free(&dirs);
-	return *out == NULL ? XC_CONFIG : XC_OK;
+	script_template_path(&r->tdirs, NULL, exedir);
+	r->tpath = script_find_template(p->template, &r->tdirs, cause);
+	return r->tpath == NULL ? XC_CONFIG : XC_OK;
 }
 
 /* Setup lines are shell code: bash -n checks them as a block, and a
@@ -491,13 +488,13 @@ job_check_env_values(const struct job_opts *o, const struct profile *p,
 	return XC_OK;
 }
 
-/* One node is held exclusively by HPC Pack alone: the other templates
- * ask for it from two nodes on (script.c's sbatch_exclusive). */
+/* A back-end holds one node exclusively only with GEN_HOLD_ONE: the
+ * others ask for it from two nodes on (their exclusive variable). */
 static int
 job_check_c10d(const struct profile *p, long long nodes, char **cause)
 {
 	if (p->rdzv != RDZV_C10D || p->c10d_shared || nodes > 1 ||
-	    p->scheduler == SCHED_HPCPACK)
+	    (gen_get(p->scheduler)->flags & GEN_HOLD_ONE))
 		return XC_OK;
 	util_fail(cause, "rdzv: c10d on one node, which is not held "
 	    "exclusively: " PROFILE_C10D_RISK "; use static, or "
@@ -531,13 +528,15 @@ int
 job_resolve(struct job_resolved *r, struct profile *p,
     const struct job_opts *o, const char *exedir, char **cause)
 {
-	struct job	*job = &r->job;
-	int		 xc;
+	struct job		*job = &r->job;
+	const struct gen	*g;
+	int			 xc;
 
 	memset(r, 0, sizeof *r);
 	r->prof = p;
 	strlist_init(&r->pass);
 	strlist_init(&r->cmd);
+	strlist_init(&r->tdirs);
 	/* A job that runs '' would fail on every node, once it has waited
 	 * in the queue. */
 	if (o->script[0] == '\0') {
@@ -560,10 +559,11 @@ job_resolve(struct job_resolved *r, struct profile *p,
 	if ((xc = job_find_ddprank(&r->ddprank, p->ddprank, exedir,
 	    cause)) != XC_OK ||
 	    (xc = job_check_inside(p, r->ddprank, cause)) != XC_OK ||
-	    (xc = job_find_template(&r->tpath, p, exedir, cause)) != XC_OK)
+	    (xc = job_find_template(r, p, exedir, cause)) != XC_OK)
 		return xc;
 	job->ddprank = r->ddprank;
-	if (script_check_hpcpack(job, r->tpath, cause) == -1)
+	g = gen_get(p->scheduler);
+	if (g->check_job != NULL && g->check_job(job, r->tpath, cause) == -1)
 		return XC_USAGE;
 	return XC_OK;
 }
@@ -589,16 +589,15 @@ job_check_script(const char *tpath, const struct buf *b, char **cause)
 int
 job_render(const struct job_resolved *r, struct buf *out, char **cause)
 {
-	int	xc;
+	const struct gen	*g = gen_get(r->prof->scheduler);
+	int			 xc;
 
-	if (script_render(&r->job, r->tpath, out, cause) == -1)
+	if (script_render(&r->job, r->tpath, &r->tdirs, out, cause) == -1)
 		return XC_CONFIG;
 	if ((xc = job_check_script(r->tpath, out, cause)) != XC_OK)
 		return xc;
-	if (script_check_output(r->tpath, out, cause) == -1)
-		return XC_USAGE;
-	if (r->prof->scheduler == SCHED_FLUX &&
-	    fluxjob_check(out->s, cause) == -1)
+	if (g->check_output != NULL &&
+	    g->check_output(r->tpath, out, cause) == -1)
 		return XC_USAGE;
 	return XC_OK;
 }
@@ -612,6 +611,7 @@ job_free(struct job_resolved *r)
 	strlist_free(&r->cmd);
 	free(r->ddprank);
 	free(r->tpath);
+	strlist_free(&r->tdirs);
 	free(r->warning);
 	memset(r, 0, sizeof *r);
 }

@@ -58,6 +58,7 @@ struct job_resolved {
 	struct strlist	 cmd;		/* ddpgen's command line, redacted */
 	char		*ddprank;
 	char		*tpath;		/* the template file */
+	struct strlist	 tdirs;		/* the template path, for partials */
 	char		*warning;	/* for the user, or NULL; set even
 					   when job_resolve fails */
 };

@@ -11,6 +11,7 @@
 #include "profile.h"
 #include "quote.h"
 #include "runtime.h"
+#include "gen.h"
 #include "scheduler.h"
 #include "script.h"
 #include "util.h"
@@ -363,19 +364,19 @@ nodecmd_free(struct nodecmd *c)
 }
 
 void
-nodecmd_sh(struct buf *b, const struct nodecmd *c, const struct job *job)
+nodecmd_sh(struct buf *b, const struct nodecmd *c, const struct gen *g)
 {
-	const struct sched	*s = sched_get(job->prof->scheduler);
-	size_t			 i;
+	int	one_line = g->flags & GEN_ONE_LINE;
+	size_t	i;
 
 	for (i = 0; i < c->argv.n; i++) {
 		if (i > 0)
-			buf_adds(b, !s->cmd_one_line && (i == c->runtime ||
+			buf_adds(b, !one_line && (i == c->runtime ||
 			    i == c->launcher || i == c->script) ? " \\\n\t" :
 			    " ");
-		if (i == 0 && s->cmd_ddprank != NULL)
-			buf_adds(b, s->cmd_ddprank);
-		else if (s->cmd_one_line)
+		if (i == 0 && g->cmd_ddprank != NULL)
+			buf_adds(b, g->cmd_ddprank);
+		else if (one_line)
 			quote_sh_line(b, c->argv.v[i]);
 		else
 			quote_sh(b, c->argv.v[i]);

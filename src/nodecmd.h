@@ -9,6 +9,7 @@
 
 #include "util.h"
 
+struct gen;
 struct job;
 
 struct nodecmd {
@@ -41,10 +42,10 @@ void	nodecmd_free(struct nodecmd *);
  * list otherwise. */
 void	nodecmd_srun_container(struct strlist *, const struct job *);
 
-/* The command as shell code for the job's scheduler (its row's cmd_*
- * fields): ddprank as the row says, and either one line of
- * quote_sh_line words, or quote_sh words with a line break (" \",
- * newline, tab) before the launcher and before the script. */
-void	nodecmd_sh(struct buf *, const struct nodecmd *, const struct job *);
+/* The command as shell code laid out as back-end g says (its
+ * cmd_ddprank and GEN_ONE_LINE): ddprank as the row says, and either one
+ * line of quote_sh_line words, or quote_sh words with a line break
+ * (" \", newline, tab) before the launcher and before the script. */
+void	nodecmd_sh(struct buf *, const struct nodecmd *, const struct gen *);
 
 #endif

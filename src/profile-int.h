@@ -32,6 +32,9 @@ enum ktype {
 
 #define KF_LINE		0x1	/* one line: no control characters */
 #define KF_REQUIRED	0x2	/* set somewhere in the chain, non-empty */
+#define KF_SCHED	0x4	/* some schedulers' only: a back-end that
+				   does not honour it (gen.h) refuses any
+				   value but the default */
 
 struct key {
 	const char		 *name;

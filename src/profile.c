@@ -15,10 +15,10 @@
 
 #include <confuse.h>
 
+#include "gen.h"
 #include "launcher.h"
 #include "profile.h"
 #include "profile-int.h"
-#include "quote.h"
 #include "rx.h"
 #include "util.h"
 #include "xmalloc.h"
@@ -73,7 +73,7 @@ static const struct key keys[] = {
 	{ .name = "description", .type = K_STR, .off = OFF(description),
 	  .flags = KF_LINE | KF_REQUIRED },
 	{ .name = "scheduler", .type = K_ENUM, .off = OFF(scheduler),
-	  .flags = KF_REQUIRED, .names = sched_gen_names,
+	  .flags = KF_REQUIRED, .names = gen_names,
 	  .base = SCHED_GEN_FIRST },
 	{ .name = "discovery", .type = K_ENUM, .off = OFF(discovery),
 	  .names = profile_disc_names },
@@ -88,21 +88,23 @@ static const struct key keys[] = {
 	{ .name = "job_name", .type = K_STR, .off = OFF(job_name),
 	  .flags = KF_LINE },
 	{ .name = "job_output", .type = K_STR, .off = OFF(job_output),
-	  .flags = KF_LINE },
+	  .flags = KF_LINE | KF_SCHED },
 	{ .name = "partition", .type = K_STR, .off = OFF(partition),
-	  .flags = KF_LINE },
+	  .flags = KF_LINE | KF_SCHED },
 	{ .name = "account", .type = K_STR, .off = OFF(account),
-	  .flags = KF_LINE },
-	{ .name = "qos", .type = K_STR, .off = OFF(qos), .flags = KF_LINE },
+	  .flags = KF_LINE | KF_SCHED },
+	{ .name = "qos", .type = K_STR, .off = OFF(qos),
+	  .flags = KF_LINE | KF_SCHED },
 	{ .name = "constraint", .type = K_STR, .off = OFF(constraint),
-	  .flags = KF_LINE },
+	  .flags = KF_LINE | KF_SCHED },
 	{ .name = "time", .type = K_STR, .off = OFF(time), .flags = KF_LINE,
 	  .check = check_time },
 	{ .name = "cpus_per_task", .type = K_INT, .off = OFF(cpus_per_task),
-	  .min = 0, .max = 16384 },
-	{ .name = "label_output", .type = K_BOOL, .off = OFF(label_output) },
+	  .flags = KF_SCHED, .min = 0, .max = 16384 },
+	{ .name = "label_output", .type = K_BOOL, .off = OFF(label_output),
+	  .flags = KF_SCHED },
 	{ .name = "sbatch_extra", .type = K_LIST, .off = OFF(sbatch_extra),
-	  .flags = KF_LINE, .check = check_sbatch },
+	  .flags = KF_LINE | KF_SCHED, .check = check_sbatch },
 	{ .name = "env", .type = K_LIST, .off = OFF(env), .check = profile_check_env },
 	{ .name = "env_default", .type = K_LIST, .off = OFF(env_default),
 	  .check = profile_check_env },
@@ -134,37 +136,39 @@ static const struct key keys[] = {
 	  .off = OFF(container_modules), .flags = KF_LINE,
 	  .check = check_module },
 	{ .name = "node_group", .type = K_STR, .off = OFF(node_group),
-	  .flags = KF_LINE },
+	  .flags = KF_LINE | KF_SCHED },
 	{ .name = "shared_dir", .type = K_STR, .off = OFF(shared_dir),
-	  .flags = KF_LINE },
+	  .flags = KF_LINE | KF_SCHED },
 	{ .name = "task_shell", .type = K_ENUM, .off = OFF(task_shell),
-	  .names = profile_shell_names },
+	  .flags = KF_SCHED, .names = profile_shell_names },
 	{ .name = "path", .type = K_STR, .off = OFF(path_env),
-	  .flags = KF_LINE },
+	  .flags = KF_LINE | KF_SCHED },
 	{ .name = "exclusive", .type = K_BOOL, .off = OFF(exclusive) },
 	{ .name = "c10d_shared", .type = K_BOOL, .off = OFF(c10d_shared) },
 	{ .name = "fail_on_task_failure", .type = K_BOOL,
-	  .off = OFF(fail_on_task_failure) },
+	  .off = OFF(fail_on_task_failure), .flags = KF_SCHED },
 	{ .name = "exchange_timeout", .type = K_INT,
-	  .off = OFF(exchange_timeout), .min = 1,
+	  .off = OFF(exchange_timeout), .flags = KF_SCHED, .min = 1,
 	  .max = EXCHANGE_TIMEOUT_MAX },
-	{ .name = "requeue", .type = K_BOOL, .off = OFF(requeue) },
+	{ .name = "requeue", .type = K_BOOL, .off = OFF(requeue),
+	  .flags = KF_SCHED },
 	{ .name = "signal_lead", .type = K_INT, .off = OFF(signal_lead),
-	  .min = 1, .max = 65535 },
+	  .flags = KF_SCHED, .min = 1, .max = 65535 },
 	{ .name = "checkpoint_signal", .type = K_ENUM,
-	  .off = OFF(checkpoint_signal), .names = profile_signal_names },
+	  .off = OFF(checkpoint_signal), .flags = KF_SCHED,
+	  .names = profile_signal_names },
 	{ .name = "max_requeues", .type = K_INT, .off = OFF(max_requeues),
-	  .min = 0, .max = 1000 },
+	  .flags = KF_SCHED, .min = 0, .max = 1000 },
 	{ .name = "max_restarts", .type = K_INT, .off = OFF(max_restarts),
 	  .min = 0, .max = 1000 },
 	{ .name = "filesystems", .type = K_STR, .off = OFF(filesystems),
-	  .flags = KF_LINE, .check = check_filesystems },
+	  .flags = KF_LINE | KF_SCHED, .check = check_filesystems },
 	{ .name = "pbs_select", .type = K_STR, .off = OFF(pbs_select),
-	  .flags = KF_LINE, .check = check_pbs_select },
+	  .flags = KF_LINE | KF_SCHED, .check = check_pbs_select },
 	{ .name = "pbs_launcher", .type = K_ENUM, .off = OFF(pbs_launcher),
-	  .names = profile_pbs_launch_names },
+	  .flags = KF_SCHED, .names = profile_pbs_launch_names },
 	{ .name = "lsf_launcher", .type = K_ENUM, .off = OFF(lsf_launcher),
-	  .names = profile_lsf_launch_names },
+	  .flags = KF_SCHED, .names = profile_lsf_launch_names },
 };
 #define NKEYS	(sizeof keys / sizeof keys[0])
 const struct key *const profile_keys = keys;
@@ -785,7 +789,7 @@ profile_defaults(struct profile *p)
 	strlist_add(&p->launcher, "torchrun");
 	/* Required: this only keeps the template default defined while the
 	 * missing key is being reported. */
-	p->scheduler = SCHED_SLURM;
+	p->scheduler = SCHED_GEN_FIRST;
 	p->discovery = PROFILE_HOSTNAME;
 	p->port_min = PORT_LO_DEFAULT;
 	p->port_max = PORT_HI_DEFAULT;
@@ -831,6 +835,24 @@ layer_template(const struct layer *l, const char *t)
 	    dir[strlen(dir) - 1] == '/' ? "" : "/", t);
 	free(dir);
 	return path;
+}
+
+/* Frees what profile_defaults and the merge allocate in p. */
+static void
+profile_strings_free(struct profile *p)
+{
+	size_t	i;
+
+	for (i = 0; i < NKEYS; i++) {
+		if (keys[i].type == K_STR)
+			free(*(char **)key_field(p, &keys[i]));
+		else if (keys[i].type == K_LIST)
+			strlist_free(key_field(p, &keys[i]));
+	}
+	free(p->name);
+	free(p->path);
+	free(p->setup_at);
+	strlist_free(&p->chain);
 }
 
 /* Applies key i as layer l set it (its values were checked). */
@@ -948,90 +970,88 @@ problems_ports(const struct profile *p, problem_fn *fn, void *arg)
 }
 
 /*
- * The requests a scheduler's template may or may not write: one set on
- * a site whose template does not (sched_requests) is refused, one policy
- * for every scheduler, rather than dropped from the job unseen.
+ * A key that only some schedulers' jobs honour (KF_SCHED), set on a site
+ * whose back-end does not honour it (gen_honours) to other than its
+ * default, is refused, one policy for every scheduler, rather than
+ * dropped from the job unseen.
  */
-static const char *const request_keys[] = { "partition", "account", "qos",
-    "constraint", "node_group", "sbatch_extra", "requeue", NULL };
-
-static int
-request_set(const struct profile *p, const struct key *k)
-{
-	switch (k->type) {
-	case K_STR:
-		return **(char **)key_field(p, k) != '\0';
-	case K_LIST:
-		return ((const struct strlist *)key_field(p, k))->n > 0;
-	case K_BOOL:
-		return *(int *)key_field(p, k) != 0;
-	default:
-		return 0;
-	}
-}
-
 static void
-problems_requests(const struct profile *p, problem_fn *fn, void *arg)
+problems_sched(const struct profile *p, problem_fn *fn, void *arg)
 {
-	const struct sched	*s = sched_get(p->scheduler);
-	char			*takes;
-	size_t			 i;
+	struct profile	 def;
+	char		*a, *b, *takes;
+	size_t		 i;
+	int		 same;
 
-	for (i = 0; request_keys[i] != NULL; i++) {
-		if (sched_requests(p->scheduler, request_keys[i]) ||
-		    !request_set(p, profile_key_find(request_keys[i])))
+	profile_defaults(&def);
+	for (i = 0; i < NKEYS; i++) {
+		if (!(keys[i].flags & KF_SCHED) ||
+		    gen_honours(p->scheduler, keys[i].name))
 			continue;
-		takes = sched_requests_text(p->scheduler);
-		problem(fn, arg, request_keys[i], "%s: a request %s jobs have "
-		    "no word for (they take: %s)", request_keys[i], s->title,
-		    takes);
+		if (keys[i].type == K_LIST)
+			same = ((const struct strlist *)key_field(p,
+			    &keys[i]))->n == 0;
+		else {
+			a = key_scalar(p, &keys[i]);
+			b = key_scalar(&def, &keys[i]);
+			same = strcmp(a, b) == 0;
+			free(a);
+			free(b);
+		}
+		if (same)
+			continue;
+		takes = gen_keys_text(p->scheduler);
+		problem(fn, arg, keys[i].name, "%s: a key %s jobs have no word "
+		    "for (they take: %s)", keys[i].name,
+		    sched_get(p->scheduler)->title, takes);
 		free(takes);
 	}
+	profile_strings_free(&def);
 }
 
-/* LSF: what lands on an #BSUB line must be one bsub can read
- * (quote_bsub). */
-static void
-problems_lsf(const struct profile *p, problem_fn *fn, void *arg)
-{
-	const char *const bsub[] = { "job_name", "job_output", "partition",
-	    "account", NULL };
-	const char	*v;
-	char		*why;
-	struct buf	 b;
-	size_t		 i;
+/* What the back-end's rules say (gen.h's check hook): each problem is
+ * reported at its key. */
+struct sched_problem {
+	problem_fn	*fn;
+	void		*arg;
+};
 
-	for (i = 0; bsub[i] != NULL; i++) {
-		v = *(char **)key_field(p, profile_key_find(bsub[i]));
-		buf_init(&b);
-		if (quote_bsub(&b, v, &why) == -1) {
-			problem(fn, arg, bsub[i], "%s: %s", bsub[i], why);
-			free(why);
-		}
-		buf_free(&b);
-	}
-	/* Under CSM the batch shell runs on a launch node. */
-	if (p->lsf_launcher == PROFILE_LSF_JSRUN &&
-	    p->discovery == PROFILE_IFACE)
-		problem(fn, arg, "discovery", "discovery: 'iface' reads the "
-		    "batch shell's node, which lsf_launcher = jsrun leaves out "
-		    "(a launch node): use hostname");
+static void
+sched_problem(void *arg, const char *key, const char *msg)
+{
+	struct sched_problem	*sp = arg;
+
+	sp->fn(sp->arg, profile_key_find(key), msg);
+}
+
+static void
+problems_backend(const struct profile *p, problem_fn *fn, void *arg)
+{
+	const struct gen	*g = gen_get(p->scheduler);
+	struct sched_problem	 sp = { fn, arg };
+
+	if (g->check != NULL)
+		g->check(p, sched_problem, &sp);
 }
 
 static void
 problems_container(const struct profile *p, problem_fn *fn, void *arg)
 {
 	const struct runtime	*rt = runtime_get(p->container);
+	char			*where;
 
 	if (p->container == RT_NONE)
 		return;
 	if (p->image[0] == '\0')
 		problem(fn, arg, "container", "container: '%s' needs an image",
 		    rt->name);
-	if (rt->slurm_only && p->scheduler != SCHED_SLURM)
+	if (!(gen_get(p->scheduler)->images & 1 << rt->image)) {
+		where = gen_images_text(rt->image);
 		problem(fn, arg, "container", "container: '%s' runs under "
-		    "slurm only, not %s", rt->name,
+		    "%s only, not %s", rt->name, where,
 		    sched_get(p->scheduler)->name);
+		free(where);
+	}
 	if (p->container_modules.n > 0 && rt->module_opt == NULL)
 		problem(fn, arg, "container_modules", "container_modules: "
 		    "'%s' has no modules", rt->name);
@@ -1088,7 +1108,6 @@ problems_cross(const struct profile *p, problem_fn *fn, void *arg)
 {
 	long long	 secs;
 	size_t		 w;
-	char		*v;
 
 	if (p->discovery == PROFILE_IFACE && p->iface[0] == '\0')
 		problem(fn, arg, "discovery", "discovery: 'iface' needs an "
@@ -1111,33 +1130,15 @@ problems_cross(const struct profile *p, problem_fn *fn, void *arg)
 		    "exclusive: " PROFILE_C10D_RISK "; set exclusive = true, "
 		    "or " PROFILE_C10D_KEY);
 	/* The warning would come before the job starts. */
-	if (sched_get(p->scheduler)->warn_signal && p->requeue &&
+	if ((gen_get(p->scheduler)->flags & GEN_WARN_SIGNAL) && p->requeue &&
 	    profile_parse_time(p->time, &secs) == 0 && secs > 0 &&
 	    p->signal_lead >= secs)
 		problem(fn, arg, "signal_lead", "signal_lead: %d s is not "
 		    "shorter than the time limit '%s'", p->signal_lead,
 		    p->time);
 	problems_container(p, fn, arg);
-	problems_requests(p, fn, arg);
-	if (p->scheduler == SCHED_LSF)
-		problems_lsf(p, fn, arg);
-	if (p->scheduler != SCHED_HPCPACK)
-		return;
-	if (p->shared_dir[0] != '/') {
-		v = profile_vis(p->shared_dir);
-		problem(fn, arg, "shared_dir", "shared_dir: '%s' is not an "
-		    "absolute path (hpcpack nodes exchange addresses there)",
-		    v);
-		free(v);
-	}
-	if (p->task_shell == PROFILE_SHELL_PLAIN && p->path_env[0] == '\0')
-		problem(fn, arg, "task_shell", "task_shell: 'plain' needs "
-		    "path (the node agent's PATH is minimal)");
-	/* HPC Pack's RuntimeSeconds, cmd's set /a and PowerShell's [int]
-	 * are 32-bit. */
-	if (profile_parse_time(p->time, &secs) == 0 && secs > INT_MAX)
-		problem(fn, arg, "time", "time: '%s' is %lld seconds; HPC Pack "
-		    "takes at most %d", p->time, secs, INT_MAX);
+	problems_sched(p, fn, arg);
+	problems_backend(p, fn, arg);
 }
 
 static void
@@ -1228,7 +1229,7 @@ profile_merge(struct layer **ls, size_t n, struct strlist *errors)
 	}
 	if (p->template[0] == '\0') {
 		free(p->template);
-		p->template = xstrdup(sched_get(p->scheduler)->tmpl);
+		p->template = xstrdup(gen_get(p->scheduler)->tmpl);
 	}
 	/* ddpgen checks setup lines as shell once the options are laid
 	 * over them: where they came from, for its message. */
@@ -1379,19 +1380,8 @@ profile_dump(const struct profile *p, struct buf *b)
 void
 profile_free(struct profile *p)
 {
-	size_t	i;
-
 	if (p == NULL)
 		return;
-	for (i = 0; i < NKEYS; i++) {
-		if (keys[i].type == K_STR)
-			free(*(char **)key_field(p, &keys[i]));
-		else if (keys[i].type == K_LIST)
-			strlist_free(key_field(p, &keys[i]));
-	}
-	free(p->name);
-	free(p->path);
-	free(p->setup_at);
-	strlist_free(&p->chain);
+	profile_strings_free(p);
 	free(p);
 }

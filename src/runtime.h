@@ -54,8 +54,6 @@ struct runtime {
 	/* ddprank runs inside the container, from a directory mounted read
 	 * only at its own path (Pyxis). */
 	int		 inside;
-	/* Only under Slurm (#SBATCH or srun options). */
-	int		 slurm_only;
 };
 
 /* The row of a runtime; RT_NONE's has a NULL argv and image NONE. */

@@ -8,8 +8,6 @@
 #include "scheduler.h"
 #include "util.h"
 
-#define NELEM(a)	(sizeof (a) / sizeof (a)[0])
-
 /* SLURM_NODELIST is the older name of SLURM_JOB_NODELIST, still set by
  * some wrappers and by Slurm itself for compatibility: the last resort.
  * SLURM_STEPID is the older name of SLURM_STEP_ID. */
@@ -18,12 +16,8 @@ static const char *const slurm_list[] = { "SLURM_STEP_NODELIST",
 static const char *const slurm_task[] = { "SLURM_ARRAY_TASK_ID", NULL };
 static const char *const slurm_step[] = { "SLURM_STEPID", "SLURM_STEP_ID",
     NULL };
-static const struct sched_format slurm_formats[] = { { "sh", ".sh" } };
 
 static const char *const hpcpack_list[] = { "CCP_NODES", NULL };
-static const struct sched_format hpcpack_formats[] = {
-	{ "xml", ".xml" }, { "cmd", ".cmd" }, { "ps", ".ps1" }
-};
 
 /* Flux sets no node list variable: FLUX_JOB_ID names the job, whose
  * resource set R (flux job info ID R) lists its nodes (nodes.c). Flux
@@ -32,34 +26,19 @@ static const struct sched_format hpcpack_formats[] = {
  * own: it comes before them, the innermost scheduler being the one
  * that started the task. */
 static const char *const flux_list[] = { "FLUX_JOB_ID", NULL };
-static const struct sched_format flux_formats[] = { { "flux", ".sh" } };
 
 /* Array sub-jobs share the numeric prefix: PBS Pro numbers them in
  * PBS_ARRAY_INDEX, Torque in PBS_ARRAYID. */
 static const char *const pbs_list[] = { "PBS_NODEFILE", NULL };
 static const char *const pbs_task[] = { "PBS_ARRAYID", "PBS_ARRAY_INDEX",
     NULL };
-static const struct sched_format pbs_formats[] = { { "pbs", ".sh" } };
 
 /* Elements of an LSF job array share LSB_JOBID; LSB_JOBINDEX is 0
  * outside arrays. */
 static const char *const lsf_list[] = { "LSB_MCPU_HOSTS", NULL };
 static const char *const lsf_task[] = { "LSB_JOBINDEX", NULL };
-static const struct sched_format lsf_formats[] = { { "lsf", ".sh" } };
 
 static const char *const none[] = { NULL };
-
-/* What each template writes of the profile's requests (templates/NAME:
- * the directives, and the life cycle for requeue). */
-static const char *const slurm_requests[] = { "partition", "account", "qos",
-    "constraint", "sbatch_extra", "requeue", NULL };
-static const char *const hpcpack_requests[] = { "node_group", NULL };
-static const char *const flux_requests[] = { "partition", "account",
-    "constraint", "requeue", NULL };
-static const char *const pbs_requests[] = { "partition", "account",
-    "requeue", NULL };
-static const char *const lsf_requests[] = { "partition", "account",
-    "requeue", NULL };
 
 static const struct sched sched_table[SCHED_COUNT] = {
 	[SCHED_SLURM] = {
@@ -76,12 +55,6 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		.gpus_per_task_var = "SLURM_GPUS_PER_TASK",
 		.job_var = "SLURM_JOB_ID", .task_vars = slurm_task,
 		.step_vars = slurm_step,
-		.tmpl = "slurm.sh", .formats = slurm_formats,
-		.env_default_script = 1,
-		.nformats = NELEM(slurm_formats), .warn_signal = 1,
-		.env_pass = 1,
-		.requests = slurm_requests,
-		.cmd_ddprank = "\"$DDPRANK\"",
 	},
 	[SCHED_HPCPACK] = {
 		.name = "hpcpack", .title = "HPC Pack",
@@ -93,10 +66,6 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		.task_number_var = "CCP_TASKID", .retry_var = "CCP_RETRY_COUNT",
 		/* Not CCP_TASKID: each node runs its own task. */
 		.job_var = "CCP_JOBID", .task_vars = none, .step_vars = none,
-		.tmpl = "hpcpack.xml", .formats = hpcpack_formats,
-		.nformats = NELEM(hpcpack_formats), .cmd_one_line = 1,
-		.env_refs_in_task = 1,
-		.requests = hpcpack_requests,
 	},
 	[SCHED_FLUX] = {
 		.name = "flux", .title = "Flux",
@@ -117,13 +86,7 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		 * run's tasks (flux-environment(7)). */
 		.port_job_var = "FLUX_ENCLOSING_ID",
 		.task_vars = none, .step_vars = none,
-		.tmpl = "flux.sh", .formats = flux_formats,
-		.env_default_script = 1,
-		.nformats = NELEM(flux_formats), .warn_signal = 1,
 		.signals_group = 1,
-		.env_pass = 1,
-		.requests = flux_requests,
-		.cmd_ddprank = "\"$DDPRANK\"",
 	},
 	[SCHED_PBS] = {
 		.name = "pbs", .title = "PBS",
@@ -131,12 +94,6 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		.hostlist_flags = HOSTLIST_SHORT,
 		.job_var = "PBS_JOBID", .job_prefix = 1,
 		.task_vars = pbs_task, .step_vars = none,
-		/* No signal before the walltime: the script arms a timer. */
-		.tmpl = "pbs.sh", .formats = pbs_formats,
-		.env_default_script = 1,
-		.nformats = NELEM(pbs_formats),
-		.requests = pbs_requests,
-		.cmd_ddprank = "\"$DDPRANK\"",
 	},
 	[SCHED_LSF] = {
 		.name = "lsf", .title = "LSF",
@@ -145,13 +102,7 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		.hostlist_flags = HOSTLIST_SHORT,
 		.job_var = "LSB_JOBID", .task_vars = lsf_task,
 		.step_vars = none, .task_zero_absent = 1,
-		/* bsub -wa/-wt: a warning before the run limit. */
-		.tmpl = "lsf.sh", .formats = lsf_formats,
-		.env_default_script = 1,
-		.nformats = NELEM(lsf_formats), .warn_signal = 1,
 		.signals_group = 1,
-		.requests = lsf_requests,
-		.cmd_ddprank = "\"$DDPRANK\"",
 	},
 	[SCHED_HOSTFILE] = {
 		.name = "hostfile", .title = "hostfile",
@@ -164,13 +115,6 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		.task_vars = none, .step_vars = none,
 	},
 };
-
-const char *const sched_gen_names[] = { "slurm", "hpcpack", "flux", "pbs",
-    "lsf", NULL };
-_Static_assert(SCHED_GEN_FIRST + 1 == SCHED_HPCPACK, "sched_gen_names");
-_Static_assert(SCHED_GEN_FIRST + 2 == SCHED_FLUX, "sched_gen_names");
-_Static_assert(SCHED_GEN_FIRST + 3 == SCHED_PBS, "sched_gen_names");
-_Static_assert(SCHED_GEN_FIRST + 4 == SCHED_LSF, "sched_gen_names");
 
 
 const struct sched *
@@ -197,47 +141,6 @@ const char *
 sched_name(enum sched_id s)
 {
 	return sched_table[s].name;
-}
-
-char *
-sched_env_pass_text(void)
-{
-	const char	*t[SCHED_COUNT];
-	struct buf	 b;
-	size_t		 i, n = 0;
-
-	for (i = 0; i < SCHED_COUNT; i++)
-		if (sched_table[i].tmpl != NULL && sched_table[i].env_pass)
-			t[n++] = sched_table[i].title;
-	buf_init(&b);
-	for (i = 0; i < n; i++)
-		buf_add_item(&b, t[i], i + 1 == n, " and ");
-	return buf_take(&b);
-}
-
-int
-sched_requests(enum sched_id s, const char *key)
-{
-	const char *const *r = sched_table[s].requests;
-
-	for (; r != NULL && *r != NULL; r++)
-		if (strcmp(*r, key) == 0)
-			return 1;
-	return 0;
-}
-
-char *
-sched_requests_text(enum sched_id s)
-{
-	const char *const *r = sched_table[s].requests;
-	struct buf	 b;
-
-	buf_init(&b);
-	for (; r != NULL && *r != NULL; r++)
-		buf_add_item(&b, *r, r[1] == NULL, " and ");
-	if (b.len == 0)
-		buf_adds(&b, "none");
-	return buf_take(&b);
 }
 
 char *
@@ -286,41 +189,5 @@ sched_job_vars_text(enum sched_id s, enum sched_id first)
 			vars[n++] = sched_table[i].job_var;
 	for (i = 0; i < n; i++)
 		buf_add_item(&b, vars[i], i + 1 == n, " or ");
-	return buf_take(&b);
-}
-
-const struct sched_format *
-sched_format(const char *name, enum sched_id *s)
-{
-	size_t	i, k;
-
-	for (i = 0; i < SCHED_COUNT; i++) {
-		for (k = 0; k < sched_table[i].nformats; k++) {
-			if (strcmp(sched_table[i].formats[k].name, name) == 0) {
-				*s = (enum sched_id)i;
-				return &sched_table[i].formats[k];
-			}
-		}
-	}
-	return NULL;
-}
-
-char *
-sched_formats_text(enum sched_id s)
-{
-	struct buf	b;
-	size_t		i, k, n = 0, total = 0;
-
-	for (i = 0; i < SCHED_COUNT; i++)
-		if (s == SCHED_AUTO || s == (enum sched_id)i)
-			total += sched_table[i].nformats;
-	buf_init(&b);
-	for (i = 0; i < SCHED_COUNT; i++) {
-		if (s != SCHED_AUTO && s != (enum sched_id)i)
-			continue;
-		for (k = 0; k < sched_table[i].nformats; k++, n++)
-			buf_add_item(&b, sched_table[i].formats[k].name,
-			    n + 1 == total, " or ");
-	}
 	return buf_take(&b);
 }

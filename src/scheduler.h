@@ -1,14 +1,15 @@
 /* scheduler.h: the schedulers, one row each: what ddprank reads from a job's
  * environment (node list, job id, array task, step), how the list is
- * spelled, and what ddpgen writes for it (default template, formats).
- * Detection, loading, job ids, ports, messages and template choice all
- * read this table; adding a scheduler is adding a row (src/README). */
+ * spelled, how tasks are numbered and rerun. Detection, loading, job ids,
+ * ports and messages all read this table; what ddpgen writes for a
+ * scheduler is its back-end's row (gen.h), which names this one. Adding
+ * a scheduler is adding a row here and a back-end (src/README). */
 #ifndef DDPGEN_SCHEDULER_H
 #define DDPGEN_SCHEDULER_H
 
 /* The schedulers. SCHED_AUTO (ddprank's --scheduler auto, and what a
  * zeroed struct holds) is none in particular. Those ddpgen generates jobs
- * for follow it, in the order of sched_gen_names, so the profile's
+ * for follow it, in the order of gen.h's gen_names, so the profile's
  * scheduler key is SCHED_GEN_FIRST plus an index into it. */
 enum sched_id {
 	SCHED_AUTO,
@@ -31,12 +32,6 @@ enum sched_list {
 	SCHED_LIST_NODEFILE,	/* the path of a file, a host per slot */
 	SCHED_LIST_FLUX_R	/* the variable names a Flux job, whose
 				   resource set R holds the list (fluxr.h) */
-};
-
-/* An output format of ddpgen: the template extension it selects. */
-struct sched_format {
-	const char	*name;		/* --format */
-	const char	*ext;		/* ".sh" */
 };
 
 struct sched {
@@ -96,39 +91,11 @@ struct sched {
 	const char *const *step_vars;
 	int		 task_zero_absent;
 
-	/* ddpgen: the default template (NULL: ddpgen does not generate jobs
-	 * for it) and its formats, the default first. warn_signal: the
-	 * scheduler can signal a job before its time limit. */
-	const char	*tmpl;
-	const struct sched_format *formats;
-	size_t		 nformats;
-	int		 warn_signal;
 	/* A signal to the job reaches each task's process group, not the
 	 * task's descendants (Flux's job shell, LSF's bkill -s): ddprank
 	 * exec's watcher passes the checkpoint signal on to the launcher's
 	 * children in another group (torch 2.x's workers). */
 	int		 signals_group;
-	/* ddpgen -e NAME: the job takes NAME from the submitting shell. */
-	int		 env_pass;
-	/* The job requests (profile keys of profile.c's request list) its
-	 * template writes, NULL-ended; one of the others, when set, is
-	 * refused, for every scheduler alike. */
-	const char *const *requests;
-	/* The job is a shell script, which exports each env_default entry
-	 * the job lacks (from the submitting shell, or a module a setup
-	 * line loads); else (HPC Pack's job variables) they join env. */
-	int		 env_default_script;
-	/* The scheduler sets job variables before the task shell's startup
-	 * files run (HPC Pack): a value with $NAME references is exported
-	 * by the task's command instead (script.c). */
-	int		 env_refs_in_task;
-	/* How its templates place the node command (nodecmd.h): ddprank
-	 * as this shell code rather than its path (Slurm's script checks
-	 * it into $DDPRANK first), and all on one line without ';' (HPC
-	 * Pack's job variables) rather than a line each for ddprank, the
-	 * launcher and the script. */
-	const char	*cmd_ddprank;
-	int		 cmd_one_line;
 };
 
 /* The row of s. */
@@ -137,21 +104,6 @@ const struct sched *sched_get(enum sched_id);
 /* "slurm" etc. (every scheduler, "auto" too) to its id; -1 when none. */
 int		 sched_parse(const char *, enum sched_id *);
 const char	*sched_name(enum sched_id);
-
-/* The names of the schedulers ddpgen generates jobs for, in enum order
- * from SCHED_GEN_FIRST, NULL-ended (the profile's scheduler key). */
-extern const char *const sched_gen_names[];
-
-/* "A and B" of the titles of the schedulers ddpgen generates jobs for
- * whose jobs take variables from the submitting shell (env_pass), for
- * the message that refuses ddpgen -e NAME elsewhere. Caller frees. */
-char		*sched_env_pass_text(void);
-
-/* Whether the template of s writes the request key. */
-int		 sched_requests(enum sched_id s, const char *key);
-
-/* "a, b and c" of the requests of s. Caller frees. */
-char		*sched_requests_text(enum sched_id s);
 
 /* "a, b or c" of every --scheduler name. Caller frees. */
 char		*sched_names_text(void);
@@ -164,13 +116,5 @@ char		*sched_list_vars_text(void);
  * "A, B, C or D" of every scheduler's, first being listed first (or
  * table order when first has none). Caller frees. */
 char		*sched_job_vars_text(enum sched_id s, enum sched_id first);
-
-/* The format named name, and the scheduler it belongs to; NULL when no
- * scheduler has it. */
-const struct sched_format *sched_format(const char *name, enum sched_id *);
-
-/* "a, b or c" of the formats of s, or of every scheduler when s is
- * SCHED_AUTO. Caller frees. */
-char		*sched_formats_text(enum sched_id s);
 
 #endif

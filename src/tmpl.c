@@ -1,6 +1,7 @@
 /* tmpl.c: the template engine: parse once into a tree, render with escapes. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,14 +52,46 @@ enum tmpl_kind {
 /* The most filters one substitution may chain (raw is not one). */
 #define TMPL_MAX_FILTERS	4
 
-enum tmpl_filter {
-	TMPL_F_SH,
-	TMPL_F_SHVARS,
-	TMPL_F_XML,
-	TMPL_F_CMD,
-	TMPL_F_PS,
-	TMPL_F_PBS,
-	TMPL_F_BSUB
+/* The escapes, all of one shape; quote_sh never fails. */
+typedef int	(*tmpl_quote_fn)(struct buf *, const char *, char **);
+
+static int
+tmpl_quote_sh(struct buf *b, const char *s, char **cause)
+{
+	(void)cause;
+	quote_sh(b, s);
+	return 0;
+}
+
+static int
+tmpl_quote_shvars(struct buf *b, const char *s, char **cause)
+{
+	(void)cause;
+	quote_sh_vars(b, s);
+	return 0;
+}
+
+/* The contexts, by file extension: the one place that knows them. */
+static const struct tmpl_context {
+	const char	*ext;
+	enum tmpl_ctx	 ctx;
+	tmpl_quote_fn	 quote;
+} tmpl_contexts[] = {
+	{ ".sh", TMPL_SH, tmpl_quote_sh },
+	{ ".xml", TMPL_XML, quote_xml },
+	{ ".cmd", TMPL_CMD, quote_cmd },
+	{ ".ps1", TMPL_PS, quote_ps },
+};
+#define TMPL_NCONTEXTS	(sizeof tmpl_contexts / sizeof tmpl_contexts[0])
+
+/* The engine's filters; a caller adds its own (struct tmpl_opts). */
+static const struct tmpl_filter tmpl_filters[] = {
+	{ "sh", tmpl_quote_sh, 1 },
+	{ "shvars", tmpl_quote_shvars, 1 },
+	{ "cmd", quote_cmd, 1 },
+	{ "ps", quote_ps, 1 },
+	{ "xml", quote_xml, 0 },
+	{ NULL, NULL, 0 }
 };
 
 struct tmpl_node;
@@ -71,10 +104,12 @@ struct tmpl_nodes {
 
 struct tmpl_node {
 	enum tmpl_kind		 kind;
+	const char		*file;	/* the template or partial, in
+					   struct tmpl's files */
 	unsigned int		 line;
 	char			*text;	/* the text, or the variable's name */
 	size_t			 len;
-	enum tmpl_filter	*filters;
+	const struct tmpl_filter **filters;
 	size_t			 nfilters;
 	int			 raw;
 	struct tmpl_nodes	 body;
@@ -84,15 +119,25 @@ struct tmpl {
 	char			*name;
 	enum tmpl_ctx		 ctx;
 	struct tmpl_nodes	 body;
+	struct strlist		 files;	/* the partials' names */
 };
 
+/* One file being parsed: the template, or a partial inside it. */
 struct tmpl_parser {
 	struct tmpl		*t;
+	const char		*name;	/* this file's, for messages */
 	const char		*text;
 	const char		*p;	/* first byte not yet consumed */
 	unsigned int		 line;	/* line of p */
+	struct tmpl_nodes	*root;	/* where this file's nodes go */
 	struct tmpl_node	*open[TMPL_MAXDEPTH];
 	size_t			 depth;
+	size_t			 base;	/* sections open in the includers */
+	size_t			 include; /* partials between it and the
+					   template */
+	size_t			*total;	/* bytes read, all files */
+	const struct tmpl_parser *up;	/* the includer, or NULL */
+	const struct tmpl_opts	*opts;
 	char			**cause;
 };
 
@@ -216,6 +261,24 @@ tmpl_set(struct tmpl_vars *vars, const char *name, const char *value)
 }
 
 void
+tmpl_set_int(struct tmpl_vars *vars, const char *name, long long n)
+{
+	char	num[32];
+
+	snprintf(num, sizeof num, "%lld", n);
+	tmpl_set(vars, name, num);
+}
+
+void
+tmpl_set_count(struct tmpl_vars *vars, const char *name, long long n)
+{
+	if (n == 0)
+		tmpl_set(vars, name, "");
+	else
+		tmpl_set_int(vars, name, n);
+}
+
+void
 tmpl_set_list(struct tmpl_vars *vars, const char *name, char *const *items,
     size_t n)
 {
@@ -276,7 +339,7 @@ tmpl_set_fields(struct tmpl_vars *vars, const char *name,
 
 static struct tmpl_node *
 tmpl_node_add(struct tmpl_nodes *nodes, enum tmpl_kind kind,
-    unsigned int line)
+    const char *file, unsigned int line)
 {
 	struct tmpl_node	*n;
 
@@ -287,6 +350,7 @@ tmpl_node_add(struct tmpl_nodes *nodes, enum tmpl_kind kind,
 	}
 	n = xcalloc(1, sizeof *n);
 	n->kind = kind;
+	n->file = file;
 	n->line = line;
 	nodes->v[nodes->n++] = n;
 	return n;
@@ -314,6 +378,7 @@ tmpl_free(struct tmpl *t)
 	if (t == NULL)
 		return;
 	tmpl_nodes_free(&t->body);
+	strlist_free(&t->files);
 	free(t->name);
 	free(t);
 }
@@ -342,14 +407,20 @@ tmpl_fail(char **cause, const char *name, unsigned int line,
 
 /* A parse error at line. */
 #define tmpl_perror(ps, line, ...) \
-	tmpl_fail((ps)->cause, (ps)->t->name, (line), __VA_ARGS__)
+	tmpl_fail((ps)->cause, (ps)->name, (line), __VA_ARGS__)
 
 static struct tmpl_nodes *
 tmpl_current(struct tmpl_parser *ps)
 {
 	if (ps->depth == 0)
-		return &ps->t->body;
+		return ps->root;
 	return &ps->open[ps->depth - 1]->body;
+}
+
+static struct tmpl_node *
+tmpl_add(struct tmpl_parser *ps, enum tmpl_kind kind, unsigned int line)
+{
+	return tmpl_node_add(tmpl_current(ps), kind, ps->name, line);
 }
 
 static unsigned int
@@ -371,7 +442,7 @@ tmpl_add_text(struct tmpl_parser *ps, const char *from, const char *to)
 
 	if (to <= from)
 		return;
-	n = tmpl_node_add(tmpl_current(ps), TMPL_TEXT, ps->line);
+	n = tmpl_add(ps, TMPL_TEXT, ps->line);
 	n->text = xstrndup(from, (size_t)(to - from));
 	n->len = (size_t)(to - from);
 }
@@ -383,8 +454,8 @@ tmpl_blank(char c)
 }
 
 /*
- * A section or comment tag alone on its line takes the whole line with
- * it (leading blanks, trailing blanks and the newline), so sections can
+ * A section, comment or partial tag alone on its line takes the whole
+ * line with it (leading blanks, trailing blanks and the newline), so sections can
  * sit on lines of their own without leaving blank lines behind. On
  * success *start and *end delimit the line; a tag earlier on the same
  * line (which ended at ps->p) rules it out.
@@ -437,14 +508,18 @@ tmpl_valid_name(const char *s, size_t len)
 	return 1;
 }
 
+/* Inside a {{#list}}, in this file or around the {{>name}} that
+ * includes it. */
 static int
 tmpl_in_each(const struct tmpl_parser *ps)
 {
 	size_t	i;
 
-	for (i = 0; i < ps->depth; i++) {
-		if (ps->open[i]->kind == TMPL_EACH)
-			return 1;
+	for (; ps != NULL; ps = ps->up) {
+		for (i = 0; i < ps->depth; i++) {
+			if (ps->open[i]->kind == TMPL_EACH)
+				return 1;
+		}
 	}
 	return 0;
 }
@@ -493,7 +568,7 @@ tmpl_open_section(struct tmpl_parser *ps, unsigned int line, char sigil,
 
 	if (tmpl_check_name(ps, line, name, len) != 0)
 		return -1;
-	if (ps->depth == TMPL_MAXDEPTH)
+	if (ps->base + ps->depth == TMPL_MAXDEPTH)
 		return tmpl_perror(ps, line, "sections nested deeper than %d",
 		    TMPL_MAXDEPTH);
 	if (sigil == '#')
@@ -502,7 +577,7 @@ tmpl_open_section(struct tmpl_parser *ps, unsigned int line, char sigil,
 		kind = TMPL_IF;
 	else
 		kind = TMPL_UNLESS;
-	n = tmpl_node_add(tmpl_current(ps), kind, line);
+	n = tmpl_add(ps, kind, line);
 	n->text = xstrndup(name, len);
 	ps->open[ps->depth++] = n;
 	return 0;
@@ -528,35 +603,34 @@ tmpl_close_section(struct tmpl_parser *ps, unsigned int line,
 	return 0;
 }
 
+/* The filter named [s, s + len) in rows, or NULL. */
+static const struct tmpl_filter *
+tmpl_filter_in(const struct tmpl_filter *rows, const char *s, size_t len)
+{
+	for (; rows != NULL && rows->name != NULL; rows++)
+		if (strlen(rows->name) == len && memcmp(rows->name, s, len) == 0)
+			return rows;
+	return NULL;
+}
+
 static int
 tmpl_add_filter(struct tmpl_parser *ps, struct tmpl_node *n,
     const char *s, size_t len)
 {
-	enum tmpl_filter	f;
+	const struct tmpl_filter	*f;
 
-	if (len == 2 && memcmp(s, "sh", 2) == 0)
-		f = TMPL_F_SH;
-	else if (len == 6 && memcmp(s, "shvars", 6) == 0)
-		f = TMPL_F_SHVARS;
-	else if (len == 3 && memcmp(s, "xml", 3) == 0)
-		f = TMPL_F_XML;
-	else if (len == 3 && memcmp(s, "cmd", 3) == 0)
-		f = TMPL_F_CMD;
-	else if (len == 2 && memcmp(s, "ps", 2) == 0)
-		f = TMPL_F_PS;
-	else if (len == 3 && memcmp(s, "pbs", 3) == 0)
-		f = TMPL_F_PBS;
-	else if (len == 4 && memcmp(s, "bsub", 4) == 0)
-		f = TMPL_F_BSUB;
-	else if (len == 3 && memcmp(s, "raw", 3) == 0) {
+	if (len == 3 && memcmp(s, "raw", 3) == 0) {
 		/* Not a filter of the value: it only turns off the
 		 * context's quoting at the end. */
 		n->raw = 1;
 		return 0;
-	} else if (len == 0)
+	}
+	if (len == 0)
 		return tmpl_perror(ps, n->line, "empty filter after '%s'",
 		    n->text);
-	else
+	if ((f = tmpl_filter_in(tmpl_filters, s, len)) == NULL &&
+	    (ps->opts == NULL ||
+	    (f = tmpl_filter_in(ps->opts->filters, s, len)) == NULL))
 		return tmpl_perror(ps, n->line, "unknown filter '%.*s'",
 		    tmpl_show(len), s);
 	/* Each escape can triple the length of what it escapes: a chain
@@ -596,7 +670,7 @@ tmpl_variable(struct tmpl_parser *ps, unsigned int line, const char *s,
 	tmpl_trim(&s, &part);
 	if (tmpl_check_name(ps, line, s, part) != 0)
 		return -1;
-	n = tmpl_node_add(tmpl_current(ps), TMPL_VAR, line);
+	n = tmpl_add(ps, TMPL_VAR, line);
 	n->text = xstrndup(s, part);
 	while (bar != NULL) {
 		s = bar + 1;
@@ -607,6 +681,99 @@ tmpl_variable(struct tmpl_parser *ps, unsigned int line, const char *s,
 			return -1;
 	}
 	return 0;
+}
+
+static int	tmpl_parse_file(struct tmpl_parser *);
+
+/* Whether path is the file of ps or of one of its includers. */
+static int
+tmpl_including(const struct tmpl_parser *ps, const char *path)
+{
+	for (; ps != NULL; ps = ps->up)
+		if (strcmp(ps->name, path) == 0)
+			return 1;
+	return 0;
+}
+
+/* Reads the partial at path (taken) and parses it in the current place. */
+static int
+tmpl_read_partial(struct tmpl_parser *ps, unsigned int line, char *path,
+    const char *name)
+{
+	struct tmpl_parser	 sub;
+	char			*text, *why;
+	size_t			 len;
+	int			 r;
+
+	if (tmpl_including(ps, path)) {
+		r = tmpl_perror(ps, line, "partial '%s' (%s) includes itself",
+		    name, path);
+		free(path);
+		return r;
+	}
+	strlist_addown(&ps->t->files, path);
+	if ((text = util_readfile_max(path, UTIL_READ_TMPL_MAX, &len,
+	    &why)) == NULL) {
+		r = tmpl_perror(ps, line, "partial '%s': %s", name, why);
+		free(why);
+		return r;
+	}
+	if (strlen(text) != len || (*ps->total += len) > UTIL_READ_TMPL_MAX) {
+		r = strlen(text) != len ? tmpl_fail(ps->cause, path,
+		    1 + tmpl_count_lines(text, text + strlen(text)),
+		    "NUL byte in template") : tmpl_perror(ps, line,
+		    "partial '%s': the template and its partials exceed %u "
+		    "bytes", name, UTIL_READ_TMPL_MAX);
+		free(text);
+		return r;
+	}
+	memset(&sub, 0, sizeof sub);
+	sub.t = ps->t;
+	sub.name = path;
+	sub.text = sub.p = text;
+	sub.line = 1;
+	sub.root = tmpl_current(ps);
+	sub.base = ps->base + ps->depth;
+	sub.include = ps->include + 1;
+	sub.total = ps->total;
+	sub.up = ps;
+	sub.opts = ps->opts;
+	sub.cause = ps->cause;
+	r = tmpl_parse_file(&sub);
+	free(text);
+	return r;
+}
+
+/* {{>name}}: the caller's finder names the file, which is parsed here. */
+static int
+tmpl_partial(struct tmpl_parser *ps, unsigned int line, const char *s,
+    size_t len)
+{
+	char	*name, *file, *path, *why;
+	int	 r;
+
+	if (!tmpl_valid_name(s, len) || s[0] == '.')
+		return tmpl_perror(ps, line, "bad partial name '%.*s'",
+		    tmpl_show(len), s);
+	name = xstrndup(s, len);
+	if (ps->opts == NULL || ps->opts->find == NULL)
+		r = tmpl_perror(ps, line, "partial '%s': this template cannot "
+		    "include partials", name);
+	else if (ps->include == TMPL_MAXINCLUDE)
+		r = tmpl_perror(ps, line, "partial '%s': partials included "
+		    "deeper than %d", name, TMPL_MAXINCLUDE);
+	else {
+		xasprintf(&file, "%s%s", name, tmpl_ctx_ext(ps->t->ctx));
+		if ((path = ps->opts->find(ps->opts->arg, file, &why)) == NULL) {
+			r = tmpl_perror(ps, line, "partial '%s': %s", name,
+			    why);
+			free(why);
+		} else
+			r = tmpl_read_partial(ps, line, path, name);
+		free(file);
+	}
+	free(name);
+	return r;
 }
 
 /* The text between {{ and }}, blanks trimmed. */
@@ -622,13 +789,15 @@ tmpl_tag(struct tmpl_parser *ps, unsigned int line, const char *s,
 	sigil = s[0];
 	if (sigil == '!')
 		return 0;
-	if (strchr("#?^/", sigil) == NULL)
+	if (strchr("#?^/>", sigil) == NULL)
 		return tmpl_variable(ps, line, s, len);
 	s++;
 	len--;
 	tmpl_trim(&s, &len);
 	if (len == 0)
 		return tmpl_perror(ps, line, "no name in {{%c}}", sigil);
+	if (sigil == '>')
+		return tmpl_partial(ps, line, s, len);
 	if (sigil == '/')
 		return tmpl_close_section(ps, line, s, len);
 	return tmpl_open_section(ps, line, sigil, s, len);
@@ -641,7 +810,7 @@ tmpl_is_block(const char *open, const char *close)
 
 	while (s < close && tmpl_blank(*s))
 		s++;
-	return s < close && strchr("!#?^/", *s) != NULL;
+	return s < close && strchr("!#?^/>", *s) != NULL;
 }
 
 /* Consumes the text before the next tag and the tag itself; 0 at the
@@ -671,31 +840,44 @@ tmpl_next(struct tmpl_parser *ps)
 	return 1;
 }
 
+/* Parses one file's text to its end; its sections close in it. */
+static int
+tmpl_parse_file(struct tmpl_parser *ps)
+{
+	int	r;
+
+	while ((r = tmpl_next(ps)) == 1)
+		/* nothing */;
+	if (r == 0 && ps->depth > 0)
+		r = tmpl_perror(ps, ps->open[ps->depth - 1]->line,
+		    "{{%s%s}} is never closed",
+		    tmpl_sigil(ps->open[ps->depth - 1]->kind),
+		    ps->open[ps->depth - 1]->text);
+	return r;
+}
+
 struct tmpl *
 tmpl_parse(const char *name, const char *text, enum tmpl_ctx ctx,
-    char **cause)
+    const struct tmpl_opts *opts, char **cause)
 {
 	struct tmpl_parser	 ps;
 	struct tmpl		*t;
-	int			 r;
+	size_t			 total = strlen(text);
 
 	t = xcalloc(1, sizeof *t);
 	t->name = xstrdup(name);
 	t->ctx = ctx;
+	strlist_init(&t->files);
 	memset(&ps, 0, sizeof ps);
 	ps.t = t;
+	ps.name = t->name;
 	ps.text = ps.p = text;
 	ps.line = 1;
+	ps.root = &t->body;
+	ps.total = &total;
+	ps.opts = opts;
 	ps.cause = cause;
-	while ((r = tmpl_next(&ps)) == 1)
-		/* nothing */;
-	if (r == 0 && ps.depth > 0) {
-		r = tmpl_perror(&ps, ps.open[ps.depth - 1]->line,
-		    "{{%s%s}} is never closed",
-		    tmpl_sigil(ps.open[ps.depth - 1]->kind),
-		    ps.open[ps.depth - 1]->text);
-	}
-	if (r != 0) {
+	if (tmpl_parse_file(&ps) != 0) {
 		tmpl_free(t);
 		return NULL;
 	}
@@ -706,35 +888,64 @@ int
 tmpl_ctx_of(const char *path, enum tmpl_ctx *ctx)
 {
 	const char	*base, *dot;
+	size_t		 i;
 
 	base = strrchr(path, '/');
 	base = base != NULL ? base + 1 : path;
 	if ((dot = strrchr(base, '.')) == NULL)
 		return -1;
-	if (strcmp(dot, ".sh") == 0)
-		*ctx = TMPL_SH;
-	else if (strcmp(dot, ".xml") == 0)
-		*ctx = TMPL_XML;
-	else if (strcmp(dot, ".cmd") == 0)
-		*ctx = TMPL_CMD;
-	else if (strcmp(dot, ".ps1") == 0)
-		*ctx = TMPL_PS;
-	else
-		return -1;
-	return 0;
+	for (i = 0; i < TMPL_NCONTEXTS; i++) {
+		if (strcmp(dot, tmpl_contexts[i].ext) == 0) {
+			*ctx = tmpl_contexts[i].ctx;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static const struct tmpl_context *
+tmpl_context(enum tmpl_ctx ctx)
+{
+	size_t	i;
+
+	for (i = 0; i < TMPL_NCONTEXTS - 1; i++)
+		if (tmpl_contexts[i].ctx == ctx)
+			break;
+	return &tmpl_contexts[i];
+}
+
+const char *
+tmpl_ctx_ext(enum tmpl_ctx ctx)
+{
+	return tmpl_context(ctx)->ext;
+}
+
+char *
+tmpl_exts_text(void)
+{
+	struct buf	b;
+	size_t		i;
+
+	buf_init(&b);
+	for (i = 0; i < TMPL_NCONTEXTS; i++)
+		buf_add_item(&b, tmpl_contexts[i].ext, i + 1 == TMPL_NCONTEXTS,
+		    " or ");
+	return buf_take(&b);
 }
 
 struct tmpl *
-tmpl_load(const char *path, char **cause)
+tmpl_load(const char *path, const struct tmpl_opts *opts, char **cause)
 {
 	struct tmpl	*t;
 	enum tmpl_ctx	 ctx;
-	char		*text;
+	char		*text, *exts;
 	size_t		 len, nul;
 
 	if (tmpl_ctx_of(path, &ctx) != 0) {
-		util_fail(cause, "%s: a template's name must end in .sh, "
-		    ".xml, .cmd or .ps1", path);
+		exts = tmpl_exts_text();
+		util_fail(cause, "%s: a template's name must end in %s", path,
+		    exts);
+		free(exts);
 		return NULL;
 	}
 	if ((text = util_readfile_max(path, UTIL_READ_TMPL_MAX, &len,
@@ -746,16 +957,16 @@ tmpl_load(const char *path, char **cause)
 		free(text);
 		return NULL;
 	}
-	t = tmpl_parse(path, text, ctx, cause);
+	t = tmpl_parse(path, text, ctx, opts, cause);
 	free(text);
 	return t;
 }
 
 /* Rendering. */
 
-/* A render error at node n. */
+/* A render error at node n, in the file it came from. */
 #define tmpl_rerror(t, n, cause, ...) \
-	tmpl_fail((cause), (t)->name, (n)->line, __VA_ARGS__)
+	((void)(t), tmpl_fail((cause), (n)->file, (n)->line, __VA_ARGS__))
 
 /* Looks the node's name up, innermost scope first. */
 static int
@@ -812,39 +1023,10 @@ tmpl_strings(const struct tmpl *t, const struct tmpl_node *n,
 	return 0;
 }
 
-/* The escapes, all of one shape; quote_sh never fails. */
-typedef int	(*tmpl_quote_fn)(struct buf *, const char *, char **);
-
-static int
-tmpl_quote_sh(struct buf *b, const char *s, char **cause)
-{
-	(void)cause;
-	quote_sh(b, s);
-	return 0;
-}
-
-static int
-tmpl_quote_shvars(struct buf *b, const char *s, char **cause)
-{
-	(void)cause;
-	quote_sh_vars(b, s);
-	return 0;
-}
-
 static tmpl_quote_fn
 tmpl_ctx_quote(enum tmpl_ctx ctx)
 {
-	switch (ctx) {
-	case TMPL_SH:
-		return tmpl_quote_sh;
-	case TMPL_XML:
-		return quote_xml;
-	case TMPL_CMD:
-		return quote_cmd;
-	case TMPL_PS:
-		return quote_ps;
-	}
-	return quote_xml;
+	return tmpl_context(ctx)->quote;
 }
 
 int
@@ -909,25 +1091,11 @@ tmpl_filter_words(const struct tmpl *t, const struct tmpl_node *n,
 
 static int
 tmpl_filter(const struct tmpl *t, const struct tmpl_node *n,
-    enum tmpl_filter f, struct strlist *l, char **cause)
+    const struct tmpl_filter *f, struct strlist *l, char **cause)
 {
-	switch (f) {
-	case TMPL_F_SH:
-		return tmpl_filter_words(t, n, l, tmpl_quote_sh, cause);
-	case TMPL_F_SHVARS:
-		return tmpl_filter_words(t, n, l, tmpl_quote_shvars, cause);
-	case TMPL_F_CMD:
-		return tmpl_filter_words(t, n, l, quote_cmd, cause);
-	case TMPL_F_PS:
-		return tmpl_filter_words(t, n, l, quote_ps, cause);
-	case TMPL_F_PBS:
-		return tmpl_filter_words(t, n, l, quote_pbs, cause);
-	case TMPL_F_BSUB:
-		return tmpl_filter_words(t, n, l, quote_bsub, cause);
-	case TMPL_F_XML:
-		return tmpl_quote(t, n, l, quote_xml, cause);
-	}
-	return 0;
+	if (f->words)
+		return tmpl_filter_words(t, n, l, f->quote, cause);
+	return tmpl_quote(t, n, l, f->quote, cause);
 }
 
 static int

@@ -6,17 +6,25 @@
  *                       escape; filters: sh (one shell word; a list becomes
  *                       its words joined by spaces), shvars (as sh, but
  *                       $NAME and ${NAME} expand: quote_sh_vars), cmd and
- *                       ps (likewise, with quote_cmd and quote_ps), pbs
- *                       (one word of a #PBS line: quote_pbs), bsub
- *                       (an #BSUB line's value: quote_bsub), xml,
- *                       raw (no context escape at the end: must be asked
- *                       for explicitly)
+ *                       ps (likewise, with quote_cmd and quote_ps), xml,
+ *                       those the caller adds (struct tmpl_opts: a
+ *                       back-end's directive quoting, gen.h), and raw (no
+ *                       context escape at the end: must be asked for
+ *                       explicitly)
  *   {{#list}}..{{/list}} repeated per item; {{.}} is a string item, the
  *                       fields of a record item are visible by name
  *   {{?name}}..{{/name}} rendered when name is a non-empty string or list
  *   {{^name}}..{{/name}} rendered when name is empty or an empty list
  *   {{! comment }}
- * A line holding only a section or comment tag is dropped whole.
+ *   {{>name}}           the partial name: the template file that the
+ *                       caller's finder gives for name and the including
+ *                       template's extension (struct tmpl_opts), read and
+ *                       parsed in its place, with the same context; its
+ *                       sections close in it, it may include others
+ *                       (TMPL_MAXINCLUDE deep, never itself) and its
+ *                       errors name it
+ * A line holding only a section, comment or partial tag is dropped whole
+ * (a partial's own text takes its place).
  * A list in {{name}} renders as its items, each escaped, joined by one
  * space (so in a shell template each item is one word).
  * The context comes from the template file's extension: .sh (shell,
@@ -25,8 +33,8 @@
  * single-quoted string); others are an error naming the file. The
  * escapes are described in quote.h.
  * Errors (unknown variable, unknown filter, unclosed or mismatched
- * section, bad tag, a value the escape refuses) name the template file
- * and line: "FILE:LINE: msg".
+ * section, bad tag, a partial not found, a value the escape refuses)
+ * name the template file (or partial) and line: "FILE:LINE: msg".
  *
  * Details:
  * - Names are [A-Za-z_][A-Za-z0-9_-]*; blanks inside the braces and
@@ -60,14 +68,42 @@ enum tmpl_ctx {
 	TMPL_PS
 };
 
+/* How deep partials may include partials. */
+#define TMPL_MAXINCLUDE	8
+
 struct tmpl;
 struct tmpl_vars;
+
+/* A filter, {{x|NAME}}: quote escapes a string (-1 + *cause when it
+ * cannot); with words, a list becomes one string, its items escaped and
+ * joined by spaces (so the next escape quotes it whole), else each item
+ * is escaped alone. */
+struct tmpl_filter {
+	const char	*name;
+	int		(*quote)(struct buf *, const char *, char **cause);
+	int		 words;
+};
+
+/* What a template may use beside the engine's own: partials, whose path
+ * find gives for a name with the template's extension ("run.sh"; NULL +
+ * *cause when there is none; NULL find: a {{>name}} is an error), and
+ * more filters, a row without a name ending them (NULL: none). */
+struct tmpl_opts {
+	char		*(*find)(void *arg, const char *name, char **cause);
+	void		*arg;
+	const struct tmpl_filter *filters;
+};
 
 struct tmpl_vars *tmpl_vars_new(void);
 void		 tmpl_vars_free(struct tmpl_vars *);
 /* Sets a string variable (copies; replaces an earlier value). */
 void		 tmpl_set(struct tmpl_vars *, const char *name,
 		    const char *value);
+/* Sets name to the decimal n; tmpl_set_count the same, but "" for 0, so
+ * that {{?name}} tests it. */
+void		 tmpl_set_int(struct tmpl_vars *, const char *name, long long n);
+void		 tmpl_set_count(struct tmpl_vars *, const char *name,
+		    long long n);
 /* Sets a list-of-strings variable (copies). */
 void		 tmpl_set_list(struct tmpl_vars *, const char *name,
 		    char *const *items, size_t n);
@@ -87,17 +123,23 @@ void		 tmpl_set_fields(struct tmpl_vars *, const char *name,
 /* The context of a template file, by its name's extension (.sh, .xml,
  * .cmd, .ps1); -1 for any other. */
 int		 tmpl_ctx_of(const char *path, enum tmpl_ctx *);
+/* The extension of ctx's files (".sh"). */
+const char	*tmpl_ctx_ext(enum tmpl_ctx);
+/* "a, b or c" of the extensions. Caller frees. */
+char		*tmpl_exts_text(void);
 /* Appends s escaped for ctx as {{name}} would write it; -1 + *cause
  * when the context cannot carry it. */
 int		 tmpl_escape(enum tmpl_ctx, struct buf *, const char *s,
 		    char **cause);
 
-/* Parses template text; name is used in messages. NULL + *cause on error. */
+/* Parses template text; name is used in messages; opts may be NULL.
+ * NULL + *cause on error. */
 struct tmpl	*tmpl_parse(const char *name, const char *text,
-		    enum tmpl_ctx, char **cause);
+		    enum tmpl_ctx, const struct tmpl_opts *, char **cause);
 /* Reads and parses a file, the context chosen by its extension; a NUL
- * byte in the file is an error. */
-struct tmpl	*tmpl_load(const char *path, char **cause);
+ * byte in the file (or a partial) is an error. */
+struct tmpl	*tmpl_load(const char *path, const struct tmpl_opts *,
+		    char **cause);
 /* Checks that every name of the template resolves in vars, in sections
  * that would not render too: a name inside {{#list}} may be a field of
  * one of its records or a declared field (tmpl_set_fields). -1 +

@@ -7,12 +7,12 @@
 #   {{command}}
 #flux: --job-name={{job_name}}
 #flux: -N {{nodes}}
-{{?sbatch_exclusive}}
+{{?exclusive}}
 #flux: --exclusive
-{{/sbatch_exclusive}}
-{{?runtime_seconds}}
-#flux: -t {{runtime_seconds}}s
-{{/runtime_seconds}}
+{{/exclusive}}
+{{?time}}
+#flux: -t {{time}}
+{{/time}}
 {{?partition}}
 #flux: -q {{partition}}
 {{/partition}}
@@ -22,9 +22,9 @@
 {{?constraint}}
 #flux: --requires={{constraint}}
 {{/constraint}}
-{{?job_output_flux}}
-#flux: --output={{job_output_flux}}
-{{/job_output_flux}}
+{{?output}}
+#flux: --output={{output}}
+{{/output}}
 {{?requeue}}
 #flux: --signal={{checkpoint_signal}}@{{signal_lead}}s
 #flux: -o output.mode=append

@@ -15,25 +15,25 @@
 {{^lsf_jsrun}}
 #BSUB -n {{nodes}}
 #BSUB -R "span[ptile=1]"
-{{?sbatch_exclusive}}
+{{?exclusive}}
 #BSUB -x
-{{/sbatch_exclusive}}
+{{/exclusive}}
 {{?gpus_per_node}}
 #BSUB -gpu "num={{gpus_per_node}}"
 {{/gpus_per_node}}
 {{/lsf_jsrun}}
-{{?lsf_walltime}}
-#BSUB -W {{lsf_walltime}}
-{{/lsf_walltime}}
+{{?time}}
+#BSUB -W {{time}}
+{{/time}}
 {{?partition}}
 #BSUB -q {{partition|bsub|raw}}
 {{/partition}}
 {{?account}}
 #BSUB -P {{account|bsub|raw}}
 {{/account}}
-{{?lsf_output}}
-#BSUB -o {{lsf_output|bsub|raw}}
-{{/lsf_output}}
+{{?output}}
+#BSUB -o {{output|bsub|raw}}
+{{/output}}
 {{?requeue}}
 #BSUB -wa URG
 #BSUB -wt {{lsf_warn_time}}

@@ -7,10 +7,10 @@
 #PBS -S /bin/bash
 #PBS -N {{job_name|pbs|raw}}
 #PBS -l select={{nodes}}{{?cpus_per_task}}:ncpus={{cpus_per_task}}{{/cpus_per_task}}{{?gpus_per_node}}:ngpus={{gpus_per_node}}{{/gpus_per_node}}{{?pbs_select}}:{{pbs_select|pbs|raw}}{{/pbs_select}}:mpiprocs=1
-#PBS -l place=scatter{{?sbatch_exclusive}}:excl{{/sbatch_exclusive}}
-{{?walltime}}
-#PBS -l walltime={{walltime}}
-{{/walltime}}
+#PBS -l place=scatter{{?exclusive}}:excl{{/exclusive}}
+{{?time}}
+#PBS -l walltime={{time}}
+{{/time}}
 {{?partition}}
 #PBS -q {{partition|pbs|raw}}
 {{/partition}}
@@ -21,9 +21,9 @@
 #PBS -l filesystems={{filesystems|pbs|raw}}
 {{/filesystems}}
 #PBS -j oe
-{{?pbs_output}}
-#PBS -o {{pbs_output|pbs|raw}}
-{{/pbs_output}}
+{{?output}}
+#PBS -o {{output|pbs|raw}}
+{{/output}}
 set -euo pipefail
 
 # PBS starts this script in the home directory: the training's relative
@@ -113,7 +113,7 @@ ddpgen_seconds() {
 # The walltime the job got (qsub -l walltime= beats this script's).
 ddpgen_wall=$(qstat -f "$PBS_JOBID" 2>/dev/null |
     sed -n 's/^ *Resource_List\.walltime = //p') || ddpgen_wall=
-[ -n "$ddpgen_wall" ] || ddpgen_wall={{walltime}}
+[ -n "$ddpgen_wall" ] || ddpgen_wall={{time}}
 ddpgen_wall=$(ddpgen_seconds "$ddpgen_wall")
 if [ -n "$ddpgen_wall" ] && [ "$ddpgen_wall" -gt "$ddpgen_lead" ]; then
 	DDPGEN_WARN_AT=$(( $(date +%s) + ddpgen_wall - ddpgen_lead ))

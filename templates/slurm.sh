@@ -6,9 +6,9 @@
 #SBATCH --job-name={{job_name}}
 #SBATCH --nodes={{nodes}}
 #SBATCH --ntasks-per-node={{tasks_per_node}}
-{{?sbatch_exclusive}}
+{{?exclusive}}
 #SBATCH --exclusive
-{{/sbatch_exclusive}}
+{{/exclusive}}
 {{?gpus_per_node}}
 #SBATCH --gpus-per-node={{gpus_per_node}}
 {{/gpus_per_node}}
@@ -30,9 +30,9 @@
 {{?constraint}}
 #SBATCH --constraint={{constraint}}
 {{/constraint}}
-{{?job_output}}
-#SBATCH --output={{job_output}}
-{{/job_output}}
+{{?output}}
+#SBATCH --output={{output}}
+{{/output}}
 {{?requeue}}
 #SBATCH --requeue
 #SBATCH --open-mode=append

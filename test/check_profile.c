@@ -11,7 +11,9 @@
 
 #include <check.h>
 
+#include "gen.h"
 #include "profile.h"
+#include "profile-int.h"
 #include "testlib.h"
 #include "util.h"
 #include "xmalloc.h"
@@ -236,13 +238,8 @@ START_TEST(test_every_key)
 	    "rdzv = c10d\n"
 	    "template = \"/opt/t.xml\"\n"
 	    "ddprank = \"/opt/bin/ddprank\"\n"
-	    "shared_dir = \"/shared\"\n"
-	    "task_shell = plain\n"
-	    "path = \"/usr/local/cuda/bin:/usr/bin:/bin\"\n"
 	    "exclusive = false\n"
-	    "c10d_shared = true\n"
-	    "fail_on_task_failure = no\n"
-	    "exchange_timeout = 60\n");
+	    "c10d_shared = true\n");
 	ck_assert_str_eq(p->description, "all keys");
 	ck_assert_int_eq(p->scheduler, SCHED_SLURM);
 	ck_assert_int_eq(p->discovery, PROFILE_IFACE);
@@ -268,60 +265,161 @@ START_TEST(test_every_key)
 	ck_assert_int_eq(p->rdzv, RDZV_C10D);
 	ck_assert_str_eq(p->template, "/opt/t.xml");
 	ck_assert_str_eq(p->ddprank, "/opt/bin/ddprank");
+	ck_assert_int_eq(p->exclusive, 0);
+	ck_assert_int_eq(profile_validate(p, NULL), 0);
+	profile_free(p);
+	/* HPC Pack's own keys; Slurm's are refused there, and they on
+	 * Slurm (test_requests). */
+	p = parse_ok("description = d\nscheduler = hpcpack\n"
+	    "node_group = \"GPUNodes\"\n"
+	    "shared_dir = \"/shared\"\n"
+	    "task_shell = plain\n"
+	    "path = \"/usr/local/cuda/bin:/usr/bin:/bin\"\n"
+	    "fail_on_task_failure = no\n"
+	    "exchange_timeout = 60\n");
+	ck_assert_str_eq(p->node_group, "GPUNodes");
 	ck_assert_str_eq(p->shared_dir, "/shared");
 	ck_assert_int_eq(p->task_shell, PROFILE_SHELL_PLAIN);
 	ck_assert_str_eq(p->path_env, "/usr/local/cuda/bin:/usr/bin:/bin");
-	ck_assert_int_eq(p->exclusive, 0);
 	ck_assert_int_eq(p->fail_on_task_failure, 0);
 	ck_assert_int_eq(p->exchange_timeout, 60);
 	ck_assert_int_eq(profile_validate(p, NULL), 0);
 	profile_free(p);
-	/* HPC Pack's own request; Slurm's are refused there, and it on
-	 * Slurm (test_requests). */
+}
+END_TEST
+
+#define HPC_TAKE "(they take: node_group, shared_dir, task_shell, path, " \
+	"fail_on_task_failure and exchange_timeout)"
+#define SLURM_TAKE "(they take: partition, account, qos, constraint, " \
+	"job_output, cpus_per_task, label_output, sbatch_extra, requeue, " \
+	"signal_lead, checkpoint_signal and max_requeues)"
+#define PBS_TAKE "(they take: partition, account, job_output, " \
+	"cpus_per_task, requeue, signal_lead, checkpoint_signal, " \
+	"max_requeues, filesystems, pbs_select and pbs_launcher)"
+#define FLUX_TAKE "(they take: partition, account, constraint, " \
+	"job_output, label_output, requeue, signal_lead, checkpoint_signal " \
+	"and max_requeues)"
+#define LSF_TAKE "(they take: partition, account, job_output, " \
+	"cpus_per_task, requeue, signal_lead, checkpoint_signal, " \
+	"max_requeues and lsf_launcher)"
+
+/* A key that only some schedulers' jobs honour, set on a site whose jobs
+ * do not to other than its default, is refused, one line each, in the
+ * same words for every scheduler; its default passes anywhere. */
+START_TEST(test_requests)
+{
+	struct profile	*p;
+
+	parse_fails("description = d\nscheduler = hpcpack\n"
+	    "partition = gpu\naccount = m1\nqos = q\nconstraint = c\n"
+	    "sbatch_extra = {\"--mail-type=END\"}\nrequeue = true\n"
+	    "job_output = o\ncpus_per_task = 2\nlabel_output = false\n"
+	    "signal_lead = 60\ncheckpoint_signal = USR1\nmax_requeues = 1\n",
+	    "t.conf:3: partition: a key HPC Pack jobs have no word for "
+	    HPC_TAKE "\n"
+	    "t.conf:4: account: a key HPC Pack jobs have no word for "
+	    HPC_TAKE "\n"
+	    "t.conf:5: qos: a key HPC Pack jobs have no word for "
+	    HPC_TAKE "\n"
+	    "t.conf:6: constraint: a key HPC Pack jobs have no word for "
+	    HPC_TAKE "\n"
+	    "t.conf:7: sbatch_extra: a key HPC Pack jobs have no word for "
+	    HPC_TAKE "\n"
+	    "t.conf:8: requeue: a key HPC Pack jobs have no word for "
+	    HPC_TAKE "\n"
+	    "t.conf:9: job_output: a key HPC Pack jobs have no word for "
+	    HPC_TAKE "\n"
+	    "t.conf:10: cpus_per_task: a key HPC Pack jobs have no word for "
+	    HPC_TAKE "\n"
+	    "t.conf:11: label_output: a key HPC Pack jobs have no word for "
+	    HPC_TAKE "\n"
+	    "t.conf:12: signal_lead: a key HPC Pack jobs have no word for "
+	    HPC_TAKE "\n"
+	    "t.conf:13: checkpoint_signal: a key HPC Pack jobs have no word "
+	    "for " HPC_TAKE "\n"
+	    "t.conf:14: max_requeues: a key HPC Pack jobs have no word for "
+	    HPC_TAKE);
+	parse_fails(BASE "node_group = g\nshared_dir = /s\n"
+	    "task_shell = login\npath = /bin\nfail_on_task_failure = no\n"
+	    "exchange_timeout = 9\npbs_select = \"a=b\"\n"
+	    "filesystems = home\npbs_launcher = pbsdsh\n"
+	    "lsf_launcher = jsrun\n",
+	    "t.conf:3: node_group: a key Slurm jobs have no word for "
+	    SLURM_TAKE "\n"
+	    "t.conf:4: shared_dir: a key Slurm jobs have no word for "
+	    SLURM_TAKE "\n"
+	    "t.conf:5: task_shell: a key Slurm jobs have no word for "
+	    SLURM_TAKE "\n"
+	    "t.conf:6: path: a key Slurm jobs have no word for "
+	    SLURM_TAKE "\n"
+	    "t.conf:7: fail_on_task_failure: a key Slurm jobs have no word "
+	    "for " SLURM_TAKE "\n"
+	    "t.conf:8: exchange_timeout: a key Slurm jobs have no word for "
+	    SLURM_TAKE "\n"
+	    "t.conf:9: pbs_select: a key Slurm jobs have no word for "
+	    SLURM_TAKE "\n"
+	    "t.conf:10: filesystems: a key Slurm jobs have no word for "
+	    SLURM_TAKE "\n"
+	    "t.conf:11: pbs_launcher: a key Slurm jobs have no word for "
+	    SLURM_TAKE "\n"
+	    "t.conf:12: lsf_launcher: a key Slurm jobs have no word for "
+	    SLURM_TAKE);
+	parse_fails("description = d\nscheduler = pbs\nqos = q\n"
+	    "constraint = c\npartition = p\nlabel_output = no\n",
+	    "t.conf:3: qos: a key PBS jobs have no word for " PBS_TAKE "\n"
+	    "t.conf:4: constraint: a key PBS jobs have no word for " PBS_TAKE
+	    "\n"
+	    "t.conf:6: label_output: a key PBS jobs have no word for "
+	    PBS_TAKE);
+	parse_fails("description = d\nscheduler = flux\nqos = q\n"
+	    "constraint = c\ncpus_per_task = 4\n",
+	    "t.conf:3: qos: a key Flux jobs have no word for " FLUX_TAKE "\n"
+	    "t.conf:5: cpus_per_task: a key Flux jobs have no word for "
+	    FLUX_TAKE);
+	parse_fails("description = d\nscheduler = lsf\n"
+	    "sbatch_extra = {\"--x\"}\n",
+	    "t.conf:3: sbatch_extra: a key LSF jobs have no word for "
+	    LSF_TAKE);
+	/* blaunch starts a task with the CPUs LSF gives it. */
+	parse_fails("description = d\nscheduler = lsf\n"
+	    "cpus_per_task = 4\n",
+	    "t.conf:3: cpus_per_task: lsf_launcher = blaunch has no word for "
+	    "it (jsrun's --cpu_per_rs has)");
+	/* A key set to its default asks for nothing. */
+	p = parse_ok(BASE "shared_dir = \"/app\"\ntask_shell = "
+	    "login-interactive\nexchange_timeout = 300\nsbatch_extra = {}\n"
+	    "pbs_launcher = mpiexec\n");
+	profile_free(p);
 	p = parse_ok("description = d\nscheduler = hpcpack\n"
-	    "node_group = \"GPUNodes\"\n");
-	ck_assert_str_eq(p->node_group, "GPUNodes");
+	    "label_output = true\nrequeue = false\nsignal_lead = 120\n"
+	    "job_output = \"ddp-%j.out\"\n");
 	profile_free(p);
 }
 END_TEST
 
-/* A request the scheduler's template does not write is refused, one
- * line each, in the same words for every scheduler. */
-START_TEST(test_requests)
+/* The keys a back-end honours are the schema's some-schedulers-only
+ * keys (KF_SCHED), and each of those is some back-end's. */
+START_TEST(test_sched_keys)
 {
-	parse_fails("description = d\nscheduler = hpcpack\n"
-	    "partition = gpu\naccount = m1\nqos = q\nconstraint = c\n"
-	    "sbatch_extra = {\"--mail-type=END\"}\nrequeue = true\n",
-	    "t.conf:3: partition: a request HPC Pack jobs have no word for "
-	    "(they take: node_group)\n"
-	    "t.conf:4: account: a request HPC Pack jobs have no word for "
-	    "(they take: node_group)\n"
-	    "t.conf:5: qos: a request HPC Pack jobs have no word for "
-	    "(they take: node_group)\n"
-	    "t.conf:6: constraint: a request HPC Pack jobs have no word for "
-	    "(they take: node_group)\n"
-	    "t.conf:7: sbatch_extra: a request HPC Pack jobs have no word "
-	    "for (they take: node_group)\n"
-	    "t.conf:8: requeue: a request HPC Pack jobs have no word for "
-	    "(they take: node_group)");
-	parse_fails(BASE "node_group = g\n",
-	    "t.conf:3: node_group: a request Slurm jobs have no word for "
-	    "(they take: partition, account, qos, constraint, sbatch_extra "
-	    "and requeue)");
-	parse_fails("description = d\nscheduler = pbs\nqos = q\n"
-	    "constraint = c\npartition = p\n",
-	    "t.conf:3: qos: a request PBS jobs have no word for (they take: "
-	    "partition, account and requeue)\n"
-	    "t.conf:4: constraint: a request PBS jobs have no word for (they "
-	    "take: partition, account and requeue)");
-	parse_fails("description = d\nscheduler = flux\nqos = q\n"
-	    "constraint = c\n",
-	    "t.conf:3: qos: a request Flux jobs have no word for (they take: "
-	    "partition, account, constraint and requeue)");
-	parse_fails("description = d\nscheduler = lsf\n"
-	    "sbatch_extra = {\"--x\"}\n",
-	    "t.conf:3: sbatch_extra: a request LSF jobs have no word for "
-	    "(they take: partition, account and requeue)");
+	const struct key	*k;
+	const char *const	*n;
+	size_t			 i;
+	int			 s, any;
+
+	for (s = SCHED_GEN_FIRST; gen_get(s) != NULL; s++) {
+		for (n = gen_get(s)->keys; *n != NULL; n++) {
+			ck_assert_msg((k = profile_key_find(*n)) != NULL &&
+			    (k->flags & KF_SCHED), "%s", *n);
+		}
+	}
+	for (i = 0; i < profile_nkeys; i++) {
+		if (!(profile_keys[i].flags & KF_SCHED))
+			continue;
+		any = 0;
+		for (s = SCHED_GEN_FIRST; gen_get(s) != NULL; s++)
+			any |= gen_honours(s, profile_keys[i].name);
+		ck_assert_msg(any, "%s", profile_keys[i].name);
+	}
 }
 END_TEST
 
@@ -348,10 +446,12 @@ START_TEST(test_enums)
 	char		*text;
 	int		 got;
 
-	/* iface and path keep every value valid across the keys. */
-	xasprintf(&text, "description = d\nscheduler = slurm\n"
-	    "iface = x\npath = /bin\n%s = \"%s\"\n", enums[_i].key,
-	    enums[_i].value);
+	/* iface and path keep every value valid across the keys (path and
+	 * task_shell are HPC Pack's). */
+	xasprintf(&text, "description = d\nscheduler = %s\niface = x\n%s"
+	    "%s = \"%s\"\n", strcmp(enums[_i].key, "task_shell") == 0 ?
+	    "hpcpack" : "slurm", strcmp(enums[_i].key, "task_shell") == 0 ?
+	    "path = /bin\n" : "", enums[_i].key, enums[_i].value);
 	p = parse_ok(text);
 	if (strcmp(enums[_i].key, "scheduler") == 0)
 		got = (int)p->scheduler;
@@ -671,8 +771,7 @@ START_TEST(test_lsf_errors)
 	    "#BSUB line (LSF documents no quoting there)\n"
 	    "t.conf:4: account: '$' at offset 0 cannot be written on an "
 	    "#BSUB line (LSF documents no quoting there)\n"
-	    "t.conf:6: qos: a request LSF jobs have no word for (they take: "
-	    "partition, account and requeue)\n"
+	    "t.conf:6: qos: a key LSF jobs have no word for " LSF_TAKE "\n"
 	    "t.conf:8: discovery: 'iface' reads the batch shell's node, "
 	    "which lsf_launcher = jsrun leaves out (a launch node): use "
 	    "hostname");
@@ -1691,8 +1790,8 @@ START_TEST(test_validate)
 	    "(one GPU each at most)");
 	p->nproc_per_node = 0;
 	p->scheduler = SCHED_HPCPACK;
-	invalid(p, "partition: a request HPC Pack jobs have no word for "
-	    "(they take: node_group)");
+	invalid(p, "partition: a key HPC Pack jobs have no word for "
+	    HPC_TAKE);
 	set(&p->partition, "");
 	set(&p->shared_dir, "");
 	invalid(p, "shared_dir: '' is not an absolute path (hpcpack nodes "
@@ -1714,6 +1813,7 @@ profile_suite(void)
 	tcase_add_test(tc, test_defaults_depend);
 	tcase_add_test(tc, test_every_key);
 	tcase_add_test(tc, test_requests);
+	tcase_add_test(tc, test_sched_keys);
 	tcase_add_loop_test(tc, test_enums, 0,
 	    sizeof enums / sizeof enums[0]);
 	tcase_add_test(tc, test_bools);

@@ -1,4 +1,5 @@
-/* check_scheduler.c: unit tests for the table of schedulers. */
+/* check_scheduler.c: unit tests for the table of schedulers and the
+ * table of ddpgen's back-ends that names its rows. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -6,6 +7,8 @@
 
 #include <check.h>
 
+#include "gen.h"
+#include "runtime.h"
 #include "scheduler.h"
 #include "testlib.h"
 
@@ -25,21 +28,32 @@ START_TEST(test_parse)
 }
 END_TEST
 
-/* The profile's scheduler key is SCHED_GEN_FIRST + its index. */
+/* The profile's scheduler key is SCHED_GEN_FIRST + its index, and names
+ * the back-end of that scheduler; each back-end has a template, formats,
+ * a vars hook and places what every runtime's word needs. */
 START_TEST(test_gen_names)
 {
-	enum sched_id	s;
-	int		i;
+	const struct gen	*g;
+	enum sched_id		 s;
+	int			 i, n = 0;
 
-	for (i = 0; sched_gen_names[i] != NULL; i++) {
-		ck_assert_int_eq(sched_parse(sched_gen_names[i], &s), 0);
+	for (i = 0; gen_names[i] != NULL; i++) {
+		ck_assert_int_eq(sched_parse(gen_names[i], &s), 0);
 		ck_assert_int_eq(s, SCHED_GEN_FIRST + i);
-		ck_assert_ptr_nonnull(sched_get(s)->tmpl);
-		ck_assert_uint_gt(sched_get(s)->nformats, 0);
+		ck_assert_ptr_nonnull(g = gen_get(s));
+		ck_assert_int_eq(g->sched, s);
+		ck_assert_ptr_nonnull(g->tmpl);
+		ck_assert_ptr_nonnull(g->submit);
+		ck_assert_uint_gt(g->nformats, 0);
+		ck_assert_ptr_nonnull(g->vars);
+		ck_assert_int_eq(g->images & (1 << RT_IMAGE_NONE |
+		    1 << RT_IMAGE_WORD), 1 << RT_IMAGE_NONE | 1 << RT_IMAGE_WORD);
 	}
 	for (i = 0; i < SCHED_COUNT; i++)
-		if (i < SCHED_GEN_FIRST || sched_get(i)->tmpl == NULL)
-			ck_assert_uint_eq(sched_get(i)->nformats, 0);
+		n += gen_get(i) != NULL;
+	ck_assert_int_eq(n, SCHED_HOSTFILE - SCHED_GEN_FIRST);
+	ck_assert_ptr_null(gen_get(SCHED_AUTO));
+	ck_assert_ptr_null(gen_get(SCHED_HOSTFILE));
 }
 END_TEST
 
@@ -89,45 +103,72 @@ END_TEST
 
 START_TEST(test_formats)
 {
-	const struct sched_format	*f;
-	enum sched_id			 s;
-	char				*t;
+	const struct gen_format	*f;
+	enum sched_id		 s;
+	char			*t;
 
-	f = sched_format("ps", &s);
+	f = gen_format("ps", &s);
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(s, SCHED_HPCPACK);
 	ck_assert_str_eq(f->ext, ".ps1");
-	f = sched_format("sh", &s);
+	f = gen_format("sh", &s);
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(s, SCHED_SLURM);
-	f = sched_format("pbs", &s);
+	f = gen_format("pbs", &s);
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(s, SCHED_PBS);
 	ck_assert_str_eq(f->ext, ".sh");
-	ck_assert_str_eq(sched_get(SCHED_PBS)->tmpl, "pbs.sh");
+	ck_assert_str_eq(gen_get(SCHED_PBS)->tmpl, "pbs.sh");
 	/* PBS has no warning signal: its script arms a timer. */
-	ck_assert_int_eq(sched_get(SCHED_PBS)->warn_signal, 0);
-	ck_assert_ptr_null(sched_format("bat", &s));
-	f = sched_format("lsf", &s);
+	ck_assert_int_eq(gen_get(SCHED_PBS)->flags & GEN_WARN_SIGNAL, 0);
+	ck_assert_ptr_null(gen_format("bat", &s));
+	f = gen_format("lsf", &s);
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(s, SCHED_LSF);
 	ck_assert_str_eq(f->ext, ".sh");
-	t = sched_formats_text(SCHED_AUTO);
+	t = gen_formats_text(SCHED_AUTO);
 	ck_assert_str_eq(t, "sh, xml, cmd, ps, flux, pbs or lsf");
 	free(t);
-	t = sched_formats_text(SCHED_LSF);
+	t = gen_formats_text(SCHED_LSF);
 	ck_assert_str_eq(t, "lsf");
 	free(t);
-	t = sched_formats_text(SCHED_HPCPACK);
+	t = gen_formats_text(SCHED_HPCPACK);
 	ck_assert_str_eq(t, "xml, cmd or ps");
 	free(t);
-	t = sched_formats_text(SCHED_SLURM);
+	t = gen_formats_text(SCHED_SLURM);
 	ck_assert_str_eq(t, "sh");
 	free(t);
-	f = sched_format("flux", &s);
+	f = gen_format("flux", &s);
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(s, SCHED_FLUX);
 	ck_assert_str_eq(f->ext, ".sh");
+}
+END_TEST
+
+/* The words of messages, from the back-ends' rows. */
+START_TEST(test_gen_texts)
+{
+	char	*t;
+
+	t = gen_env_pass_text();
+	ck_assert_str_eq(t, "Slurm and Flux");
+	free(t);
+	t = gen_images_text(RT_IMAGE_SRUN);
+	ck_assert_str_eq(t, "slurm");
+	free(t);
+	t = gen_images_text(RT_IMAGE_WORD);
+	ck_assert_str_eq(t, "slurm, hpcpack, flux, pbs or lsf");
+	free(t);
+	t = gen_keys_text(SCHED_HPCPACK);
+	ck_assert_str_eq(t, "node_group, shared_dir, task_shell, path, "
+	    "fail_on_task_failure and exchange_timeout");
+	free(t);
+	t = gen_keys_text(SCHED_HOSTFILE);
+	ck_assert_str_eq(t, "none");
+	free(t);
+	ck_assert_int_eq(gen_honours(SCHED_PBS, "pbs_select"), 1);
+	ck_assert_int_eq(gen_honours(SCHED_SLURM, "pbs_select"), 0);
+	ck_assert_int_eq(gen_honours(SCHED_AUTO, "partition"), 0);
 }
 END_TEST
 
@@ -142,6 +183,7 @@ scheduler_suite(void)
 	tcase_add_test(tc, test_rows);
 	tcase_add_test(tc, test_texts);
 	tcase_add_test(tc, test_formats);
+	tcase_add_test(tc, test_gen_texts);
 	suite_add_tcase(s, tc);
 	return s;
 }

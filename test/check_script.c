@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fluxjob.h"
+#include "gen.h"
 #include "profile.h"
 #include "script.h"
 #include "testlib.h"
@@ -56,9 +56,11 @@ load(const char *text)
 	return p;
 }
 
-/* Renders template text against a job made from profile text. */
+/* Renders template text against a job made from profile text; NULL
+ * with *why when the template names a variable this job does not have. */
 static char *
-render(const char *profile_text, const char *tmpl_text, int nodes)
+render_or(const char *profile_text, const char *tmpl_text, int nodes,
+    char **why)
 {
 	static char	 a0[] = "--lr", a1[] = "0.1", a2[] = "it's";
 	static char	 v0[] = "ddpgen", v1[] = "--nodes", v2[] = "2",
@@ -82,15 +84,28 @@ render(const char *profile_text, const char *tmpl_text, int nodes)
 	job.argv = argv;
 	job.argc = 4;
 	job.ddprank = "/opt/bin/ddprank";
-	t = tmpl_parse("inline.sh", tmpl_text, TMPL_SH, &cause);
+	t = tmpl_parse("inline.sh", tmpl_text, TMPL_SH, NULL, &cause);
 	ck_assert_msg(t != NULL, "%s", cause);
 	v = script_vars(&job);
 	buf_init(&b);
-	ck_assert_msg(tmpl_render(t, v, &b, &cause) == 0, "%s", cause);
+	if (tmpl_render(t, v, &b, why) != 0) {
+		buf_free(&b);
+		b.s = NULL;
+	}
 	tmpl_vars_free(v);
 	tmpl_free(t);
 	profile_free(p);
-	return buf_take(&b);
+	return b.s;
+}
+
+static char *
+render(const char *profile_text, const char *tmpl_text, int nodes)
+{
+	char	*s, *cause = NULL;
+
+	s = render_or(profile_text, tmpl_text, nodes, &cause);
+	ck_assert_msg(s != NULL, "%s", cause);
+	return s;
 }
 
 #define BASE "description = \"d\"\nscheduler = slurm\n"
@@ -139,20 +154,65 @@ START_TEST(test_vars_runtime)
 }
 END_TEST
 
-/* --exclusive for jobs of several nodes, unless the profile says not. */
+/* --exclusive for jobs of several nodes, unless the profile says not;
+ * HPC Pack's IsExclusive holds one node too, in its own words. */
 START_TEST(test_vars_exclusive)
 {
 	char	*s;
 
-	s = render(BASE, "[{{sbatch_exclusive}}]", 2);
+	s = render(BASE, "[{{exclusive}}]", 2);
 	ck_assert_str_eq(s, "[1]");
 	free(s);
-	s = render(BASE, "[{{sbatch_exclusive}}]", 1);
+	s = render(BASE, "[{{exclusive}}]", 1);
 	ck_assert_str_eq(s, "['']");
 	free(s);
-	s = render(BASE "exclusive = false\n", "[{{sbatch_exclusive}}]", 2);
+	s = render(BASE "exclusive = false\n", "[{{exclusive}}]", 2);
 	ck_assert_str_eq(s, "['']");
 	free(s);
+	s = render("description = \"d\"\nscheduler = hpcpack\n",
+	    "[{{exclusive}}]", 1);
+	ck_assert_str_eq(s, "[true]");
+	free(s);
+}
+END_TEST
+
+/* Every back-end gives the common names in its own form; what is one
+ * scheduler's own is not computed for another's jobs. */
+START_TEST(test_vars_backends)
+{
+	static const char *const want[] = {
+		"[1-00:00:30] [ddp-%j.out] [1]",	/* slurm */
+		"[86430] [] [true]",			/* hpcpack */
+		"[86430s] [ddp-{{id}}.out] [1]",	/* flux */
+		"[24:00:30] [] [1]",			/* pbs */
+		"[24:01] [ddp-%J.out] [1]",		/* lsf */
+	};
+	static const char *const own[] = { "container_srun", "task_command",
+	    NULL, "pbs_select", "lsf_jsrun" };
+	char	*prof, *s, *cause;
+	size_t	 i, k;
+
+	for (i = 0; gen_names[i] != NULL; i++) {
+		xasprintf(&prof, "description = \"d\"\nscheduler = %s\n"
+		    "time = \"1-00:00:30\"\n", gen_names[i]);
+		s = render(prof, "[{{time|raw}}] [{{output|raw}}] "
+		    "[{{exclusive}}]", 2);
+		ck_assert_str_eq(s, want[i]);
+		free(s);
+		for (k = 0; k < sizeof own / sizeof own[0]; k++) {
+			char	*t;
+
+			if (k == i || own[k] == NULL)
+				continue;
+			xasprintf(&t, "{{%s}}", own[k]);
+			cause = NULL;
+			ck_assert_ptr_null(render_or(prof, t, 2, &cause));
+			ck_assert_ptr_nonnull(strstr(cause, "unknown variable"));
+			free(cause);
+			free(t);
+		}
+		free(prof);
+	}
 }
 END_TEST
 
@@ -271,8 +331,8 @@ START_TEST(test_check_hpcpack_limits)
 	job.argv = argv;
 	job.argc = 2;
 	job.ddprank = "/opt/bin/ddprank";
-	ck_assert_int_eq(script_check_hpcpack(&job, "hpcpack.xml", &cause), 0);
-	ck_assert_int_eq(script_check_hpcpack(&job, "t/hpcpack.cmd", &cause),
+	ck_assert_int_eq(gen_hpcpack.check_job(&job, "hpcpack.xml", &cause), 0);
+	ck_assert_int_eq(gen_hpcpack.check_job(&job, "t/hpcpack.cmd", &cause),
 	    -1);
 	ck_assert_str_eq(cause, "env: A: ';' cannot be written in a cmd.exe "
 	    "job: job new's /jobenv would start another variable there "
@@ -286,13 +346,13 @@ START_TEST(test_check_hpcpack_limits)
 	args[0] = big;
 	job.args = args;
 	job.nargs = 1;
-	ck_assert_int_eq(script_check_hpcpack(&job, "hpcpack.xml", &cause),
+	ck_assert_int_eq(gen_hpcpack.check_job(&job, "hpcpack.xml", &cause),
 	    -1);
 	ck_assert_msg(strncmp(cause, "job variables: ", 15) == 0 &&
 	    strstr(cause, "HPC Pack takes at most 2048") != NULL, "%s", cause);
 	free(cause);
 	big[1500] = '\0';
-	ck_assert_int_eq(script_check_hpcpack(&job, "hpcpack.xml", &cause), 0);
+	ck_assert_int_eq(gen_hpcpack.check_job(&job, "hpcpack.xml", &cause), 0);
 	free(big);
 	profile_free(p);
 
@@ -301,12 +361,12 @@ START_TEST(test_check_hpcpack_limits)
 	for (int i = 0; i < 8191 - 260; i++)
 		buf_addc(&out, 'x');
 	buf_adds(&out, "\r\n");
-	ck_assert_int_eq(script_check_output("a.cmd", &out, &cause), 0);
-	ck_assert_int_eq(script_check_output("a.xml", &out, &cause), 0);
+	ck_assert_int_eq(gen_hpcpack.check_output("a.cmd", &out, &cause), 0);
+	ck_assert_int_eq(gen_hpcpack.check_output("a.xml", &out, &cause), 0);
 	buf_addc(&out, 'y');
 	for (int i = 0; i < 8191 - 260; i++)
 		buf_addc(&out, 'x');
-	ck_assert_int_eq(script_check_output("a.cmd", &out, &cause), -1);
+	ck_assert_int_eq(gen_hpcpack.check_output("a.cmd", &out, &cause), -1);
 	ck_assert_str_eq(cause, "cmd.exe: line 3 of the batch file has 7932 "
 	    "characters; cmd.exe reads at most 8191, less 260 kept for the "
 	    "file name %DDPGEN_OUT% expands to (use --format xml or ps)");
@@ -337,7 +397,7 @@ START_TEST(test_vars_requests)
 	    "constraint = \"c\"\ntime = \"1:00:00\"\njob_name = \"j\"\n"
 	    "job_output = \"o-%j\"\nsbatch_extra = {\"--exclusive\"}\n",
 	    "{{partition}} {{account}} {{qos}} {{constraint}} {{time}} "
-	    "{{job_name}} {{job_output}} {{sbatch_extra}}", 1);
+	    "{{job_name}} {{output}} {{sbatch_extra}}", 1);
 	ck_assert_str_eq(s, "p 'a b' q c 1:00:00 j o-%j --exclusive");
 	free(s);
 }
@@ -348,33 +408,47 @@ START_TEST(test_vars_flux_output)
 {
 	char	*s;
 
-	s = render(BASE "job_output = \"%x-%j.%%.%N%\"\n",
-	    "{{job_output_flux|raw}}", 1);
+	s = render("description = \"d\"\nscheduler = flux\n"
+	    "job_output = \"%x-%j.%%.%N%\"\n", "{{output|raw}}", 1);
 	ck_assert_str_eq(s, "{{name}}-{{id}}.%.%N%");
 	free(s);
 }
 END_TEST
+
+/* Flux's back-end's check of a rendered job. */
+static int
+flux_check(const char *script, char **cause)
+{
+	struct buf	b;
+	int		rc;
+
+	buf_init(&b);
+	buf_adds(&b, script);
+	rc = gen_flux.check_output("flux.sh", &b, cause);
+	buf_free(&b);
+	return rc;
+}
 
 static void
 expect_flux_refused(const char *script, const char *want)
 {
 	char	*cause = NULL;
 
-	ck_assert_int_eq(fluxjob_check(script, &cause), -1);
+	ck_assert_int_eq(flux_check(script, &cause), -1);
 	ck_assert_str_eq(cause, want);
 	free(cause);
 }
 
 /* flux batch's rules (RFC 36, cli/batch.py): UTF-8, and directives in
  * one block at the top with one sentinel. */
-START_TEST(test_fluxjob_check)
+START_TEST(test_flux_check)
 {
 	char	*cause = NULL;
 
-	ck_assert_int_eq(fluxjob_check("#!/bin/bash\n# c\n#flux: -N 2\n\n"
+	ck_assert_int_eq(flux_check("#!/bin/bash\n# c\n#flux: -N 2\n\n"
 	    "#flux: -t 60s\nset -e\n# flux is here\necho 'flux: x'\n"
 	    "\ttorchrun caf\xc3\xa9 \xf0\x9f\x98\x80\n", &cause), 0);
-	ck_assert_int_eq(fluxjob_check("", &cause), 0);
+	ck_assert_int_eq(flux_check("", &cause), 0);
 	expect_flux_refused("#flux: -N 2\nset -e\n\t/flux:/t.py\n",
 	    "line 3 of the Flux job would be read by flux batch as a "
 	    "submission directive: '\t/flux:/t.py'");
@@ -419,8 +493,8 @@ END_TEST
 /* LSF: bsub -W's hours:minutes and -wt's minutes, rounded up; how the
  * tasks start; the output pattern with LSF's job id. */
 #define LSF "description = \"d\"\nscheduler = lsf\n"
-#define LSF_VARS "[{{lsf_walltime}}] {{lsf_warn_time}} [{{lsf_jsrun}}] " \
-	"{{lsf_output}}"
+#define LSF_VARS "[{{time}}] {{lsf_warn_time}} [{{lsf_jsrun}}] " \
+	"{{output}}"
 
 START_TEST(test_vars_lsf)
 {
@@ -576,7 +650,8 @@ script_suite(void)
 
 	tcase_add_test(tc, test_vars_basic);
 	tcase_add_test(tc, test_vars_flux_output);
-	tcase_add_test(tc, test_fluxjob_check);
+	tcase_add_test(tc, test_flux_check);
+	tcase_add_test(tc, test_vars_backends);
 	tcase_add_test(tc, test_vars_node_command);
 	tcase_add_test(tc, test_vars_nproc_default);
 	tcase_add_test(tc, test_vars_runtime);

@@ -11,6 +11,7 @@
 
 #include <check.h>
 
+#include "quote.h"
 #include "testlib.h"
 #include "tmpl.h"
 #include "util.h"
@@ -19,6 +20,13 @@
 #define HOSTILE	"a b'c\"d $(id) `id` *?[x] ~ # ; & | > -- caf\xc3\xa9"
 
 static struct tmpl_vars *V;
+
+/* A back-end's filter, as gen-lsf.c adds it (struct tmpl_opts). */
+static const struct tmpl_filter bsub_filter[] = {
+	{ "bsub", quote_bsub, 1 },
+	{ NULL, NULL, 0 }
+};
+static const struct tmpl_opts O = { NULL, NULL, bsub_filter };
 
 /* tmpl_set_list takes an argv (char *const *), as a strlist holds. */
 static void
@@ -96,7 +104,7 @@ render(enum tmpl_ctx ctx, const char *text)
 	struct buf	 out;
 	char		*cause = NULL;
 
-	if ((t = tmpl_parse(ctx_name(ctx), text, ctx, &cause)) == NULL)
+	if ((t = tmpl_parse(ctx_name(ctx), text, ctx, &O, &cause)) == NULL)
 		ck_abort_msg("parse of [%s]: %s", text, cause);
 	buf_init(&out);
 	if (tmpl_render(t, V, &out, &cause) != 0)
@@ -126,7 +134,7 @@ expect_parse_error(enum tmpl_ctx ctx, const char *text, const char *want)
 	struct tmpl	*t;
 	char		*cause = NULL;
 
-	t = tmpl_parse(ctx_name(ctx), text, ctx, &cause);
+	t = tmpl_parse(ctx_name(ctx), text, ctx, &O, &cause);
 	ck_assert_msg(t == NULL, "[%s] parsed", text);
 	ck_assert_ptr_nonnull(cause);
 	ck_assert_str_eq(cause, want);
@@ -141,7 +149,7 @@ expect_render_error(enum tmpl_ctx ctx, const char *text, const char *want)
 	struct buf	 out;
 	char		*cause = NULL;
 
-	if ((t = tmpl_parse(ctx_name(ctx), text, ctx, &cause)) == NULL)
+	if ((t = tmpl_parse(ctx_name(ctx), text, ctx, &O, &cause)) == NULL)
 		ck_abort_msg("parse of [%s]: %s", text, cause);
 	buf_init(&out);
 	ck_assert_int_eq(tmpl_render(t, V, &out, &cause), -1);
@@ -251,6 +259,21 @@ START_TEST(test_filter_bsub)
 	expect_render_error(TMPL_SH, "{{nl|bsub|raw}}", "t.sh:1: variable "
 	    "'nl': '\\n' at offset 3 cannot be written on an #BSUB line "
 	    "(LSF documents no quoting there)");
+}
+END_TEST
+
+/* A back-end's filter is there only where its row gives it. */
+START_TEST(test_filter_rows)
+{
+	struct tmpl	*t;
+	char		*cause = NULL;
+
+	t = tmpl_parse("t.sh", "\n{{name|bsub|raw}}", TMPL_SH, NULL, &cause);
+	ck_assert_ptr_null(t);
+	ck_assert_str_eq(cause, "t.sh:2: unknown filter 'bsub'");
+	free(cause);
+	expect_parse_error(TMPL_SH, "{{name|pbs}}", "t.sh:1: unknown filter "
+	    "'pbs'");
 }
 END_TEST
 
@@ -449,7 +472,8 @@ START_TEST(test_depth)
 	buf_adds(&b, "{{.}}");
 	for (i = 0; i < 64; i++)
 		buf_adds(&b, "{{/words}}");
-	ck_assert_ptr_nonnull(t = tmpl_parse("t.sh", b.s, TMPL_SH, &cause));
+	ck_assert_ptr_nonnull(t = tmpl_parse("t.sh", b.s, TMPL_SH, &O,
+	    &cause));
 	tmpl_free(t);
 	b.len = 0;
 	for (i = 0; i < 65; i++)
@@ -591,7 +615,7 @@ load_error(const char *path)
 {
 	char	*cause = NULL;
 
-	ck_assert_ptr_null(tmpl_load(path, &cause));
+	ck_assert_ptr_null(tmpl_load(path, NULL, &cause));
 	ck_assert_ptr_nonnull(cause);
 	return cause;
 }
@@ -618,7 +642,7 @@ expect_loaded(const char *dir, const char *name, enum tmpl_ctx ctx)
 	char			*path, *cause = NULL, *want;
 
 	path = write_file(dir, name, text, strlen(text));
-	if ((t = tmpl_load(path, &cause)) == NULL)
+	if ((t = tmpl_load(path, NULL, &cause)) == NULL)
 		ck_abort_msg("%s: %s", path, cause);
 	buf_init(&b);
 	ck_assert_int_eq(tmpl_render(t, V, &b, &cause), 0);
@@ -638,7 +662,7 @@ START_TEST(test_load)
 	struct buf	 b;
 
 	path = write_file(dir, "job.sh", "x={{words}}\n", 12);
-	ck_assert_ptr_nonnull(t = tmpl_load(path, &cause));
+	ck_assert_ptr_nonnull(t = tmpl_load(path, NULL, &cause));
 	buf_init(&b);
 	ck_assert_int_eq(tmpl_render(t, V, &b, &cause), 0);
 	ck_assert_str_eq(b.s, "x=x 'y z'\n");
@@ -660,7 +684,7 @@ START_TEST(test_load)
 	 * a long chain made a fuzz input take minutes. */
 	path = write_file(dir, "four.sh", "{{words|sh|sh|sh|shvars|raw}}\n",
 	    30);
-	ck_assert_ptr_nonnull(t = tmpl_load(path, &cause));
+	ck_assert_ptr_nonnull(t = tmpl_load(path, NULL, &cause));
 	tmpl_free(t);
 	free(path);
 	path = write_file(dir, "five.sh", "\n{{words|sh|sh|sh|sh|sh}}\n", 26);
@@ -711,6 +735,166 @@ START_TEST(test_load_errors)
 }
 END_TEST
 
+static void
+put(const char *dir, const char *name, const char *text)
+{
+	free(write_file(dir, name, text, strlen(text)));
+}
+
+/* The partials' finder of the tests: DIR/NAME, where DIR is arg. */
+static char *
+find_in(void *arg, const char *name, char **cause)
+{
+	char	*path;
+
+	xasprintf(&path, "%s/%s", (const char *)arg, name);
+	if (access(path, R_OK) == 0)
+		return path;
+	free(path);
+	xasprintf(cause, "no %s", name);
+	return NULL;
+}
+
+/* Loads dir/name with partials from dir and renders it; the output, or
+ * NULL with *cause. */
+static char *
+load_render(const char *dir, const char *name, char **cause)
+{
+	struct tmpl_opts	 opts = { find_in, NULL, NULL };
+	struct tmpl		*t;
+	struct buf		 b;
+	char			*path;
+
+	opts.arg = (void *)dir;
+	xasprintf(&path, "%s/%s", dir, name);
+	t = tmpl_load(path, &opts, cause);
+	free(path);
+	if (t == NULL)
+		return NULL;
+	buf_init(&b);
+	if (tmpl_render(t, V, &b, cause) != 0) {
+		tmpl_free(t);
+		buf_free(&b);
+		return NULL;
+	}
+	tmpl_free(t);
+	return buf_take(&b);
+}
+
+/* {{>name}}: the file in its place, a line of its own dropped whole, the
+ * context the including template's; partials include partials, inside
+ * sections too. */
+START_TEST(test_partials)
+{
+	char	*dir = t_tmpdir("check_tmpl"), *out, *cause = NULL;
+
+	put(dir, "job.sh", "a\n{{>head}}\n  {{> body }}  \nz\n");
+	put(dir, "head.sh", "h={{hostile}}\n");
+	put(dir, "body.sh", "{{#words}}\n{{>item}}\n{{/words}}\n");
+	put(dir, "item.sh", "w {{.}}\n");
+	out = load_render(dir, "job.sh", &cause);
+	ck_assert_msg(out != NULL, "%s", cause);
+	ck_assert_str_eq(out, "a\nh='a b'\\''c\"d $(id) `id` *?[x] ~ # ; & | "
+	    "> -- caf\xc3\xa9'\nw x\nw 'y z'\nz\n");
+	free(out);
+	/* Inline, a partial's text is spliced as it is. */
+	put(dir, "in.xml", "<a>{{>x}}</a>");
+	put(dir, "x.xml", "{{hostile}}");
+	out = load_render(dir, "in.xml", &cause);
+	ck_assert_msg(out != NULL, "%s", cause);
+	ck_assert_str_eq(out, "<a>a b&apos;c&quot;d $(id) `id` *?[x] ~ # ; "
+	    "&amp; | &gt; -- caf\xc3\xa9</a>");
+	free(out);
+	t_rmtree(dir);
+}
+END_TEST
+
+/* A partial's errors name it and its line; one that is missing, includes
+ * itself, leaves a section open or goes too deep names where. */
+START_TEST(test_partial_errors)
+{
+	char	*dir = t_tmpdir("check_tmpl"), *want, *cause = NULL;
+	int	 i;
+
+	put(dir, "a.sh", "x\n{{>b}}\n");
+	put(dir, "b.sh", "\n\n{{nope}}\n");
+	ck_assert_ptr_null(load_render(dir, "a.sh", &cause));
+	xasprintf(&want, "%s/b.sh:3: unknown variable 'nope'", dir);
+	ck_assert_str_eq(cause, want);
+	free(want);
+	free(cause);
+
+	put(dir, "c.sh", "\n{{>none}}\n");
+	ck_assert_ptr_null(load_render(dir, "c.sh", &cause));
+	xasprintf(&want, "%s/c.sh:2: partial 'none': no none.sh", dir);
+	ck_assert_str_eq(cause, want);
+	free(want);
+	free(cause);
+
+	put(dir, "d.sh", "{{>e}}");
+	put(dir, "e.sh", "\n{{>d}}");
+	ck_assert_ptr_null(load_render(dir, "d.sh", &cause));
+	xasprintf(&want, "%s/e.sh:2: partial 'd' (%s/d.sh) includes itself",
+	    dir, dir);
+	ck_assert_str_eq(cause, want);
+	free(want);
+	free(cause);
+
+	put(dir, "f.sh", "{{?name}}\n{{>g}}\n{{/name}}\n");
+	put(dir, "g.sh", "{{?name}}\n");
+	ck_assert_ptr_null(load_render(dir, "f.sh", &cause));
+	xasprintf(&want, "%s/g.sh:1: {{?name}} is never closed", dir);
+	ck_assert_str_eq(cause, want);
+	free(want);
+	free(cause);
+	put(dir, "h.sh", "{{/name}}\n");
+	put(dir, "i.sh", "{{?name}}\n{{>h}}\n");
+	ck_assert_ptr_null(load_render(dir, "i.sh", &cause));
+	xasprintf(&want, "%s/h.sh:1: {{/name}} closes no section", dir);
+	ck_assert_str_eq(cause, want);
+	free(want);
+	free(cause);
+
+	/* p0 includes p1 ... p9: eight deep is the most. */
+	for (i = 0; i < 10; i++) {
+		char	*name, *text;
+
+		xasprintf(&name, "p%d.sh", i);
+		xasprintf(&text, "{{>p%d}}", i + 1);
+		put(dir, name, text);
+		free(name);
+		free(text);
+	}
+	ck_assert_ptr_null(load_render(dir, "p0.sh", &cause));
+	xasprintf(&want, "%s/p8.sh:1: partial 'p9': partials included "
+	    "deeper than 8", dir);
+	ck_assert_str_eq(cause, want);
+	free(want);
+	free(cause);
+	for (i = 0; i < 9; i++) {
+		char	*name, *text;
+
+		xasprintf(&name, "q%d.sh", i);
+		if (i < 8)
+			xasprintf(&text, "{{>q%d}}", i + 1);
+		else
+			text = xstrdup("end\n");
+		put(dir, name, text);
+		free(name);
+		free(text);
+	}
+	ck_assert_ptr_nonnull(want = load_render(dir, "q0.sh", &cause));
+	ck_assert_str_eq(want, "end\n");
+	free(want);
+
+	expect_parse_error(TMPL_SH, "\n{{>x}}", "t.sh:2: partial 'x': this "
+	    "template cannot include partials");
+	expect_parse_error(TMPL_SH, "{{>a/b}}", "t.sh:1: bad partial name "
+	    "'a/b'");
+	t_rmtree(dir);
+}
+END_TEST
+
 /* A small fixed-seed fuzz: templates built from tag fragments must
  * parse or fail cleanly, and render or fail cleanly, never crash. */
 START_TEST(test_fuzz)
@@ -741,7 +925,7 @@ START_TEST(test_fuzz)
 		}
 		cause = NULL;
 		t = tmpl_parse("f.xml", text.s, (s & 1) ? TMPL_SH : TMPL_XML,
-		    &cause);
+		    &O, &cause);
 		if (t == NULL) {
 			ck_assert_msg(cause != NULL && strncmp(cause, "f.xml:",
 			    6) == 0, "[%s]: %s", text.s, cause);
@@ -794,6 +978,7 @@ tmpl_suite(void)
 	tcase_add_test(tc, test_check_unrendered);
 	tcase_add_test(tc, test_render_errors_win);
 	tcase_add_test(tc, test_filter_bsub);
+	tcase_add_test(tc, test_filter_rows);
 	tcase_add_test(tc, test_fuzz);
 	suite_add_tcase(s, tc);
 
@@ -804,6 +989,8 @@ tmpl_suite(void)
 	tcase_add_test(tc, test_xml_bash);
 	tcase_add_test(tc, test_load);
 	tcase_add_test(tc, test_load_errors);
+	tcase_add_test(tc, test_partials);
+	tcase_add_test(tc, test_partial_errors);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -30,15 +30,18 @@ run_err 2 "^ddpgen: --env: 'NO VALUE' is not NAME=VALUE or NAME" --env 'NO VALUE
 run_err 2 "^ddpgen: --env: '' is not NAME=VALUE or NAME" --env '' train.py
 run_err 2 "^ddpgen: --env: 'KEY': passing a variable from the submitting shell works on Slurm and Flux sites only; give KEY=VALUE$" -s hpcpack --env KEY train.py
 run_err 2 "^ddpgen: --env: 'KEY': passing a variable from the submitting shell works on Slurm and Flux sites only" -s polaris --env KEY train.py
-# A request the site's scheduler has no word for: refused alike on
+# A key the site's scheduler's jobs do not honour: refused alike on
 # every scheduler, never dropped from the job.
-run_err 2 "^ddpgen: qos: a request PBS jobs have no word for (they take: partition, account and requeue)$" -s polaris -q premium train.py
-run_err 2 "^ddpgen: constraint: a request PBS jobs have no word for" -s polaris -C a100 train.py
-run_err 2 "^ddpgen: qos: a request Flux jobs have no word for (they take: partition, account, constraint and requeue)$" -s tuolumne -q premium train.py
-run_err 2 "^ddpgen: qos: a request LSF jobs have no word for" -s lsf -q premium train.py
-run_err 2 "^ddpgen: requeue: a request HPC Pack jobs have no word for (they take: node_group)$" -s hpcpack --requeue train.py
-run_err 2 "^ddpgen: partition: a request HPC Pack jobs have no word for" -s hpcpack -p gpu train.py
-run_err 2 "^ddpgen: account: a request HPC Pack jobs have no word for" -s hpcpack -A proj train.py
+run_err 2 "^ddpgen: qos: a key PBS jobs have no word for (they take: partition, account, job_output, cpus_per_task, requeue, signal_lead, checkpoint_signal, max_requeues, filesystems, pbs_select and pbs_launcher)$" -s polaris -q premium train.py
+run_err 2 "^ddpgen: constraint: a key PBS jobs have no word for" -s polaris -C a100 train.py
+run_err 2 "^ddpgen: qos: a key Flux jobs have no word for (they take: partition, account, constraint, job_output, label_output, requeue, signal_lead, checkpoint_signal and max_requeues)$" -s tuolumne -q premium train.py
+run_err 2 "^ddpgen: qos: a key LSF jobs have no word for" -s lsf -q premium train.py
+run_err 2 "^ddpgen: requeue: a key HPC Pack jobs have no word for (they take: node_group, shared_dir, task_shell, path, fail_on_task_failure and exchange_timeout)$" -s hpcpack --requeue train.py
+run_err 2 "^ddpgen: partition: a key HPC Pack jobs have no word for" -s hpcpack -p gpu train.py
+run_err 2 "^ddpgen: account: a key HPC Pack jobs have no word for" -s hpcpack -A proj train.py
+# HPC Pack has no warning to lead: --signal-lead was dropped there
+# unseen.
+run_err 2 "^ddpgen: signal_lead: a key HPC Pack jobs have no word for" -s hpcpack --signal-lead 300 train.py
 run_err 2 "^ddpgen: no training script given" --nodes 2
 run_err 2 "usage: ddpgen" --bogus train.py
 run_err 3 "^ddpgen: .*unknown site 'nosuch'.*cori.*plmt.*slurm" --site nosuch train.py

@@ -1,9 +1,9 @@
 #!/bin/sh
 # t-docs.sh: what exists is documented. Every long option of ddpgen and
 # ddprank is in its man page, every profile key in ddpgen-profile(5),
-# every template variable script.c sets in ddpgen(1), and every exit
-# status of src/exitcode.h in the EXIT STATUS section of the program
-# that uses it.
+# every template variable script.c and the back-ends (gen-*.c) set in
+# ddpgen(1), and every exit status of src/exitcode.h in the EXIT STATUS
+# section of the program that uses it.
 . "$(dirname "$0")/lib.sh"
 
 man=$srcdir/man
@@ -42,10 +42,8 @@ check "can read the profile keys" test "$(echo "$keys" | wc -w)" -gt 20
 # shellcheck disable=SC2086
 documented ddpgen-profile.5 "profile key" $keys
 
-vars=$(grep -ho 'tmpl_set[a-z_]*(\(v\|rec\), "[a-z_]*"' "$src/script.c" |
-    sed 's/.*"\(.*\)"/\1/' | sort -u)
-vars="$vars $(grep -ho 'script_set_[a-z]*(\(v\|rec\), "[a-z_]*"' "$src/script.c" |
-    sed 's/.*"\(.*\)"/\1/' | sort -u)"
+vars=$(grep -ho '\(tmpl\|script\)_set[a-z_]*(\(v\|rec\), "[a-z_]*"' \
+    "$src/script.c" "$src"/gen-*.c | sed 's/.*"\(.*\)"/\1/' | sort -u)
 check "can read the template variables" test "$(echo "$vars" | wc -w)" -gt 20
 # shellcheck disable=SC2086
 documented ddpgen.1 "template variable" $vars

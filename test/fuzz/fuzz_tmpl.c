@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "profile.h"
+#include "quote.h"
 #include "script.h"
 #include "tmpl.h"
 #include "util.h"
@@ -21,6 +22,14 @@ int	LLVMFuzzerInitialize(int *, char ***);
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 static struct tmpl_vars	*vars;
+
+/* The back-ends' filters too (gen-pbs.c, gen-lsf.c). */
+static const struct tmpl_filter filters[] = {
+	{ "pbs", quote_pbs, 1 },
+	{ "bsub", quote_bsub, 1 },
+	{ NULL, NULL, 0 }
+};
+static const struct tmpl_opts opts = { NULL, NULL, filters };
 
 static const char *const names[] = {
 	"--lr", "1e-3", "two words", "it's", "", "$(touch pwned)",
@@ -150,7 +159,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(s, data + 1, size - 1);
 	s[size - 1] = '\0';
-	t = tmpl_parse(files[ctx], s, (enum tmpl_ctx)ctx, &cause);
+	t = tmpl_parse(files[ctx], s, (enum tmpl_ctx)ctx, &opts, &cause);
 	if (t == NULL) {
 		if (cause == NULL || strncmp(cause, files[ctx],
 		    strlen(files[ctx])) != 0)

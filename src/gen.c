@@ -1,0 +1,127 @@
+/* gen.c: the table of ddpgen's back-ends, and the words it gives
+ * messages. Each row lives in its gen-NAME.c. */
+#include "config.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#include "gen.h"
+#include "util.h"
+
+/* In enum sched_id order from SCHED_GEN_FIRST. */
+static const struct gen *const gen_table[] = {
+	&gen_slurm, &gen_hpcpack, &gen_flux, &gen_pbs, &gen_lsf
+};
+#define GEN_COUNT	(sizeof gen_table / sizeof gen_table[0])
+
+/* The rows' scheduler names (check_scheduler holds them to the rows). */
+const char *const gen_names[] = { "slurm", "hpcpack", "flux", "pbs", "lsf",
+    NULL };
+_Static_assert(SCHED_GEN_FIRST + 1 == SCHED_HPCPACK, "gen_table");
+_Static_assert(SCHED_GEN_FIRST + 2 == SCHED_FLUX, "gen_table");
+_Static_assert(SCHED_GEN_FIRST + 3 == SCHED_PBS, "gen_table");
+_Static_assert(SCHED_GEN_FIRST + 4 == SCHED_LSF, "gen_table");
+_Static_assert(SCHED_GEN_FIRST + 5 == SCHED_HOSTFILE, "gen_table");
+
+const struct gen *
+gen_get(enum sched_id s)
+{
+	if (s < SCHED_GEN_FIRST || s >= SCHED_GEN_FIRST + GEN_COUNT)
+		return NULL;
+	return gen_table[s - SCHED_GEN_FIRST];
+}
+
+int
+gen_honours(enum sched_id s, const char *key)
+{
+	const struct gen	*g = gen_get(s);
+	const char *const	*k;
+
+	for (k = g != NULL ? g->keys : NULL; k != NULL && *k != NULL; k++)
+		if (strcmp(*k, key) == 0)
+			return 1;
+	return 0;
+}
+
+char *
+gen_keys_text(enum sched_id s)
+{
+	const struct gen	*g = gen_get(s);
+	const char *const	*k;
+	struct buf		 b;
+
+	buf_init(&b);
+	for (k = g != NULL ? g->keys : NULL; k != NULL && *k != NULL; k++)
+		buf_add_item(&b, *k, k[1] == NULL, " and ");
+	if (b.len == 0)
+		buf_adds(&b, "none");
+	return buf_take(&b);
+}
+
+char *
+gen_env_pass_text(void)
+{
+	const char	*t[GEN_COUNT];
+	struct buf	 b;
+	size_t		 i, n = 0;
+
+	for (i = 0; i < GEN_COUNT; i++)
+		if (gen_table[i]->flags & GEN_ENV_PASS)
+			t[n++] = sched_get(gen_table[i]->sched)->title;
+	buf_init(&b);
+	for (i = 0; i < n; i++)
+		buf_add_item(&b, t[i], i + 1 == n, " and ");
+	return buf_take(&b);
+}
+
+char *
+gen_images_text(int image)
+{
+	const char	*t[GEN_COUNT];
+	struct buf	 b;
+	size_t		 i, n = 0;
+
+	for (i = 0; i < GEN_COUNT; i++)
+		if (gen_table[i]->images & (1 << image))
+			t[n++] = sched_name(gen_table[i]->sched);
+	buf_init(&b);
+	for (i = 0; i < n; i++)
+		buf_add_item(&b, t[i], i + 1 == n, " or ");
+	return buf_take(&b);
+}
+
+const struct gen_format *
+gen_format(const char *name, enum sched_id *s)
+{
+	size_t	i, k;
+
+	for (i = 0; i < GEN_COUNT; i++) {
+		for (k = 0; k < gen_table[i]->nformats; k++) {
+			if (strcmp(gen_table[i]->formats[k].name, name) == 0) {
+				*s = gen_table[i]->sched;
+				return &gen_table[i]->formats[k];
+			}
+		}
+	}
+	return NULL;
+}
+
+char *
+gen_formats_text(enum sched_id s)
+{
+	struct buf	b;
+	size_t		i, k, n = 0, total = 0;
+
+	for (i = 0; i < GEN_COUNT; i++)
+		if (s == SCHED_AUTO || s == gen_table[i]->sched)
+			total += gen_table[i]->nformats;
+	buf_init(&b);
+	for (i = 0; i < GEN_COUNT; i++) {
+		if (s != SCHED_AUTO && s != gen_table[i]->sched)
+			continue;
+		for (k = 0; k < gen_table[i]->nformats; k++, n++)
+			buf_add_item(&b, gen_table[i]->formats[k].name,
+			    n + 1 == total, " or ");
+	}
+	return buf_take(&b);
+}
