@@ -593,23 +593,54 @@ doctor_find_gpus(struct doctor_gpus *g, const struct doctor_sys *sys)
 	g->visible = nodes_var(sys->env, g->var);
 }
 
+/* The GPUs the scheduler gave the node (the first row's gpus_var that
+ * is set), 0 when none says. */
+static uint64_t
+doctor_sched_gpus(const struct doctor_sys *sys)
+{
+	const struct sched	*s;
+	int64_t			 v = 0;
+	char			*cause;
+	int			 i;
+
+	for (i = 0; i < SCHED_COUNT; i++) {
+		s = sched_get((enum sched_id)i);
+		if (s->gpus_var == NULL || nodes_var(sys->env, s->gpus_var) ==
+		    NULL)
+			continue;
+		if (nodes_var_num(&v, sys->env, s->gpus_var, 0, &cause) == -1)
+			free(cause);
+		return (uint64_t)v;
+	}
+	return 0;
+}
+
+/* The row whose variable says each task has only its own GPUs, or NULL. */
+static const struct sched *
+doctor_sched_per_task(const struct doctor_sys *sys)
+{
+	const struct sched	*s;
+	int			 i;
+
+	for (i = 0; i < SCHED_COUNT; i++) {
+		s = sched_get((enum sched_id)i);
+		if (s->gpus_per_task_var != NULL &&
+		    nodes_var(sys->env, s->gpus_per_task_var) != NULL)
+			return s;
+	}
+	return NULL;
+}
+
 void
 doctor_check_gpus(struct doctor_node *n, const struct doctor_opts *o,
     const struct doctor_sys *sys)
 {
-	/* The GPUs a node was given: only Slurm says. */
-	const struct sched	*slurm = sched_get(SCHED_SLURM);
+	const struct sched	*per_task;
 	struct doctor_gpus	 g;
 	uint64_t		 want = o->gpus, shown;
-	int64_t			 v = 0;
-	char			*cause;
 
-	if (want == 0) {
-		if (nodes_var_num(&v, sys->env, slurm->gpus_var, 0,
-		    &cause) == -1)
-			free(cause);
-		want = (uint64_t)v;
-	}
+	if (want == 0)
+		want = doctor_sched_gpus(sys);
 	if (want == 0)
 		return;
 	doctor_find_gpus(&g, sys);
@@ -623,10 +654,11 @@ doctor_check_gpus(struct doctor_node *n, const struct doctor_opts *o,
 		doctor_set(n, DOCTOR_GPUS, DOCTOR_FAIL, "%s=%s shows %llu of "
 		    "%llu GPUs requested", g.var, g.visible,
 		    (unsigned long long)shown, (unsigned long long)want);
-	else if (nodes_var(sys->env, slurm->gpus_per_task_var) != NULL)
-		doctor_set(n, DOCTOR_GPUS, DOCTOR_WARN, "--gpus-per-task "
-		    "gives each task only its own GPUs: NCCL cannot see the "
-		    "node's other GPUs (no peer-to-peer); request GPUs per node");
+	else if ((per_task = doctor_sched_per_task(sys)) != NULL)
+		doctor_set(n, DOCTOR_GPUS, DOCTOR_WARN, "%s gives each task "
+		    "only its own GPUs: NCCL cannot see the node's other GPUs "
+		    "(no peer-to-peer); request GPUs per node",
+		    per_task->gpus_per_task_opt);
 	else
 		doctor_set(n, DOCTOR_GPUS, DOCTOR_PASS, "%llu %s GPU%s for "
 		    "%llu requested", (unsigned long long)shown, g.kind,

@@ -44,6 +44,15 @@ struct doctor_dir {
 	struct doctor_scope	 sc;
 };
 
+/* The scheduler whose tasks number themselves: the gather's job id,
+ * retry count and task numbers are its (sched_numbered). */
+static enum sched_id
+doctor_dir_sched(const struct doctor_opts *o, const struct doctor_sys *sys)
+{
+	return sched_numbered(nodes_sched_resolve(sys->env, o->ro->sched,
+	    o->ro->hostfile));
+}
+
 /* The run's directory name, doctor-JOBID-rRETRY, and with a secret a
  * MAC under a label of its own: nothing in it tells another user the
  * exchange's run directory name, which the exchange makes later in the
@@ -52,12 +61,13 @@ static char *
 doctor_dir_name(const struct doctor_opts *o, const struct doctor_sys *sys,
     char **idp, char **cause)
 {
-	const struct sched	*s = sched_get(SCHED_HPCPACK);
+	enum sched_id		 sid = doctor_dir_sched(o, sys);
+	const struct sched	*s = sched_get(sid);
 	struct nodes_job	 job;
 	int64_t			 retry = 0;
 	char			*id, *name;
 
-	if (nodes_job(&job, sys->env, SCHED_HPCPACK, cause) == -1 ||
+	if (nodes_job(&job, sys->env, sid, cause) == -1 ||
 	    nodes_var_num(&retry, sys->env, s->retry_var, 0, cause) == -1)
 		return NULL;
 	if (!job.set) {
@@ -78,24 +88,26 @@ doctor_dir_name(const struct doctor_opts *o, const struct doctor_sys *sys,
 	return name;
 }
 
-/* Who this node is: task N of the job is node N - 1. */
+/* Who this node is: task task_number_base + N of the job is node N. */
 static int
 doctor_dir_self(struct doctor_node *self, const struct doctor_opts *o,
     const struct doctor_sys *sys, char **cause)
 {
-	const char	*var = sched_get(SCHED_HPCPACK)->task_number_var;
-	int64_t		 task = -1;
-	int		 port;
+	const struct sched	*s = sched_get(doctor_dir_sched(o, sys));
+	const char		*var = s->task_number_var;
+	int64_t			 task = -1, base = s->task_number_base;
+	int			 port;
 
-	if (nodes_var_num(&task, sys->env, var, 1, cause) == -1)
+	if (nodes_var_num(&task, sys->env, var, base, cause) == -1)
 		return -1;
-	if (task < 1 || (uint64_t)task > o->ro->nnodes)
-		return util_fail(cause, "%s %lld is not a task from 1 "
-		    "to --nnodes %llu", var, (long long)task,
-		    (unsigned long long)o->ro->nnodes);
+	if (task < base || (uint64_t)(task - base) >= o->ro->nnodes)
+		return util_fail(cause, "%s %lld is not a task from %lld "
+		    "to %llu (--nnodes %llu)", var, (long long)task,
+		    (long long)base, (unsigned long long)(o->ro->nnodes +
+		    (uint64_t)base - 1), (unsigned long long)o->ro->nnodes);
 	if (rank_port(&port, o->ro, sys->env, cause) != XC_OK)
 		return -1;
-	self->rank = (uint64_t)task - 1;
+	self->rank = (uint64_t)(task - base);
 	self->nnodes = o->ro->nnodes;
 	self->port = port;
 	/* The master address is learnt later, in the exchange. */

@@ -516,8 +516,10 @@ exchange_dir(struct exchange_result *r, const struct exchange_opts *o,
 		return XC_USAGE;
 	}
 	if (x->jobid == NULL) {
-		/* HPC Pack's first: it is what this exchange is for. */
-		vars = sched_job_vars_text(SCHED_AUTO, SCHED_HPCPACK);
+		/* The numbered tasks' scheduler first: it is what this
+		 * exchange is for. */
+		vars = sched_job_vars_text(SCHED_AUTO,
+		    sched_numbered(SCHED_AUTO));
 		util_fail(cause, "--exchange dir: needs a job id to name its "
 		    "directory, and none is set (%s)", vars);
 		free(vars);

@@ -27,16 +27,18 @@ exchange_cmp_int64(const void *a, const void *b)
 	return *x < *y ? -1 : *x > *y;
 }
 
-/* The distinct task ids from 1 to nnodes among the entries, sorted into
- * v (caller frees); returns how many. */
+/* The distinct task ids of the nnodes from task_base among the
+ * entries, sorted into v (caller frees); returns how many. */
 static size_t
 exchange_tasks(const struct exchange_dir_ctx *c, int64_t **v)
 {
+	int64_t	base = c->x->task_base;
 	size_t	i, n = 0, m = 0;
 
 	*v = xcalloc(c->n, sizeof **v);
 	for (i = 0; i < c->n; i++) {
-		if (c->v[i].task >= 1 && (uint64_t)c->v[i].task <= c->x->nnodes)
+		if (c->v[i].task >= base &&
+		    (uint64_t)(c->v[i].task - base) < c->x->nnodes)
 			(*v)[n++] = c->v[i].task;
 	}
 	qsort(*v, n, sizeof **v, exchange_cmp_int64);
@@ -47,15 +49,16 @@ exchange_tasks(const struct exchange_dir_ctx *c, int64_t **v)
 	return m;
 }
 
-/* "missing task ids 2, 4" when the entries have task ids, numbered 1
- * to nnodes as HPC Pack numbers the tasks of a job from ddpgen. With
+/* "missing task ids 2, 4" when the entries have task ids, numbered from
+ * task_base as the scheduler numbers the tasks of a job from ddpgen
+ * (HPC Pack's 1 to nnodes). With
  * nnodes up to HOSTLIST_MAX_HOSTS, only the ids listed are looked for:
  * the others are counted from the ids present. */
 static void
 exchange_missing(struct buf *b, const struct exchange_dir_ctx *c)
 {
-	uint64_t	 t, shown = 0, absent, missing = c->x->nnodes - c->n;
-	int64_t		*task;
+	uint64_t	 shown = 0, absent, missing = c->x->nnodes - c->n;
+	int64_t		*task, t, base = c->x->task_base;
 	size_t		 i = 0, n;
 
 	if (c->x->self.task < 0) {
@@ -66,21 +69,21 @@ exchange_missing(struct buf *b, const struct exchange_dir_ctx *c)
 	n = exchange_tasks(c, &task);
 	absent = c->x->nnodes - n;
 	buf_adds(b, "missing task ids");
-	for (t = 1; shown < absent && shown < EXCHANGE_LIST_MAX; t++) {
-		if (i < n && (uint64_t)task[i] == t)
+	for (t = base; shown < absent && shown < EXCHANGE_LIST_MAX; t++) {
+		if (i < n && task[i] == t)
 			i++;
 		else
-			buf_addf(b, "%s %llu", shown++ == 0 ? "" : ",",
-			    (unsigned long long)t);
+			buf_addf(b, "%s %lld", shown++ == 0 ? "" : ",",
+			    (long long)t);
 	}
 	free(task);
 	if (absent > EXCHANGE_LIST_MAX)
 		buf_addf(b, " and %llu more", (unsigned long long)(absent -
 		    EXCHANGE_LIST_MAX));
 	if (absent != missing)
-		buf_addf(b, "%s (task ids are not 1 to %llu)",
-		    absent == 0 ? " unknown" : "",
-		    (unsigned long long)c->x->nnodes);
+		buf_addf(b, "%s (task ids are not %lld to %lld)",
+		    absent == 0 ? " unknown" : "", (long long)base,
+		    (long long)(base + (int64_t)c->x->nnodes - 1));
 }
 
 static void

@@ -66,7 +66,12 @@ struct exchange_entry {
 struct exchange_node {
 	struct exchange_entry	 self;
 	const char		*jobid;	 /* names the directory */
-	int64_t			 retry;	 /* CCP_RETRY_COUNT, 0 when unset */
+	int64_t			 retry;	 /* the scheduler's retry count
+					    (HPC Pack's CCP_RETRY_COUNT),
+					    0 when unset */
+	int64_t			 task_base; /* node 0's task id, as the
+					    scheduler numbers its tasks
+					    (HPC Pack's: 1) */
 	uint64_t		 nnodes; /* --nnodes; 0 when not given */
 };
 

@@ -8,20 +8,18 @@
 #include "gen.h"
 #include "util.h"
 
-/* In enum sched_id order from SCHED_GEN_FIRST. */
+/* In enum sched_id order from SCHED_GEN_FIRST, up to SCHED_HOSTFILE;
+ * check_scheduler holds each row's sched to its place. */
 static const struct gen *const gen_table[] = {
 	&gen_slurm, &gen_hpcpack, &gen_flux, &gen_pbs, &gen_lsf
 };
 #define GEN_COUNT	(sizeof gen_table / sizeof gen_table[0])
+_Static_assert(SCHED_GEN_FIRST + GEN_COUNT == SCHED_HOSTFILE, "gen_table");
 
-/* The rows' scheduler names (check_scheduler holds them to the rows). */
+/* The rows' scheduler names, in the same order (check_scheduler holds
+ * them to the rows). */
 const char *const gen_names[] = { "slurm", "hpcpack", "flux", "pbs", "lsf",
     NULL };
-_Static_assert(SCHED_GEN_FIRST + 1 == SCHED_HPCPACK, "gen_table");
-_Static_assert(SCHED_GEN_FIRST + 2 == SCHED_FLUX, "gen_table");
-_Static_assert(SCHED_GEN_FIRST + 3 == SCHED_PBS, "gen_table");
-_Static_assert(SCHED_GEN_FIRST + 4 == SCHED_LSF, "gen_table");
-_Static_assert(SCHED_GEN_FIRST + 5 == SCHED_HOSTFILE, "gen_table");
 
 const struct gen *
 gen_get(enum sched_id s)

@@ -153,8 +153,9 @@ rank_not_listed(struct rank_ctx *c, const char *host, char **cause)
 	return XC_NODES;
 }
 
-/* Slurm says which node this is: a disagreement means the list and the
- * host names do not describe the same nodes, and ranks would collide. */
+/* The scheduler says which node this is (the row's nodeid_var): a
+ * disagreement means the list and the host names do not describe the
+ * same nodes, and ranks would collide. */
 static int
 rank_crosscheck(struct rank_ctx *c, const char *host, int64_t i,
     char **cause)
@@ -172,7 +173,8 @@ rank_crosscheck(struct rank_ctx *c, const char *host, int64_t i,
 	return XC_NODES;
 }
 
-/* HPC Pack may show a task only its own node: --nnodes catches it. */
+/* A scheduler may show a task only its own node (the row's
+ * partial_list): --nnodes catches it. */
 static int
 rank_count_differs(struct rank_ctx *c, struct rank *r, char **cause)
 {
@@ -372,7 +374,7 @@ rank_per_process(struct rank_ctx *c, struct rank *r, char **cause)
 	if (s->local_task_var == NULL || s->step_tasks_var == NULL ||
 	    s->step_nodes_var == NULL) {
 		util_fail(cause, "one task per process needs a scheduler that "
-		    "numbers a node's tasks (Slurm); this is %s", s->title);
+		    "numbers a node's tasks; this is %s", s->title);
 		return XC_NODES;
 	}
 	if (nodes_var_num(&local, c->env, s->local_task_var, 0,
@@ -400,7 +402,7 @@ rank_per_process(struct rank_ctx *c, struct rank *r, char **cause)
 	return XC_OK;
 }
 
-/* One torchrun per node: a Slurm step of more tasks than nodes (an
+/* One torchrun per node: a step of more tasks than nodes (Slurm's: an
  * inherited --ntasks-per-node, -n) would start two on a node, which then
  * collide on the port with a confusing error. Every task of such a step
  * refuses, so the whole step fails at once. The scheduler's row names
@@ -552,6 +554,7 @@ static int
 rank_self(struct rank_ctx *c, struct exchange_node *x, char **cause)
 {
 	struct exchange_entry	 e;
+	const struct sched	*s;
 	struct buf		 b;
 	char			 host[HOSTLIST_NAME_MAX + 1], *why;
 	int			 xc;
@@ -564,12 +567,15 @@ rank_self(struct rank_ctx *c, struct exchange_node *x, char **cause)
 	if ((xc = rank_self_addr(c, host, x->self.addr, sizeof x->self.addr,
 	    cause)) != XC_OK)
 		return xc;
-	/* The exchange is HPC Pack's: its task number and retry count. */
-	if (nodes_var_num(&x->self.task, c->env,
-	    sched_get(SCHED_HPCPACK)->task_number_var, 1, cause) == -1 ||
-	    nodes_var_num(&x->retry, c->env,
-	    sched_get(SCHED_HPCPACK)->retry_var, 0, cause) == -1)
+	/* The task number and retry count of the scheduler whose tasks
+	 * number themselves (sched_numbered). */
+	s = sched_get(sched_numbered(nodes_sched_resolve(c->env, c->o->sched,
+	    c->o->hostfile)));
+	if (nodes_var_num(&x->self.task, c->env, s->task_number_var,
+	    s->task_number_base, cause) == -1 ||
+	    nodes_var_num(&x->retry, c->env, s->retry_var, 0, cause) == -1)
 		return XC_NODES;
+	x->task_base = s->task_number_base;
 	host[strcspn(host, ".")] = '\0';
 	if (strlen(host) > EXCHANGE_HOST_MAX)
 		return rank_bad_host(host, cause);
@@ -877,25 +883,31 @@ rank_free(struct rank *r)
 	memset(r, 0, sizeof *r);
 }
 
-/* Slurm runs a batch script on node 0, but salloc runs what it is
- * given on the host it was started on: there, an interface's address is
- * no node's, or no interface matches at all. */
+/* A scheduler may run a batch script on node 0 and an interactive one
+ * on the host it was started on (Slurm's sbatch and salloc: the row's
+ * batch_host_note): there, an interface's address is no node's, or no
+ * interface matches at all. */
 static int
 rank_not_first(struct rank_ctx *c, const char *host, int listed,
     char **cause)
 {
-	char	*list = nodes_describe(&c->nodes);
-	char	*first = rank_nth(&c->nodes, 0);
+	const struct sched	*s = sched_get(c->nodes.sched);
+	char			*list = nodes_describe(&c->nodes);
+	char			*first = rank_nth(&c->nodes, 0);
+	struct buf		 b;
 
-	util_fail(cause, "--first-node: this runs on '%s', %s, not on node 0 "
+	buf_init(&b);
+	buf_addf(&b, "--first-node: this runs on '%s', %s, not on node 0 "
 	    "'%s' of the node list %s, whose address the master address must "
-	    "be: sbatch runs a script there, salloc on the host it was "
-	    "started on; submit with sbatch, or run this on '%s'%s%s%s", host,
-	    listed ? "another node of the job" : "no node of the job", first,
-	    list, first, c->nodes.sched == SCHED_SLURM ?
-	    " (srun --nodes=1 --ntasks=1 --nodelist=" : "",
-	    c->nodes.sched == SCHED_SLURM ? first : "",
-	    c->nodes.sched == SCHED_SLURM ? ")" : "");
+	    "be:", host, listed ? "another node of the job" :
+	    "no node of the job", first, list);
+	if (s->batch_host_note != NULL)
+		buf_addf(&b, " %s, or", s->batch_host_note);
+	buf_addf(&b, " run this on '%s'", first);
+	if (s->one_task_cmd != NULL)
+		buf_addf(&b, " (%s%s)", s->one_task_cmd, first);
+	util_fail(cause, "%s", b.s);
+	buf_free(&b);
 	free(first);
 	free(list);
 	return XC_NODES;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "restart.h"
+#include "scheduler.h"
 #include "util.h"
 
 static const char *const stops[] = {
@@ -51,12 +52,18 @@ int
 restart_read(struct restart *r, const char *(*getenv_fn)(const char *),
     char **cause)
 {
-	const char	*sig = getenv_fn("DDPGEN_CHECKPOINT_SIGNAL");
+	const char		*sig = getenv_fn("DDPGEN_CHECKPOINT_SIGNAL");
+	const struct sched	*s;
+	int			 i;
 
-	/* HPC Pack counts its reruns of a job in CCP_RETRY_COUNT. */
-	r->count = restart_num(getenv_fn, "SLURM_RESTART_COUNT") +
-	    restart_num(getenv_fn, "DDPGEN_RESTART_BASE") +
-	    restart_num(getenv_fn, "CCP_RETRY_COUNT");
+	/* The schedulers' own counts (their rows' restart_var), and the
+	 * job's continuations before this one. */
+	r->count = restart_num(getenv_fn, "DDPGEN_RESTART_BASE");
+	for (i = 0; i < SCHED_COUNT; i++) {
+		s = sched_get((enum sched_id)i);
+		if (s->restart_var != NULL)
+			r->count += restart_num(getenv_fn, s->restart_var);
+	}
 	r->last_stop = restart_stop(getenv_fn("DDPGEN_LAST_STOP"), r->count);
 	r->signo = 0;
 	if (sig == NULL || *sig == '\0')

@@ -13,10 +13,11 @@ struct restart {
 	int		 signo;		/* checkpoint signal; 0: none */
 };
 
-/* From SLURM_RESTART_COUNT and DDPGEN_RESTART_BASE (restarts of the
- * job's earlier continuations), or HPC Pack's CCP_RETRY_COUNT,
- * DDPGEN_LAST_STOP (as the batch shell
- * read it from the job's comment) and DDPGEN_CHECKPOINT_SIGNAL. A count
+/* From each scheduler's count of the job's restarts (its row's
+ * restart_var: SLURM_RESTART_COUNT, CCP_RETRY_COUNT) and
+ * DDPGEN_RESTART_BASE (restarts of the job's earlier continuations),
+ * DDPGEN_LAST_STOP (as the batch shell read it from the job's state) and
+ * DDPGEN_CHECKPOINT_SIGNAL. A count
  * that is not a number counts as 0, a reason that is not one of the
  * words as "requeued" after a restart and "none" before; an unknown
  * signal is -1 + *cause. */

@@ -51,8 +51,13 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		.step_tasks_var = "SLURM_STEP_NUM_TASKS",
 		.step_nodes_var = "SLURM_STEP_NUM_NODES",
 		.one_per_node = "start the step with srun -N N -n N",
+		.restart_var = "SLURM_RESTART_COUNT",
 		.gpus_var = "SLURM_GPUS_ON_NODE",
 		.gpus_per_task_var = "SLURM_GPUS_PER_TASK",
+		.gpus_per_task_opt = "--gpus-per-task",
+		.batch_host_note = "sbatch runs a script there, salloc on the "
+		    "host it was started on; submit with sbatch",
+		.one_task_cmd = "srun --nodes=1 --ntasks=1 --nodelist=",
 		.job_var = "SLURM_JOB_ID", .task_vars = slurm_task,
 		.step_vars = slurm_step,
 	},
@@ -63,7 +68,10 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		 * hostname may be lower case, short or not. */
 		.hostlist_flags = HOSTLIST_SHORT | HOSTLIST_ICASE,
 		.partial_list = 1,
-		.task_number_var = "CCP_TASKID", .retry_var = "CCP_RETRY_COUNT",
+		.task_number_var = "CCP_TASKID", .task_number_base = 1,
+		.retry_var = "CCP_RETRY_COUNT",
+		/* Its reruns of a job. */
+		.restart_var = "CCP_RETRY_COUNT",
 		/* Not CCP_TASKID: each node runs its own task. */
 		.job_var = "CCP_JOBID", .task_vars = none, .step_vars = none,
 	},
@@ -121,6 +129,19 @@ const struct sched *
 sched_get(enum sched_id s)
 {
 	return &sched_table[s];
+}
+
+enum sched_id
+sched_numbered(enum sched_id s)
+{
+	size_t	i;
+
+	if (sched_table[s].task_number_var != NULL)
+		return s;
+	for (i = 0; i < SCHED_COUNT; i++)
+		if (sched_table[i].task_number_var != NULL)
+			return (enum sched_id)i;
+	return s;
 }
 
 int

@@ -57,15 +57,28 @@ struct sched {
 	const char	*step_tasks_var;
 	const char	*step_nodes_var;
 	const char	*one_per_node;
-	/* The shared-directory exchange and the doctor's: the task's number
-	 * from 1 (node N - 1) and the times the job was rerun (HPC Pack's
-	 * CCP_TASKID, CCP_RETRY_COUNT). */
+	/* The shared-directory exchange and the doctor's: the task's number,
+	 * task_number_base for node 0 (HPC Pack's CCP_TASKID, from 1), and
+	 * the times the job was rerun (CCP_RETRY_COUNT). */
 	const char	*task_number_var;
+	int		 task_number_base;
 	const char	*retry_var;
+	/* The scheduler's count of the job's restarts, which the training
+	 * sees in DDPGEN_RESTART_COUNT (restart.h): Slurm's requeues, HPC
+	 * Pack's reruns. */
+	const char	*restart_var;
 	/* The doctor's GPU check: the GPUs the scheduler gave the node, and
-	 * the variable set when it gave each task only its own (Slurm). */
+	 * the variable set when it gave each task only its own, with the
+	 * submit option that does so (Slurm's --gpus-per-task). */
 	const char	*gpus_var;
 	const char	*gpus_per_task_var;
+	const char	*gpus_per_task_opt;
+	/* ddprank ip --first-node run elsewhere than on node 0: where the
+	 * scheduler runs a batch script and what runs it on node 0 instead
+	 * (Slurm's salloc and sbatch), and the command that runs one task
+	 * on a named node, its name appended (srun's). */
+	const char	*batch_host_note;
+	const char	*one_task_cmd;
 	/* The doctor's last line: the option that keeps the failing nodes
 	 * out of the next submission, before their hostlist; NULL for
 	 * sbatch's "--exclude=". */
@@ -100,6 +113,12 @@ struct sched {
 
 /* The row of s. */
 const struct sched *sched_get(enum sched_id);
+
+/* The scheduler whose task numbers and retry count the shared-directory
+ * exchange and the doctor's directory gather read: s when its row has a
+ * task number, else the first row that has one (the scheduler whose
+ * tasks may see only part of the list, for which they exist). */
+enum sched_id	 sched_numbered(enum sched_id s);
 
 /* "slurm" etc. (every scheduler, "auto" too) to its id; -1 when none. */
 int		 sched_parse(const char *, enum sched_id *);

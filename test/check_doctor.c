@@ -1325,7 +1325,7 @@ START_TEST(test_dir_no_task)
 	doctor_run(&r, &sent, &o, &sys);
 	ck_assert_int_eq(r.local, 1);
 	ck_assert_str_eq(r.v[0].f[DOCTOR_NODES].detail, "CCP_TASKID 3 is not "
-	    "a task from 1 to --nnodes 2");
+	    "a task from 1 to 2 (--nnodes 2)");
 	doctor_report_free(&r);
 	t_rmtree(share);
 }

@@ -520,6 +520,7 @@ run_init(struct run *w, int64_t task, const char *host, uint64_t nnodes)
 	snprintf(w->x.self.addr, sizeof w->x.self.addr, "10.0.0.%lld",
 	    (long long)(task < 0 ? 99 : task));
 	w->x.jobid = "77";
+	w->x.task_base = 1;
 	w->x.nnodes = nnodes;
 }
 
@@ -716,6 +717,29 @@ START_TEST(test_dir_timeout_missing)
 		free(want);
 	}
 	/* ev goes with this function: the clock must not keep it */
+	fc.ev = NULL;
+}
+END_TEST
+
+/* A scheduler that numbers its tasks from 0: the missing ids, and the
+ * range they are said to be outside of, count from there. */
+START_TEST(test_dir_timeout_base)
+{
+	struct event	 ev[] = {
+		{ 0.1, "x/77-r0/entry.t2", ENTRY("2", "node2", "10.0.0.2"), 0 },
+		{ 0.1, "x/77-r0/entry.t9", ENTRY("9", "node9", "10.0.0.9"), 0 },
+		{ 0, NULL, NULL, 0 }
+	};
+	struct run	 w;
+
+	fc.ev = ev;
+	run_init(&w, 1, "node1", 4);
+	w.x.task_base = 0;
+	w.o.timeout = 1;
+	expect_dir_error(&w, "exchange in @/x/77-r0 timed out after 1 s: 3 "
+	    "of 4 nodes arrived; missing task ids 0, 3 (task ids are not 0 to "
+	    "3); arrived: task 1 node1 (10.0.0.1), task 2 node2 (10.0.0.2), "
+	    "task 9 node9 (10.0.0.9)");
 	fc.ev = NULL;
 }
 END_TEST
@@ -1686,6 +1710,7 @@ exchange_suite(void)
 	tcase_add_test(tc, test_dir_timeout);
 	tcase_add_test(tc, test_dir_timeout_by_host);
 	tcase_add_test(tc, test_dir_timeout_missing);
+	tcase_add_test(tc, test_dir_timeout_base);
 	tcase_add_test(tc, test_dir_retry);
 	tcase_add_test(tc, test_dir_stale);
 	tcase_add_test(tc, test_dir_crashed_reader);

@@ -277,6 +277,15 @@ START_TEST(test_first_node)
 	ck_assert_ptr_nonnull(strstr(cause, "this runs on 'login1', no node "
 	    "of the job, not on node 0 'nid01'"));
 	free(cause);
+	/* A scheduler whose row has no batch-host note or one-task command
+	 * (LSF's): only where to run it. */
+	env = t_env(ENV("LSB_MCPU_HOSTS=nid01 4 login1 4"));
+	ck_assert_int_eq(rank_first_node(&opts, &env, &sys, &cause), XC_NODES);
+	ck_assert_str_eq(cause, "--first-node: this runs on 'login1', another "
+	    "node of the job, not on node 0 'nid01' of the node list "
+	    "'nid01 4 login1 4' (from LSB_MCPU_HOSTS), whose address the "
+	    "master address must be: run this on 'nid01'");
+	free(cause);
 	env = t_env(ENV("PATH=/bin"));
 	ck_assert_int_eq(rank_first_node(&opts, &env, &sys, &cause), XC_NODES);
 	ck_assert_ptr_nonnull(strstr(cause, "--first-node: no node list: "));

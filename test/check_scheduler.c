@@ -145,6 +145,25 @@ START_TEST(test_formats)
 }
 END_TEST
 
+/* The exchange's task numbers are the detected scheduler's where it
+ * numbers its tasks, else those of the first row that does. */
+START_TEST(test_numbered)
+{
+	int	i;
+
+	ck_assert_int_eq(sched_numbered(SCHED_HPCPACK), SCHED_HPCPACK);
+	for (i = 0; i < SCHED_COUNT; i++) {
+		if (sched_get(i)->task_number_var == NULL) {
+			ck_assert_int_eq(sched_numbered(i), SCHED_HPCPACK);
+			continue;
+		}
+		ck_assert_int_eq(sched_numbered(i), i);
+		ck_assert_ptr_nonnull(sched_get(i)->retry_var);
+	}
+	ck_assert_int_eq(sched_get(SCHED_HPCPACK)->task_number_base, 1);
+}
+END_TEST
+
 /* The words of messages, from the back-ends' rows. */
 START_TEST(test_gen_texts)
 {
@@ -184,6 +203,7 @@ scheduler_suite(void)
 	tcase_add_test(tc, test_texts);
 	tcase_add_test(tc, test_formats);
 	tcase_add_test(tc, test_gen_texts);
+	tcase_add_test(tc, test_numbered);
 	suite_add_tcase(s, tc);
 	return s;
 }
