@@ -144,7 +144,7 @@ flux_line(const char *s, size_t len, size_t lineno, int *body,
 	if (theirs && !*body)
 		return 0;
 	return util_fail(cause, "line %zu of the Flux job would be read by "
-	    "flux batch as a submission directive: '%.*s%s'", lineno,
+	    "%s as a submission directive: '%.*s%s'", lineno, gen_flux.submit,
 	    len > 60 ? 60 : (int)len, s, len > 60 ? "..." : "");
 }
 
@@ -159,8 +159,8 @@ flux_check_script(const char *script, char **cause)
 	for (i = 0; i < len; i += n) {
 		if ((n = flux_utf8(u + i, len - i)) == 0)
 			return util_fail(cause, "line %zu of the Flux job is "
-			    "not valid UTF-8, which flux batch requires: a "
-			    "value holds other bytes", lineno);
+			    "not valid UTF-8, which %s requires: a value "
+			    "holds other bytes", lineno, gen_flux.submit);
 		if (u[i] != '\n')
 			continue;
 		if (flux_line(script + start, i - start, lineno, &body,

@@ -254,6 +254,7 @@ script_vars(const struct job *job)
 	tmpl_set(v, "version", DDPGEN_VERSION);
 	tmpl_set(v, "site", job->site);
 	tmpl_set(v, "description", p->description);
+	tmpl_set(v, "submit", gen_get(p->scheduler)->submit);
 	tmpl_set_list(v, "command", job->argv, job->argc);
 	tmpl_set_int(v, "nodes", job->nodes);
 	tmpl_set(v, "ddprank", job->ddprank);
@@ -307,38 +308,51 @@ script_find_template(const char *name, const struct strlist *dirs,
 }
 
 /* Where a template's partials are looked for: the template's own
- * directory, then the template path; in each, the scheduler's directory
- * first. */
+ * directory, unless the template was found along the template path,
+ * then the template path. */
 struct script_partials {
 	const char		*sched;
 	struct strlist		 dirs;
 };
 
-/* A partial NAME: SCHED/NAME in each directory, then NAME in each (a
- * scheduler's own fragment first, wherever it is; then a shared one). */
+/*
+ * A partial NAME of the file FROM (its stem STEM: job for job.sh) is the
+ * scheduler's own SCHED/NAME if a directory has one, else FROM's own part
+ * STEM/NAME (job.sh's defaults, in job/), else NAME beside it: the
+ * directories are searched in order for each in turn, so a site's
+ * template directory may hold its own version of any of them.
+ */
 static char *
-script_find_partial(void *arg, const char *name, char **cause)
+script_find_partial(void *arg, const char *from, const char *name,
+    char **cause)
 {
 	const struct script_partials	*sp = arg;
-	char				*p;
-	size_t				 i;
-	int				 pass;
+	const char			*base = strrchr(from, '/');
+	char				*stem, *p, *try[3];
+	size_t				 i, k;
 
-	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; i < sp->dirs.n; i++) {
-			if (pass == 0)
-				xasprintf(&p, "%s/%s/%s", sp->dirs.v[i],
-				    sp->sched, name);
-			else
-				xasprintf(&p, "%s/%s", sp->dirs.v[i], name);
-			if (access(p, R_OK) == 0)
-				return p;
-			free(p);
+	base = base != NULL ? base + 1 : from;
+	stem = xstrndup(base, strcspn(base, "."));
+	xasprintf(&try[0], "%s/%s", sp->sched, name);
+	xasprintf(&try[1], "%s/%s", stem, name);
+	try[2] = xstrdup(name);
+	p = NULL;
+	for (k = 0; k < 3 && p == NULL; k++) {
+		for (i = 0; i < sp->dirs.n && p == NULL; i++) {
+			xasprintf(&p, "%s/%s", sp->dirs.v[i], try[k]);
+			if (access(p, R_OK) != 0) {
+				free(p);
+				p = NULL;
+			}
 		}
 	}
-	util_fail(cause, "neither %s/%s nor %s is in the template's "
-	    "directory or the template path", sp->sched, name, name);
-	return NULL;
+	if (p == NULL)
+		util_fail(cause, "none of %s, %s or %s is in the template's "
+		    "directory or the template path", try[0], try[1], try[2]);
+	for (k = 0; k < 3; k++)
+		free(try[k]);
+	free(stem);
+	return p;
 }
 
 int
@@ -351,12 +365,20 @@ script_render(const struct job *job, const char *path,
 	struct tmpl		*t;
 	struct tmpl_vars	*v;
 	const char		*slash = strrchr(path, '/');
+	char			*dir;
+	size_t			 i;
 	int			 rc;
 
 	sp.sched = sched_name(g->sched);
 	strlist_init(&sp.dirs);
-	strlist_addown(&sp.dirs, slash == NULL ? xstrdup(".") :
-	    xstrndup(path, slash == path ? 1 : (size_t)(slash - path)));
+	dir = slash == NULL ? xstrdup(".") : xstrndup(path, slash == path ?
+	    1 : (size_t)(slash - path));
+	for (i = 0; i < dirs->n && strcmp(dirs->v[i], dir) != 0; i++)
+		;
+	if (i == dirs->n)
+		strlist_addown(&sp.dirs, dir);
+	else
+		free(dir);
 	strlist_copy(&sp.dirs, dirs);
 	opts.find = script_find_partial;
 	opts.arg = &sp;

@@ -38,11 +38,13 @@ char		*script_find_template(const char *name,
 void		 script_template_path(struct strlist *dirs,
 		    const char *(*getenv_fn)(const char *), const char *exedir);
 
-/* Renders the job with the template at path into out, its partials
- * ({{>name}}: tmpl.h) found as SCHED/NAME.EXT, else NAME.EXT, in the
- * template's own directory and then along dirs (SCHED the job's
- * scheduler), the filters its back-end adds allowed. -1 + *cause
- * ("FILE:LINE: message" for template errors). */
+/* Renders the job with the template at path into out, the filters its
+ * back-end adds allowed. A partial {{>NAME}} (tmpl.h) of a file STEM.EXT
+ * is SCHED/NAME.EXT (SCHED the job's scheduler), else STEM/NAME.EXT, else
+ * NAME.EXT, each looked for in the template's own directory (unless it
+ * is one of dirs) and then along dirs, so that a directory earlier on
+ * the path overrides the shipped fragments. -1 + *cause ("FILE:LINE:
+ * message" for template errors). */
 int		 script_render(const struct job *, const char *path,
 		    const struct strlist *dirs, struct buf *out,
 		    char **cause);

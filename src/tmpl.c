@@ -764,7 +764,8 @@ tmpl_partial(struct tmpl_parser *ps, unsigned int line, const char *s,
 		    "deeper than %d", name, TMPL_MAXINCLUDE);
 	else {
 		xasprintf(&file, "%s%s", name, tmpl_ctx_ext(ps->t->ctx));
-		if ((path = ps->opts->find(ps->opts->arg, file, &why)) == NULL) {
+		if ((path = ps->opts->find(ps->opts->arg, ps->name, file,
+		    &why)) == NULL) {
 			r = tmpl_perror(ps, line, "partial '%s': %s", name,
 			    why);
 			free(why);

@@ -85,11 +85,13 @@ struct tmpl_filter {
 };
 
 /* What a template may use beside the engine's own: partials, whose path
- * find gives for a name with the template's extension ("run.sh"; NULL +
- * *cause when there is none; NULL find: a {{>name}} is an error), and
- * more filters, a row without a name ending them (NULL: none). */
+ * find gives for a name with the template's extension ("run.sh") and the
+ * file that includes it (NULL + *cause when there is none; NULL find: a
+ * {{>name}} is an error), and more filters, a row without a name ending
+ * them (NULL: none). */
 struct tmpl_opts {
-	char		*(*find)(void *arg, const char *name, char **cause);
+	char		*(*find)(void *arg, const char *from, const char *name,
+			    char **cause);
 	void		*arg;
 	const struct tmpl_filter *filters;
 };

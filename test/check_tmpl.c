@@ -743,10 +743,11 @@ put(const char *dir, const char *name, const char *text)
 
 /* The partials' finder of the tests: DIR/NAME, where DIR is arg. */
 static char *
-find_in(void *arg, const char *name, char **cause)
+find_in(void *arg, const char *from, const char *name, char **cause)
 {
 	char	*path;
 
+	(void)from;
 	xasprintf(&path, "%s/%s", (const char *)arg, name);
 	if (access(path, R_OK) == 0)
 		return path;

@@ -29,6 +29,10 @@ for f in bin/ddpgen bin/ddprank share/man/man1/ddpgen.1 \
     share/ddpgen/profiles/polaris.conf share/ddpgen/templates/pbs.sh \
     share/ddpgen/profiles/tuolumne.conf share/ddpgen/templates/flux.sh \
     share/ddpgen/templates/slurm.sh share/ddpgen/templates/hpcpack.xml \
+    share/ddpgen/templates/lsf.sh share/ddpgen/templates/job.sh \
+    share/ddpgen/templates/job/train.sh share/ddpgen/templates/slurm/requeue.sh \
+    share/ddpgen/templates/pbs/run.sh share/ddpgen/templates/lsf/run.sh \
+    share/ddpgen/templates/flux/train.sh \
     share/ddpgen/templates/hpcpack.cmd share/ddpgen/templates/hpcpack.ps1 \
     share/ddpgen/python/sitecustomize.py \
     share/bash-completion/completions/ddpgen \
@@ -52,6 +56,16 @@ mkdir -p "$T/elsewhere"
 out=$(cd "$T/elsewhere" && env -i PATH=/usr/bin:/bin HOME="$T/home" \
     "$prefix/bin/ddpgen" --site cori --nodes 2 train.py 2>&1)
 expect_eq "installed ddpgen status" "$?" 0
+# Every shell job, its skeleton and fragments found where they were
+# installed.
+for site in polaris lsf tuolumne; do
+	(cd "$T/elsewhere" && env -i PATH=/usr/bin:/bin HOME="$T/home" \
+	    "$prefix/bin/ddpgen" --site "$site" --nodes 2 train.py \
+	    >"$T/$site.out" 2>&1)
+	expect_eq "installed ddpgen: $site status" "$?" 0
+	check "installed ddpgen: $site's job" grep -q '^DDPRANK_SECRET=' \
+	    "$T/$site.out"
+done
 expect_eq "installed ddpgen uses the installed ddprank" \
     "$(printf '%s\n' "$out" | grep -c "^DDPRANK=$prefix/bin/ddprank\$")" 1
 sites=$(env -i PATH=/usr/bin:/bin HOME="$T/home" "$prefix/bin/ddpgen" --list-sites)

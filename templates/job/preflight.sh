@@ -1,0 +1,2 @@
+{{! preflight.sh: the preflight, ddprank doctor on every node }}
+ddpgen_run {{preflight_command|raw}}

@@ -1,0 +1,2 @@
+{{! start.sh: what the job does first, after set -euo pipefail; nothing by
+    default }}

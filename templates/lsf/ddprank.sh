@@ -1,0 +1,2 @@
+{{! ddprank.sh: the tasks' command reads DDPRANK }}
+export DDPRANK

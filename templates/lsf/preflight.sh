@@ -1,0 +1,3 @@
+{{! preflight.sh: through ddpgen_launch }}
+ddpgen_launch \
+	{{preflight_command|raw}}

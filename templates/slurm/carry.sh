@@ -1,0 +1,4 @@
+{{! carry.sh: a checkpoint signal from outside this shell counts too }}
+if [ -n "$ddpgen_warned$ddpgen_outside" ]; then
+	ddpgen_carry_on "$ddpgen_rc"
+fi

@@ -1,0 +1,4 @@
+{{! secret.sh: srun carries the secret }}
+# A secret for this job alone: srun carries it to every task, whose
+# environment only this user can read, and the automatic port derives
+# from it (ddprank(1), SECURITY).
