@@ -50,40 +50,6 @@ const struct exchange_clock exchange_clock_real = {
 	exchange_real_now, exchange_real_sleep, NULL
 };
 
-/* "t2" for task 2, "hnode2" for host NODE2 without a task id: the part
- * of the file names that says whose they are. */
-void
-exchange_key(const struct exchange_entry *e, char *key, size_t len)
-{
-	size_t	i;
-
-	if (e->task >= 0) {
-		snprintf(key, len, "t%lld", (long long)e->task);
-		return;
-	}
-	snprintf(key, len, "h%s", e->host);
-	for (i = 1; key[i] != '\0'; i++) {
-		if (key[i] >= 'A' && key[i] <= 'Z')
-			key[i] = (char)(key[i] - 'A' + 'a');
-	}
-}
-
-static double
-exchange_mtime(const struct stat *st)
-{
-	return (double)st->st_mtim.tv_sec + (double)st->st_mtim.tv_nsec / 1e9;
-}
-
-/* Every node of a run writes its entry within the timeout of the others,
- * or they give up: a file older than this node's entry by more than the
- * timeout is left over from another run. Both times come from the file
- * server's clock, so the nodes' clocks need not agree. */
-int
-exchange_is_stale(const struct exchange_dir_ctx *c, const struct stat *st)
-{
-	return exchange_mtime(st) < c->mtime - (double)c->o->timeout;
-}
-
 /* The base directory: sdir.c's StrictModes checks. A missing one is
  * made private to this user: a base several users share is for an
  * administrator to make (root, mode 1777). */
@@ -389,16 +355,6 @@ exchange_find(const struct exchange_dir_ctx *c, const char *key)
 			return &c->v[i];
 	}
 	return NULL;
-}
-
-/* Sleeps *poll seconds between two polls and doubles *poll, up to
- * EXCHANGE_POLL_MAX. */
-void
-exchange_pause(struct exchange_dir_ctx *c, double *poll)
-{
-	c->clock->sleep(c->clock->arg, *poll);
-	if ((*poll *= 2) > EXCHANGE_POLL_MAX)
-		*poll = EXCHANGE_POLL_MAX;
 }
 
 static int

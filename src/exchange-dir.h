@@ -11,6 +11,7 @@
 
 #include <dirent.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "exchange.h"
 #include "sdir.h"
@@ -83,11 +84,56 @@ struct exchange_dir_ctx {
 	char				*table_why; /* and why */
 };
 
-/* exchange-dir.c */
-void	 exchange_key(const struct exchange_entry *, char *key, size_t len);
-int	 exchange_is_stale(const struct exchange_dir_ctx *,
-	    const struct stat *);
-void	 exchange_pause(struct exchange_dir_ctx *, double *poll);
+/*
+ * What every part uses, here so that calls go one way: exchange-dir.c
+ * drives the exchange and calls the table's, the cleanup's and the
+ * messages' functions; the cleanup calls the messages'; none calls back.
+ */
+
+/* "t2" for task 2, "hnode2" for host NODE2 without a task id: the part
+ * of the file names that says whose they are. */
+static inline void
+exchange_key(const struct exchange_entry *e, char *key, size_t len)
+{
+	size_t	i;
+
+	if (e->task >= 0) {
+		snprintf(key, len, "t%lld", (long long)e->task);
+		return;
+	}
+	snprintf(key, len, "h%s", e->host);
+	for (i = 1; key[i] != '\0'; i++) {
+		if (key[i] >= 'A' && key[i] <= 'Z')
+			key[i] = (char)(key[i] - 'A' + 'a');
+	}
+}
+
+/* A file's modification time, from the file server's clock. */
+static inline double
+exchange_mtime(const struct stat *st)
+{
+	return (double)st->st_mtim.tv_sec + (double)st->st_mtim.tv_nsec / 1e9;
+}
+
+/* Every node of a run writes its entry within the timeout of the others,
+ * or they give up: a file older than this node's entry by more than the
+ * timeout is left over from another run. Both times come from the file
+ * server's clock, so the nodes' clocks need not agree. */
+static inline int
+exchange_is_stale(const struct exchange_dir_ctx *c, const struct stat *st)
+{
+	return exchange_mtime(st) < c->mtime - (double)c->o->timeout;
+}
+
+/* Sleeps *poll seconds between two polls and doubles *poll, up to
+ * EXCHANGE_POLL_MAX. */
+static inline void
+exchange_pause(struct exchange_dir_ctx *c, double *poll)
+{
+	c->clock->sleep(c->clock->arg, *poll);
+	if ((*poll *= 2) > EXCHANGE_POLL_MAX)
+		*poll = EXCHANGE_POLL_MAX;
+}
 
 /* exchange-table.c */
 int	 exchange_reads_entries(struct exchange_dir_ctx *, double waited);
