@@ -5,7 +5,7 @@
  * hooks that fill the template variables in the scheduler's own form and
  * check a job. All that is particular to one scheduler on ddpgen's side
  * is its gen-NAME.c; job.c and script.c call the hooks, profile.c reads
- * the keys. ddprank's side of the same scheduler is its row of
+ * the keys and calls check. ddprank's side of the same scheduler is its row of
  * scheduler.c (struct sched), which the row names. */
 #ifndef DDPGEN_GEN_H
 #define DDPGEN_GEN_H
@@ -59,7 +59,7 @@ struct gen {
 	 * path. */
 	const char	*cmd_ddprank;
 	/* The profile keys its jobs honour of those that are some
-	 * schedulers' only (profile.c's schema marks them), NULL-ended; one
+	 * schedulers' only (profile-key.c's schema marks them), NULL-ended; one
 	 * of the others, set to other than its default, is refused, one
 	 * policy for every scheduler. */
 	const char *const *keys;

@@ -1,13 +1,17 @@
 /* profile-int.h: what the parts of the profile module share, and
- * nothing outside it uses: profile.c (the schema, libconfuse, the
- * extends chain, checks, dump), profile-lex.c (the scan before
- * libconfuse), profile-site.c (the search path and the sites) and
- * profile-time.c (Slurm times). */
+ * nothing outside it uses: profile-key.c (the schema), profile-cfg.c
+ * (libconfuse), profile.c (the extends chain, the merge, the rules
+ * between keys, dump), profile-lex.c (the scan before libconfuse),
+ * profile-site.c (the search path and the sites) and profile-time.c
+ * (Slurm times). Calls go one way: profile.c calls the others,
+ * profile-cfg.c calls profile-key.c and profile-lex.c, and none calls
+ * back. */
 #ifndef DDPGEN_PROFILE_INT_H
 #define DDPGEN_PROFILE_INT_H
 
 #include <stddef.h>
 
+#include "profile.h"
 #include "util.h"
 
 #include <confuse.h>
@@ -47,7 +51,7 @@ struct key {
 	int			(*check)(const char *, char **);
 };
 
-/* profile.c's table of keys, profile_nkeys of them. */
+/* profile-key.c's table of keys, profile_nkeys of them. */
 extern const struct key *const profile_keys;
 extern const size_t profile_nkeys;
 
@@ -83,11 +87,27 @@ struct layer {
 	int		 extends_line;
 };
 
-/* profile.c */
+/* The field of key k in p. */
+static inline void *
+profile_key_field(const struct profile *p, const struct key *k)
+{
+	return (char *)p + k->off;
+}
+
+/* profile-key.c, the schema */
 const struct key *profile_key_find(const char *name);
 int	 profile_key_item(const struct key *, const char *s, int *out,
 	    char **cause);
+/* The value of a scalar key as a profile would spell it (caller frees). */
+char	*profile_key_scalar(const struct profile *, const struct key *);
 char	*profile_vis(const char *s);
+/* s made visible, or in double quotes as libconfuse reads it back. */
+void	 profile_addvis(struct buf *, const char *s);
+void	 profile_addquoted(struct buf *, const char *s);
+/* One entry per name, the last value winning, in first-seen order. */
+void	 profile_env_dedupe(struct strlist *env);
+/* An sbatch_extra item as one word, its value joined to its option. */
+char	*profile_sbatch_word(const char *s);
 
 /* profile-cfg.c */
 void	 profile_found_add(struct foundlist *, size_t layer, int line,
@@ -107,6 +127,11 @@ int	 profile_is_file(const char *path);
 int	 profile_site_is_path(const char *site);
 char	*profile_site_find(const char *name, const struct strlist *dirs,
 	    const char *const *skip, size_t n, int *hit);
+/* Every NAME.conf along dirs, first occurrence of a name, sorted by
+ * name, their descriptions NULL and scheduler "?"; the count. Free
+ * with profile_sites_free. */
+size_t	 profile_site_scan(const struct strlist *dirs,
+	    struct profile_site **out);
 /* Adds "unknown site 'SITE' (known: ...)" to errors. */
 void	 profile_unknown_site(const char *site, const struct strlist *dirs,
 	    struct strlist *errors);

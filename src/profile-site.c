@@ -1,5 +1,6 @@
 /* profile-site.c: where profiles are found: the search path, a site
- * name or path, and the list of sites (ddpgen --list-sites). */
+ * name or path, the sites along the path. It loads none: profile.c's
+ * profile_list does, for ddpgen --list-sites. */
 #include "config.h"
 
 #include <sys/stat.h>
@@ -105,10 +106,8 @@ site_add(struct profile_site **v, size_t *n, const char *dir,
 	(*v)[(*n)++].path = path;
 }
 
-/* Every NAME.conf along dirs, first occurrence of a name, sorted; the
- * descriptions are left NULL. */
-static size_t
-site_scan(const struct strlist *dirs, struct profile_site **out)
+size_t
+profile_site_scan(const struct strlist *dirs, struct profile_site **out)
 {
 	struct profile_site	*v = NULL;
 	struct dirent		*de;
@@ -143,7 +142,7 @@ profile_unknown_site(const char *site, const struct strlist *dirs,
 	buf_init(&b);
 	buf_adds(&b, "unknown site '");
 	util_addvis(&b, site, strlen(site));
-	n = site_scan(dirs, &v);
+	n = profile_site_scan(dirs, &v);
 	if (n == 0)
 		buf_adds(&b, "' (no profiles along the search path)");
 	else
@@ -154,30 +153,6 @@ profile_unknown_site(const char *site, const struct strlist *dirs,
 		buf_addc(&b, ')');
 	strlist_addown(errors, buf_take(&b));
 	profile_sites_free(v, n);
-}
-
-size_t
-profile_list(const struct strlist *dirs, struct profile_site **out)
-{
-	struct profile_site	*v;
-	struct profile		*p;
-	struct strlist		 errors;
-	size_t			 i, n;
-
-	n = site_scan(dirs, &v);
-	for (i = 0; i < n; i++) {
-		strlist_init(&errors);
-		if ((p = profile_load(v[i].path, dirs, &errors)) != NULL) {
-			v[i].description = xstrdup(p->description);
-			v[i].scheduler = sched_name(p->scheduler);
-			profile_free(p);
-		} else
-			xasprintf(&v[i].description, "(error: %s)",
-			    errors.n > 0 ? errors.v[0] : "unknown");
-		strlist_free(&errors);
-	}
-	*out = v;
-	return n;
 }
 
 void

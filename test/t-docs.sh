@@ -36,7 +36,7 @@ check "can read ddprank's long options" test "$(echo "$rank_opts" | wc -w)" -gt 
 # shellcheck disable=SC2086
 documented ddprank.1 option $rank_opts
 
-keys=$(sed -n '/keys\[\] = {/,/^};/p' "$src/profile.c" |
+keys=$(sed -n '/keys\[\] = {/,/^};/p' "$src/profile-key.c" |
     sed -n 's/.*\.name = "\([a-z_]*\)".*/\1/p')
 check "can read the profile keys" test "$(echo "$keys" | wc -w)" -gt 20
 # shellcheck disable=SC2086
