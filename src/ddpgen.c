@@ -38,7 +38,8 @@ enum {
 	OPT_NO_REQUEUE,
 	OPT_SIGNAL_LEAD,
 	OPT_CONTAINER,
-	OPT_IMAGE
+	OPT_IMAGE,
+	OPT_BIND
 };
 
 static const struct option longopts[] = {
@@ -71,6 +72,7 @@ static const struct option longopts[] = {
 	{ "signal-lead",	required_argument,	NULL, OPT_SIGNAL_LEAD },
 	{ "container",		required_argument,	NULL, OPT_CONTAINER },
 	{ "image",		required_argument,	NULL, OPT_IMAGE },
+	{ "bind",		required_argument,	NULL, OPT_BIND },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, 'V' },
 	{ NULL,			0,			NULL, 0 }
@@ -89,6 +91,7 @@ usage(FILE *f)
 "              [--preflight | --no-preflight]\n"
 "              [--requeue | --no-requeue] [--signal-lead seconds]\n"
 "              [--container runtime] [--image image]\n"
+"              [--bind none|numa|gpu]\n"
 "              script [argument ...]\n"
 "       ddpgen --list-sites\n"
 "       ddpgen --show-site site\n"
@@ -228,6 +231,7 @@ parse_opt(struct opts *o, int ch)
 	case OPT_NO_REQUEUE: j->requeue = 0; break;
 	case OPT_CONTAINER: j->container = optarg; break;
 	case OPT_IMAGE: j->image = optarg; break;
+	case OPT_BIND: j->bind = optarg; break;
 	case OPT_SIGNAL_LEAD:
 		j->signal_lead = num_arg("signal-lead", optarg, 1, 65535);
 		break;

@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include "auth.h"
+#include "bindrun.h"
+#include "cpuset.h"
 #include "doctor.h"
 #include "exchange.h"
 #include "exitcode.h"
@@ -39,6 +41,7 @@
 #define DRAIN_MS	2000
 
 enum cmd {
+	CMD_BIND,
 	CMD_DOCTOR,
 	CMD_ENV,
 	CMD_EXEC,
@@ -53,9 +56,10 @@ static const struct cmdinfo {
 	const char	*name;
 	const char	*opts;
 } cmds[] = {
-	{ "doctor", "sfiCpPrNxT46FGLWD" },
+	{ "bind", "bRXEnyl" },
+	{ "doctor", "sfiCpPrNxT46FGLWDbRXn" },
 	{ "env", "sfiCpPrFxTN" },
-	{ "exec", "sfiCpPrxTNLna" },
+	{ "exec", "sfiCpPrxTNLnabRH" },
 	{ "hosts", "sf" },
 	{ "ip", "i46m" },
 	{ "key", "" },
@@ -81,6 +85,9 @@ struct options {
 	int			 nproc;
 	int			 launcher_at;	/* --launcher-at */
 	int			 first_node;	/* ip --first-node */
+	struct bindrun_opts	 bind;		/* --bind and its options */
+	int			 explain;	/* bind --explain */
+	int			 bind_set;	/* --bind given */
 	int			 argc;	/* operands */
 	char			**argv;
 };
@@ -107,6 +114,13 @@ static const struct option longopts[] = {
 	{ "wait",	required_argument,	NULL, 'W' },
 	{ "exchange",	required_argument,	NULL, 'x' },
 	{ "first-node",	no_argument,		NULL, 'm' },
+	{ "bind",	required_argument,	NULL, 'b' },
+	{ "bind-reserve", required_argument,	NULL, 'R' },
+	{ "bind-nic-var", required_argument,	NULL, 'H' },
+	{ "topology",	required_argument,	NULL, 'X' },
+	{ "explain",	no_argument,		NULL, 'E' },
+	{ "python",	no_argument,		NULL, 'y' },
+	{ "local-rank-arg", no_argument,	NULL, 'l' },
 	{ NULL,		0,			NULL, 0 }
 };
 
@@ -120,18 +134,25 @@ usage(FILE *f)
 "               [--port-range LO-HI] [--rdzv static|c10d] [--nnodes N]\n"
 "               [--exchange dir:PATH|mpi] [--exchange-timeout SECONDS]\n"
 "               [--format sh|json]\n"
+"       ddprank bind --explain [--bind none|numa|gpu] [--bind-reserve CPUS]\n"
+"               [--nproc-per-node N] [--topology FILE]\n"
+"       ddprank bind [--python] [--local-rank-arg] -- COMMAND [ARGS...]\n"
 "       ddprank doctor [--scheduler S] [--hostfile FILE] [--iface REGEX]\n"
 "               [--comm-iface REGEX] [--rdzv static|c10d]\n"
 "               [-4|-6] [--port N|auto] [--port-range LO-HI] [--nnodes N]\n"
 "               [--exchange dir:PATH] [--exchange-timeout SECONDS]\n"
 "               [--launcher NAME] [--deep] [--gpus N] [--wait SECONDS]\n"
+"               [--bind none|numa|gpu] [--bind-reserve CPUS]\n"
+"               [--nproc-per-node N] [--topology FILE]\n"
 "               [--format text|json]\n"
 "       ddprank exec [--scheduler S] [--hostfile FILE] [--iface REGEX]\n"
 "               [--comm-iface REGEX]\n"
 "               [--port N|auto] [--port-range LO-HI] [--rdzv static|c10d]\n"
 "               [--nnodes N] [--exchange dir:PATH|mpi]\n"
 "               [--exchange-timeout SECONDS] [--launcher NAME]\n"
-"               [--launcher-at N] [--nproc-per-node N] -- COMMAND [ARGS...]\n"
+"               [--launcher-at N] [--nproc-per-node N]\n"
+"               [--bind none|numa|gpu] [--bind-reserve CPUS]\n"
+"               [--bind-nic-var NAME] -- COMMAND [ARGS...]\n"
 "       ddprank hosts [--scheduler S] [--hostfile FILE] [HOSTLIST]\n"
 "       ddprank ip --iface REGEX [-4|-6] [--first-node]\n"
 "       ddprank key\n"
@@ -234,7 +255,7 @@ parse_number(struct options *o, int c, const char *arg)
 		if (util_strtonum(arg, 1, 1024, &v) == -1)
 			exit(report(XC_USAGE, "--nproc-per-node: '%s' is not a "
 			    "number from 1 to 1024", arg));
-		o->nproc = (int)v;
+		o->nproc = o->bind.nranks = (int)v;
 		return;
 	}
 	if (c == 'G') {
@@ -315,6 +336,24 @@ parse_value(struct options *o, int c, const char *arg)
 	case 'F':
 		parse_format(o, arg);
 		break;
+	case 'b':
+		if ((i = vocab_word(bind_names, arg)) == -1)
+			exit(report(XC_USAGE, "--bind: '%s' is not none, numa "
+			    "or gpu", arg));
+		o->bind.policy = (enum bind_policy)i;
+		o->bind_set = 1;
+		break;
+	case 'R':
+		rc = cpuset_parse(&o->bind.reserve, arg, &cause);
+		break;
+	case 'H':
+		if (*arg == '\0' || strspn(arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(arg) ||
+		    (*arg >= '0' && *arg <= '9'))
+			exit(report(XC_USAGE, "--bind-nic-var: '%s' is not a "
+			    "variable name", arg));
+		o->bind.nic_var = arg;
+		break;
 	}
 	if (rc == -1) {
 		report(XC_USAGE, "%s: %s", optname(c), cause);
@@ -351,6 +390,18 @@ parse_option(struct options *o, int c, const char *arg)
 		break;
 	case 'm':
 		o->first_node = 1;
+		break;
+	case 'X':
+		o->bind.topology = arg;
+		break;
+	case 'E':
+		o->explain = 1;
+		break;
+	case 'y':
+		o->bind.python = 1;
+		break;
+	case 'l':
+		o->bind.local_rank_arg = 1;
 		break;
 	case 'h':
 		usage(stdout);
@@ -415,9 +466,14 @@ parse_operands(struct options *o)
 
 	if (o->cmd == CMD_EXEC && o->argc == 0)
 		misuse("%s: no command given", name);
+	if (o->cmd == CMD_BIND && o->explain && o->argc > 0)
+		misuse("unexpected argument '%s'", o->argv[0]);
+	if (o->cmd == CMD_BIND && !o->explain && o->argc == 0)
+		misuse("%s: no command given (or --explain)", name);
 	if (o->cmd == CMD_HOSTS && o->argc > 1)
 		misuse("unexpected argument '%s'", o->argv[1]);
-	if (o->cmd != CMD_EXEC && o->cmd != CMD_HOSTS && o->argc > 0)
+	if (o->cmd != CMD_EXEC && o->cmd != CMD_HOSTS && o->cmd != CMD_BIND &&
+	    o->argc > 0)
 		misuse("unexpected argument '%s'", o->argv[0]);
 	if (o->cmd == CMD_IP && o->ro.iface == NULL)
 		misuse("%s: --iface REGEX is required", name);
@@ -902,6 +958,22 @@ exec_prepare(struct options *o, struct rank_vars *vs, struct strlist *argv,
 	return xc;
 }
 
+/* The binding (bindrun.c): after the worker's variables, LOCAL_RANK
+ * among them, are set. */
+static int
+exec_bind(struct options *o)
+{
+	char	*warning = NULL, *cause = NULL;
+	int	 xc;
+
+	xc = bindrun_exec(&o->bind, o->launcher->per_process, &warning,
+	    &cause);
+	if (warning != NULL)
+		report(XC_OK, "warning: %s", warning);
+	free(warning);
+	return xc == XC_OK ? xc : report_cause(xc, cause);
+}
+
 static int
 cmd_exec(struct options *o)
 {
@@ -926,6 +998,8 @@ cmd_exec(struct options *o)
 			    strerror(errno));
 	}
 	rank_vars_free(&vs);
+	if (xc == XC_OK)
+		xc = exec_bind(o);
 	if (xc == XC_OK && (xc = restart_setenv(&signo)) == XC_OK &&
 	    (xc = hook_setenv()) == XC_OK) {
 		/* The command has no use for the secret: one copy fewer to
@@ -939,6 +1013,43 @@ cmd_exec(struct options *o)
 		report(xc, "cannot execute '%s': %s", argv.v[0],
 		    strerror(saved));
 	}
+	strlist_free(&argv);
+	return xc;
+}
+
+/* bind --explain prints the plan; bind -- COMMAND is a worker's binding
+ * step, which runs COMMAND once bound. */
+static int
+cmd_bind(struct options *o)
+{
+	struct strlist	 argv;
+	struct buf	 b;
+	char		*warning = NULL, *cause = NULL;
+	int		 xc, saved;
+
+	if (o->explain) {
+		if (o->bind.policy == BIND_NONE && !o->bind_set)
+			o->bind.policy = BIND_GPU;
+		buf_init(&b);
+		if ((xc = bindrun_explain(&o->bind, &b, &cause)) == XC_OK)
+			fwrite(b.s, 1, b.len, stdout);
+		buf_free(&b);
+		return xc == XC_OK ? flush_stdout() : report_cause(xc, cause);
+	}
+	strlist_init(&argv);
+	xc = bindrun_worker(&o->bind, o->argv, o->argc, &argv, &warning,
+	    &cause);
+	if (warning != NULL)
+		report(XC_OK, "warning: %s", warning);
+	free(warning);
+	if (xc != XC_OK) {
+		strlist_free(&argv);
+		return report_cause(xc, cause);
+	}
+	execvp(argv.v[0], argv.v);
+	saved = errno;
+	xc = saved == ENOENT || saved == ENOTDIR ? XC_NOTFOUND : XC_NOEXEC;
+	report(xc, "cannot execute '%s': %s", argv.v[0], strerror(saved));
 	strlist_free(&argv);
 	return xc;
 }
@@ -963,6 +1074,7 @@ cmd_doctor(struct options *o)
 	o->ro.comm_rx = NULL;
 	o->doc.ro = &o->ro;
 	o->doc.family = o->family;
+	o->doc.bind = &o->bind;
 	if (o->xo.method == EXCHANGE_DIR)
 		o->doc.shared = o->xo.dir;
 	doctor_run(&r, &sent, &o->doc, &doctor_sys_real);
@@ -1095,6 +1207,9 @@ main(int argc, char **argv)
 	o.doc.wait = DOCTOR_WAIT_DEFAULT;
 	parse_args(&o, argc, argv);
 	switch (o.cmd) {
+	case CMD_BIND:
+		xc = cmd_bind(&o);
+		break;
 	case CMD_DOCTOR:
 		xc = cmd_doctor(&o);
 		break;

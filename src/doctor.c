@@ -45,6 +45,7 @@ static const struct {
 	[DOCTOR_LAUNCHER] = { "launcher", 1 },
 	[DOCTOR_TORCH] = { "torch", 1 },
 	[DOCTOR_GPUS] = { "gpus", 1 },
+	[DOCTOR_BIND] = { "bind", 0 },
 	[DOCTOR_ENV] = { "env", 0 },
 	[DOCTOR_SHARED] = { "shared", 1 }
 };
@@ -1052,10 +1053,27 @@ doctor_real_environ(void *arg)
 	return environ;
 }
 
+static long
+doctor_real_readfile(void *arg, const char *path, char *buf, size_t len)
+{
+	ssize_t	n;
+	size_t	got = 0;
+	int	fd;
+
+	(void)arg;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	while (got < len - 1 && (n = read(fd, buf + got, len - 1 - got)) > 0)
+		got += (size_t)n;
+	close(fd);
+	buf[got] = '\0';
+	return (long)got;
+}
+
 const struct doctor_sys doctor_sys_real = {
 	&nodes_env_real, &netif_sys_real, doctor_real_list,
 	doctor_real_executable, doctor_real_writable, doctor_real_environ,
-	doctor_real_run, doctor_real_firstline, NULL
+	doctor_real_run, doctor_real_firstline, doctor_real_readfile, NULL
 };
 
 /* --- the wire format ------------------------------------------------------ */

@@ -10,6 +10,7 @@
 #include "util.h"
 
 struct auth;
+struct bindrun_opts;
 struct netif_sys;
 struct nodes_env;
 struct rank_opts;
@@ -34,6 +35,7 @@ enum doctor_check {
 	DOCTOR_LAUNCHER,
 	DOCTOR_TORCH,		/* --deep: the launcher's python imports torch */
 	DOCTOR_GPUS,
+	DOCTOR_BIND,		/* the binding plan; bound processes */
 	DOCTOR_ENV,
 	DOCTOR_SHARED,
 	DOCTOR_NCHECKS
@@ -93,6 +95,9 @@ struct doctor_sys {
 		    char **err);
 	/* The first line of file path (at most len - 1 bytes); -1 if none. */
 	int	(*firstline)(void *arg, const char *path, char *buf, size_t len);
+	/* Up to len - 1 bytes of file path, NUL-terminated; their number,
+	 * or -1 when it cannot be read. NULL: no file can. */
+	long	(*readfile)(void *arg, const char *path, char *buf, size_t len);
 	void	*arg;
 };
 
@@ -112,6 +117,8 @@ struct doctor_opts {
 	struct rx		*comm_rx;
 	const char		*comm_iface;
 	int			 c10d;
+	/* --bind and its options; NULL or BIND_NONE: no plan to check. */
+	const struct bindrun_opts *bind;
 };
 
 /* The local checks, each filling its finding of n. */
@@ -124,6 +131,13 @@ void	doctor_check_launcher(struct doctor_node *,
 void	doctor_check_gpus(struct doctor_node *, const struct doctor_opts *,
 	    const struct doctor_sys *);
 void	doctor_check_env(struct doctor_node *, const struct doctor_sys *);
+/* The binding (doctor_bind.c): the plan o->bind asks for can be made on
+ * this node, and every process of this user that a binding step bound
+ * (BIND_PLAN_VAR and LOCAL_RANK in its environment) runs on its rank's
+ * CPUs; a WARN names the rank and process of the first that does not.
+ * Not run without a plan or a bound process. */
+void	doctor_check_bind(struct doctor_node *, const struct doctor_opts *,
+	    const struct doctor_sys *);
 /* --deep: the python the launcher runs imports torch within o->wait
  * seconds; the time it took is reported. */
 void	doctor_check_torch(struct doctor_node *, const struct doctor_opts *,

@@ -501,6 +501,7 @@ doctor_local(struct doctor_node *self, const struct doctor_opts *o,
 	doctor_check_launcher(self, o, sys);
 	doctor_check_torch(self, o, sys);
 	doctor_check_gpus(self, o, sys);
+	doctor_check_bind(self, o, sys);
 	doctor_check_env(self, sys);
 	doctor_check_shared(self, o, sys);
 }

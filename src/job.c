@@ -94,6 +94,21 @@ job_container(struct profile *p, const char *container, char **cause)
 	return XC_OK;
 }
 
+static int
+job_bind(struct profile *p, const char *bind, char **cause)
+{
+	int	i;
+
+	if (bind == NULL)
+		return XC_OK;
+	if ((i = vocab_word(bind_names, bind)) == -1) {
+		util_fail(cause, "--bind: '%s' is not none, numa or gpu", bind);
+		return XC_USAGE;
+	}
+	p->bind = (enum bind_policy)i;
+	return XC_OK;
+}
+
 /* --launcher NAME names a row; a profile whose launcher names the same
  * row keeps its words (a torchrun at a path stays). */
 static int
@@ -185,6 +200,7 @@ job_apply_opts(struct profile *p, const struct job_opts *o, char **cause)
 	    (xc = job_port(p, o->port, cause)) != XC_OK ||
 	    (xc = job_rdzv(p, o->rdzv, cause)) != XC_OK ||
 	    (xc = job_container(p, o->container, cause)) != XC_OK ||
+	    (xc = job_bind(p, o->bind, cause)) != XC_OK ||
 	    (xc = job_launcher(p, o->launcher, cause)) != XC_OK)
 		return xc;
 	/* An image nothing runs would be dropped without a word. */

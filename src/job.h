@@ -40,6 +40,7 @@ struct job_opts {
 	int		 signal_lead;	/* --signal-lead */
 	const char	*container;	/* --container */
 	const char	*image;		/* --image */
+	const char	*bind;		/* --bind */
 	/* The operands, and ddpgen's whole command line for the job's
 	 * "Regenerate with" comment (argv[0] is not used). */
 	const char	*script;

@@ -48,11 +48,17 @@ static const struct launcher_flag accelerate_flags[] = {
 
 static const struct launcher_flag no_flags[] = { { NULL, LAUNCHER_VAL_NONE } };
 
+/* The flags that run a module (torch/distributed/run.py's -m/--module,
+ * DeepSpeed's --module, accelerate's -m/--module). */
+static const char *const module_flags[] = { "-m", "--module", NULL };
+static const char *const ds_module_flags[] = { "--module", NULL };
+
 static const struct launcher launcher_table[LAUNCHER_COUNT] = {
 	[LAUNCHER_TORCHRUN] = {
 		.name = "torchrun", .program = torchrun_prog,
 		.nproc_flag = "--nproc_per_node",
 		.restarts_flag = "--max-restarts",
+		.no_python = "--no-python", .module = module_flags,
 		.flags = no_flags, .vars = LAUNCHER_VARS_PET, .rdzv = 1,
 	},
 	/* NERSC's srun-direct: one Slurm task per process, no agent. */
@@ -64,12 +70,15 @@ static const struct launcher launcher_table[LAUNCHER_COUNT] = {
 	[LAUNCHER_DEEPSPEED] = {
 		.name = "deepspeed", .program = deepspeed_prog, .words = 1,
 		.nproc_flag = "--num_gpus",
+		.no_python = "--no_python", .no_local_rank = "--no_local_rank",
+		.module = ds_module_flags,
 		.flags = deepspeed_flags, .vars = LAUNCHER_VARS_NONE,
 	},
 	[LAUNCHER_ACCELERATE] = {
 		.name = "accelerate", .program = accelerate_prog, .words = 2,
 		.restarts_flag = "--max_restarts",
 		.fixed = accelerate_fixed, .alt = accelerate_alt,
+		.no_python = "--no_python", .module = module_flags,
 		.flags = accelerate_flags, .vars = LAUNCHER_VARS_NONE,
 	},
 };

@@ -60,6 +60,15 @@ struct launcher {
 	const char	*restarts_flag;
 	const char *const *fixed;
 	const char *const *alt;
+	/* For the binding (ddpgen --bind): the flag that makes the launcher
+	 * run its script operand as a program rather than through python
+	 * (the workers' binding step is one), the flag that keeps it from
+	 * putting --local_rank=N before the script's arguments (the step
+	 * puts it back after the script), and the flags that run a module
+	 * instead of a script, which the step cannot; NULL: none. */
+	const char	*no_python;
+	const char	*no_local_rank;
+	const char *const *module;
 	/* ddprank exec: the run-time flags, after the first words words. */
 	const struct launcher_flag *flags;
 	enum launcher_vars vars;

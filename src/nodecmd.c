@@ -68,6 +68,44 @@ nodecmd_row(const struct job *job)
 	return launcher_get(launcher_find(job->prof->launcher.v[0]));
 }
 
+/* The binding's options of ddprank exec and doctor: the policy, the
+ * site's reserved CPUs and NIC variable, and the local ranks (added
+ * already when want is 0). */
+static void
+nodecmd_bind(struct strlist *argv, const struct job *job, int nic,
+    int nproc)
+{
+	const struct profile	*p = job->prof;
+
+	strlist_add(argv, "--bind");
+	strlist_add(argv, bind_names[p->bind]);
+	if (*p->bind_reserve != '\0') {
+		strlist_add(argv, "--bind-reserve");
+		strlist_add(argv, p->bind_reserve);
+	}
+	if (nic && *p->bind_nic_var != '\0') {
+		strlist_add(argv, "--bind-nic-var");
+		strlist_add(argv, p->bind_nic_var);
+	}
+	if (nproc) {
+		strlist_add(argv, "--nproc-per-node");
+		nodecmd_addf_int(argv, profile_nproc(p));
+	}
+}
+
+/* 1 if the launcher's flags count every node's processes, and ddprank
+ * exec is given --nproc-per-node for them already. */
+static int
+nodecmd_has_procs(const struct launcher *l)
+{
+	const struct launcher_flag	*f;
+
+	for (f = l->flags; f->flag != NULL; f++)
+		if (f->val == LAUNCHER_VAL_PROCS)
+			return 1;
+	return 0;
+}
+
 /* ddprank exec and its options, up to and with "--"; rt words of a
  * container runtime's command come before the launcher. */
 static void
@@ -103,6 +141,8 @@ nodecmd_ddprank(struct strlist *argv, const struct job *job, size_t rt)
 	}
 	if (l != launcher_get(LAUNCHER_TORCHRUN))
 		nodecmd_launcher(argv, job, l);
+	if (p->bind != BIND_NONE)
+		nodecmd_bind(argv, job, 1, !nodecmd_has_procs(l));
 	/* The launcher's run-time flags go after its first words. */
 	if (rt > 0 && l->flags[0].flag != NULL) {
 		strlist_add(argv, "--launcher-at");
@@ -137,6 +177,8 @@ nodecmd_env_names(struct strlist *argv, const struct job *job,
 		    strcspn(p->env.v[i], "=")));
 	for (i = 0; job->env_pass != NULL && i < job->env_pass->n; i++)
 		strlist_add(&names, job->env_pass->v[i]);
+	if (p->bind != BIND_NONE)
+		strlist_add(&names, BIND_PLAN_VAR);
 	for (i = 0; i < names.n; i++) {
 		for (j = 0; j < i && strcmp(names.v[j], names.v[i]) != 0; j++)
 			;
@@ -168,6 +210,29 @@ nodecmd_mounts(struct strlist *argv, const struct profile *p,
 	}
 }
 
+/* The workers' binding step runs ddprank inside the container: its
+ * directory, mounted at its own path (job_resolve made it absolute). */
+static void
+nodecmd_bind_mount(struct strlist *argv, const struct job *job,
+    const char *opt)
+{
+	const char	*slash = strrchr(job->ddprank, '/');
+	size_t		 n = strlen(opt);
+	char		*dir, *m;
+
+	dir = xstrndup(job->ddprank, (size_t)(slash - job->ddprank));
+	m = runtime_mount(dir);
+	free(dir);
+	if (opt[n - 1] == '=') {
+		xasprintf(&dir, "%s%s", opt, m);
+		strlist_addown(argv, dir);
+		free(m);
+	} else {
+		strlist_add(argv, opt);
+		strlist_addown(argv, m);
+	}
+}
+
 /* The runtime's command up to the launcher, for a runtime that ddprank
  * execs (runtime.h has each row's source). */
 static void
@@ -191,6 +256,8 @@ nodecmd_runtime(struct strlist *argv, const struct job *job)
 	if (rt->env_opt != NULL)
 		nodecmd_env_names(argv, job, rt->env_opt);
 	nodecmd_mounts(argv, p, rt->mount_opt);
+	if (p->bind != BIND_NONE && !nodecmd_row(job)->per_process)
+		nodecmd_bind_mount(argv, job, rt->mount_opt);
 	strlist_copy(argv, &p->container_args);
 	if (rt->image == RT_IMAGE_WORD)
 		strlist_add(argv, p->image);
@@ -230,6 +297,49 @@ nodecmd_fixed(struct strlist *argv, const struct job *job,
 		strlist_add(argv, l->fixed[i]);
 }
 
+/* 1 if the profile's launcher words or arguments hold flag. */
+static int
+nodecmd_given(const struct profile *p, const char *flag)
+{
+	const char	*alt[2] = { flag, NULL };
+
+	return flag != NULL && (nodecmd_has(&p->launcher, alt) ||
+	    nodecmd_has(&p->launcher_args, alt));
+}
+
+/* The launcher runs each worker's binding step, a program, where it
+ * would run python: its no-python flag, and the flag that keeps its
+ * --local_rank=N from coming before the step's arguments (the step
+ * puts it after the script). */
+static void
+nodecmd_no_python(struct strlist *argv, const struct job *job,
+    const struct launcher *l)
+{
+	if (!nodecmd_given(job->prof, l->no_python))
+		strlist_add(argv, l->no_python);
+	if (l->no_local_rank != NULL &&
+	    !nodecmd_given(job->prof, l->no_local_rank))
+		strlist_add(argv, l->no_local_rank);
+}
+
+/* The workers' binding step before the script: ddprank bind, which
+ * runs the launcher's python on the script (unless the profile's own
+ * no-python flag says the script is a program) and gives it the
+ * --local_rank=N the launcher would have. */
+static void
+nodecmd_bind_step(struct strlist *argv, const struct job *job,
+    const struct launcher *l)
+{
+	strlist_add(argv, job->ddprank);
+	strlist_add(argv, "bind");
+	if (!nodecmd_given(job->prof, l->no_python))
+		strlist_add(argv, "--python");
+	if (l->no_local_rank != NULL &&
+	    !nodecmd_given(job->prof, l->no_local_rank))
+		strlist_add(argv, "--local-rank-arg");
+	strlist_add(argv, "--");
+}
+
 void
 nodecmd_build(struct nodecmd *c, const struct job *job)
 {
@@ -258,8 +368,12 @@ nodecmd_build(struct nodecmd *c, const struct job *job)
 		strlist_addown(&c->argv, s);
 	}
 	nodecmd_fixed(&c->argv, job, l);
+	if (p->bind != BIND_NONE && !l->per_process)
+		nodecmd_no_python(&c->argv, job, l);
 	strlist_copy(&c->argv, &p->launcher_args);
 	c->script = c->argv.n;
+	if (p->bind != BIND_NONE && !l->per_process)
+		nodecmd_bind_step(&c->argv, job, l);
 	strlist_add(&c->argv, job->script);
 	for (i = 0; i < job->nargs; i++)
 		strlist_add(&c->argv, job->args[i]);
@@ -326,6 +440,8 @@ nodecmd_doctor(struct nodecmd *c, const struct job *job)
 		strlist_add(&c->argv, "--gpus");
 		nodecmd_addf_int(&c->argv, p->gpus_per_node);
 	}
+	if (p->bind != BIND_NONE)
+		nodecmd_bind(&c->argv, job, 0, 1);
 }
 
 void

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cpuset.h"
 #include "gen.h"
 #include "profile.h"
 #include "profile-int.h"
@@ -24,6 +25,8 @@ static int	check_image(const char *, char **);
 static int	check_module(const char *, char **);
 static int	check_filesystems(const char *, char **);
 static int	check_pbs_select(const char *, char **);
+static int	check_cpus(const char *, char **);
+static int	check_var(const char *, char **);
 
 const char *const profile_disc_names[] = {
 	[PROFILE_HOSTNAME] = "hostname", [PROFILE_IFACE] = "iface", NULL
@@ -55,6 +58,7 @@ _Static_assert(sizeof(enum profile_signal) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum runtime_id) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum profile_pbs_launch) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum profile_lsf_launch) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum bind_policy) == sizeof(int), "enum size");
 
 #define OFF(f)	offsetof(struct profile, f)
 
@@ -114,6 +118,12 @@ static const struct key keys[] = {
 	{ .name = "preflight", .type = K_BOOL, .off = OFF(preflight) },
 	{ .name = "preflight_torch", .type = K_BOOL,
 	  .off = OFF(preflight_torch) },
+	{ .name = "bind", .type = K_ENUM, .off = OFF(bind),
+	  .names = bind_names },
+	{ .name = "bind_reserve", .type = K_STR, .off = OFF(bind_reserve),
+	  .flags = KF_LINE, .check = check_cpus },
+	{ .name = "bind_nic_var", .type = K_STR, .off = OFF(bind_nic_var),
+	  .flags = KF_LINE, .check = check_var },
 	{ .name = "container", .type = K_ENUM, .off = OFF(container),
 	  .names = runtime_names },
 	{ .name = "image", .type = K_STR, .off = OFF(image),
@@ -405,6 +415,26 @@ check_module(const char *s, char **cause)
 	    "abcdefghijklmnopqrstuvwxyz0123456789_.-")] != '\0')
 		return fail_vis(cause, "'", s, "' is not a module name "
 		    "(letters, digits, '_', '.', '-')");
+	return 0;
+}
+
+/* A CPU list (bind_reserve), as ddprank --bind-reserve takes it. */
+static int
+check_cpus(const char *s, char **cause)
+{
+	struct cpuset	set;
+
+	return cpuset_parse(&set, s, cause);
+}
+
+/* A variable name (bind_nic_var), as a shell would take it. */
+static int
+check_var(const char *s, char **cause)
+{
+	if ((*s >= '0' && *s <= '9') || s[strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789_")] != '\0')
+		return fail_vis(cause, "'", s, "' is not a variable name "
+		    "(letters, digits, '_', not a digit first)");
 	return 0;
 }
 

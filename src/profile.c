@@ -465,6 +465,51 @@ problems_container(const struct profile *p, problem_fn *fn, void *arg)
 		    rt->name);
 }
 
+/* 1 if l holds one of the words of alt (NULL: none). */
+static int
+has_word(const struct strlist *l, const char *const *alt)
+{
+	size_t	i, k;
+
+	for (i = 0; alt != NULL && i < l->n; i++)
+		for (k = 0; alt[k] != NULL; k++)
+			if (strcmp(l->v[i], alt[k]) == 0)
+				return 1;
+	return 0;
+}
+
+/* The binding step runs a script: a launcher told to run a module
+ * cannot run it. Its own words count, not python's -m of "python3 -m
+ * torch.distributed.run". */
+static void
+problems_bind_launcher(const struct profile *p, const struct launcher *l,
+    problem_fn *fn, void *arg)
+{
+	const char	*base = strrchr(p->launcher.v[0], '/');
+
+	base = base != NULL ? base + 1 : p->launcher.v[0];
+	if (has_word(&p->launcher_args, l->module) ||
+	    (strcmp(base, l->name) == 0 && has_word(&p->launcher, l->module)))
+		problem(fn, arg, "bind", "bind: launcher %s runs a module "
+		    "(%s), and the binding step runs a script", l->name,
+		    l->module[0]);
+}
+
+/* The binding runs each worker through ddprank's binding step, a
+ * program the launcher must run instead of python; it binds cores near
+ * the GPUs the job asks for. */
+static void
+problems_bind(const struct profile *p, const struct launcher *l,
+    problem_fn *fn, void *arg)
+{
+	if (p->bind == BIND_NONE)
+		return;
+	problems_bind_launcher(p, l, fn, arg);
+	if (p->bind == BIND_GPU && p->gpus_per_node == 0)
+		problem(fn, arg, "bind", "bind: gpu for a job that asks for no "
+		    "GPU (gpus_per_node = 0): use numa, or none");
+}
+
 /* What the launcher the first word names can do. */
 static void
 problems_launcher(const struct profile *p, problem_fn *fn, void *arg)
@@ -489,6 +534,7 @@ problems_launcher(const struct profile *p, problem_fn *fn, void *arg)
 	if (l->restarts_flag == NULL && p->max_restarts > 0)
 		problem(fn, arg, "max_restarts", "max_restarts: launcher %s "
 		    "does not restart workers", l->name);
+	problems_bind(p, l, fn, arg);
 }
 
 /* The first empty word of l, counted from 1; 0 when there is none. */

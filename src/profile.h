@@ -87,6 +87,11 @@ struct profile {
 	int		 preflight;	/* ddprank doctor before training */
 	int		 preflight_torch; /* ...with --deep: import torch */
 
+	/* Where each local rank runs (ddprank(1), BINDING). */
+	enum bind_policy bind;
+	char		*bind_reserve;	/* CPU list the site keeps, "" none */
+	char		*bind_nic_var;	/* variable for the rank's NIC, "" */
+
 	/* Containers (runtime.h). */
 	enum runtime_id	 container;	/* RT_NONE: bare nodes */
 	char		*image;

@@ -139,6 +139,10 @@ script_set_launcher(struct tmpl_vars *v, const struct profile *p)
 	tmpl_set(v, "per_process", l->per_process ? "1" : "");
 	tmpl_set_int(v, "tasks_per_node", l->per_process ? nproc : 1);
 	tmpl_set_int(v, "procs_per_task", l->per_process ? 1 : nproc);
+	/* srun-direct's tasks bind themselves (ddprank(1), BINDING): srun
+	 * must not bind each to its block of the node first. */
+	tmpl_set(v, "srun_cpu_bind", l->per_process && p->bind != BIND_NONE ?
+	    "none" : "");
 }
 
 /* The profile's requests as they are; the time limit, the output file

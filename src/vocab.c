@@ -10,6 +10,10 @@ const char *const rdzv_names[] = {
 	[RDZV_STATIC] = "static", [RDZV_C10D] = "c10d", NULL
 };
 
+const char *const bind_names[] = {
+	[BIND_NONE] = "none", [BIND_NUMA] = "numa", [BIND_GPU] = "gpu", NULL
+};
+
 const char *const vocab_exec_vars[] = {
 	"NODE_RANK", "NNODES", "MASTER_ADDR", "MASTER_PORT",
 	"GLOO_SOCKET_IFNAME", "NCCL_SOCKET_IFNAME",

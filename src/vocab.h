@@ -23,6 +23,22 @@ enum rdzv {
 /* The words of enum rdzv, indexed by it, NULL-ended. */
 extern const char *const rdzv_names[];
 
+/* Where each local rank runs (ddpgen --bind, profile bind, ddprank
+ * --bind; bind.h): nowhere in particular, a share of the node's cores
+ * by NUMA domain, or the cores, GPU and NIC closest to GPU LOCAL_RANK. */
+enum bind_policy {
+	BIND_NONE,
+	BIND_NUMA,
+	BIND_GPU
+};
+
+/* The words of enum bind_policy, indexed by it, NULL-ended. */
+extern const char *const bind_names[];
+
+/* The variable ddprank exec hands the plan to the workers' binding step
+ * in (ddprank(1), BINDING). */
+#define BIND_PLAN_VAR	"DDPRANK_BIND_PLAN"
+
 /* What crosses into a container that passes no environment (podman-hpc
  * -e NAME), NULL-ended: every variable ddprank exec may set for the
  * command it runs (rank_vars with exec, restart_setenv), and those the

@@ -194,7 +194,7 @@ setup(void)
 	net = (struct netif_sys){ fake_ifaddrs, fake_hostname, fake_resolve,
 	    &f };
 	sys = (struct doctor_sys){ &env, &net, fake_list, fake_executable,
-	    fake_writable, fake_environ, fake_run, fake_firstline, &f };
+	    fake_writable, fake_environ, fake_run, fake_firstline, NULL, &f };
 	memset(&ro, 0, sizeof ro);
 	ro.lo = 20000;
 	ro.hi = 29999;

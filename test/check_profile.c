@@ -204,6 +204,38 @@ START_TEST(test_defaults_depend)
 }
 END_TEST
 
+/* The binding's keys: a policy word, a CPU list, a variable name; and
+ * what the binding needs of the launcher and the request. */
+START_TEST(test_bind_keys)
+{
+	struct profile	*p;
+
+	p = parse_ok(BASE "gpus_per_node = 4\nbind = gpu\n"
+	    "bind_reserve = \"0,8,16-17\"\nbind_nic_var = NCCL_IB_HCA\n");
+	ck_assert_int_eq(p->bind, BIND_GPU);
+	ck_assert_str_eq(p->bind_reserve, "0,8,16-17");
+	ck_assert_str_eq(p->bind_nic_var, "NCCL_IB_HCA");
+	profile_free(p);
+	p = parse_ok(BASE "bind = numa\n");
+	ck_assert_int_eq(p->bind, BIND_NUMA);
+	profile_free(p);
+	parse_fails(BASE "bind = cores\n",
+	    "t.conf:3: bind: bad value 'cores' (none, numa or gpu)");
+	parse_fails(BASE "bind_reserve = \"0-\"\n",
+	    "t.conf:3: bind_reserve: '0-' is not a CPU list (N or N-M items "
+	    "joined by ',', each below 4096)");
+	parse_fails(BASE "bind_nic_var = \"1X\"\n",
+	    "t.conf:3: bind_nic_var: '1X' is not a variable name (letters, "
+	    "digits, '_', not a digit first)");
+	parse_fails(BASE "bind = gpu\n",
+	    "t.conf:3: bind: gpu for a job that asks for no GPU "
+	    "(gpus_per_node = 0): use numa, or none");
+	parse_fails(BASE "bind = numa\nlauncher_args = {\"-m\"}\n",
+	    "t.conf:3: bind: launcher torchrun runs a module (-m), and the "
+	    "binding step runs a script");
+}
+END_TEST
+
 START_TEST(test_every_key)
 {
 	struct profile		*p;
@@ -1435,6 +1467,9 @@ START_TEST(test_dump_format)
 	    "ddprank = \"\"\n"
 	    "preflight = true\n"
 	    "preflight_torch = false\n"
+	    "bind = \"none\"\n"
+	    "bind_reserve = \"\"\n"
+	    "bind_nic_var = \"\"\n"
 	    "container = \"none\"\n"
 	    "image = \"\"\n"
 	    "container_mounts = {}\n"
@@ -1812,6 +1847,7 @@ profile_suite(void)
 	tcase_add_test(tc, test_defaults);
 	tcase_add_test(tc, test_defaults_depend);
 	tcase_add_test(tc, test_every_key);
+	tcase_add_test(tc, test_bind_keys);
 	tcase_add_test(tc, test_requests);
 	tcase_add_test(tc, test_sched_keys);
 	tcase_add_loop_test(tc, test_enums, 0,
