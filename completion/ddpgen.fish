@@ -4,7 +4,8 @@
 # The long options that take a value: the word after one is its value.
 set -g __ddpgen_arg_opts site nodes gpus-per-node nproc-per-node time \
     partition account qos constraint job-name output env format setup port \
-    rdzv launcher iface template ddprank show-site signal-lead container image
+    rdzv launcher iface template ddprank show-site signal-lead container image \
+    bind
 set -g __ddpgen_arg_short s N G n t p A q C J o f e S P r L i T
 
 # True while ddpgen's options go on: no training script yet (it ends them).
@@ -100,6 +101,7 @@ complete -c ddpgen $open -l no-requeue -d 'Do not requeue'
 complete -c ddpgen $open -l signal-lead -x -d 'Seconds of warning before the limit'
 complete -c ddpgen $open -l container -x -a 'none shifter podman-hpc apptainer pyxis charliecloud' -d 'Container runtime'
 complete -c ddpgen $open -l image -r -d 'Container image'
+complete -c ddpgen $open -l bind -x -a 'none numa gpu' -d 'Where each worker runs'
 complete -c ddpgen $open -l list-sites -d 'List the sites found'
 complete -c ddpgen $open -l show-site -x -a '(__ddpgen_sites)' -d 'Print a resolved profile'
 complete -c ddpgen $open -s h -l help -d Usage

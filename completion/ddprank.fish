@@ -1,7 +1,7 @@
 # fish completion for ddprank(1).  test/t-completion.sh checks the
 # options here against the program's option table.
 
-set -g __ddprank_cmds doctor env exec hosts ip key port
+set -g __ddprank_cmds bind doctor env exec hosts ip key port
 
 # __ddprank_cmd CMD...: true when the subcommand is one of CMD (env when
 # none is given) and the command of exec has not started.
@@ -16,10 +16,11 @@ function __ddprank_cmd
     contains -- $cmd $argv
 end
 
-# True after `ddprank exec ... --`: the command and its arguments.
+# True after `ddprank exec ... --` or `bind ... --`: the command and its
+# arguments.
 function __ddprank_exec_command
     set -l tokens (commandline -opc)
-    test "$tokens[2]" = exec
+    contains -- "$tokens[2]" exec bind
     and contains -- -- $tokens
 end
 
@@ -31,6 +32,7 @@ function __ddprank_exec_complete
 end
 
 complete -c ddprank -e
+complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a bind -d 'Print the binding plan, or bind a worker and run it'
 complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a doctor -d 'Check every node before training (the preflight)'
 complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a env -d 'Print NODE_RANK, NNODES, MASTER_ADDR ... (the default)'
 complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a exec -d 'Run a command with those variables set'
@@ -61,6 +63,14 @@ complete -c ddprank -n '__ddprank_cmd exec' -l launcher-at -x -d 'Words of a con
 complete -c ddprank -n '__ddprank_cmd doctor' -s D -l deep -d 'Also import torch'
 complete -c ddprank -n '__ddprank_cmd doctor' -s G -l gpus -x -d 'GPUs per node'
 complete -c ddprank -n '__ddprank_cmd doctor' -s W -l wait -x -d 'Seconds node 0 waits'
-complete -c ddprank -n '__ddprank_cmd doctor env exec hosts ip key port' -s h -l help -d Usage
-complete -c ddprank -n '__ddprank_cmd doctor env exec hosts ip key port' -s V -l version -d Version
+complete -c ddprank -n '__ddprank_cmd bind doctor exec' -l bind -x -a 'none numa gpu' -d 'Binding policy'
+complete -c ddprank -n '__ddprank_cmd bind doctor exec' -l bind-reserve -x -d 'CPUs the site reserves'
+complete -c ddprank -n '__ddprank_cmd exec' -l bind-nic-var -x -d 'Variable that gets the rank\'s NIC'
+complete -c ddprank -n '__ddprank_cmd bind doctor' -l topology -r -d 'hwloc XML topology'
+complete -c ddprank -n '__ddprank_cmd bind doctor' -s n -l nproc-per-node -x -d 'Local ranks'
+complete -c ddprank -n '__ddprank_cmd bind' -l explain -d 'Print the plan for this node'
+complete -c ddprank -n '__ddprank_cmd bind' -l python -d 'Run the launcher\'s python on the command'
+complete -c ddprank -n '__ddprank_cmd bind' -l local-rank-arg -d 'Put --local_rank=N after the script'
+complete -c ddprank -n '__ddprank_cmd bind doctor env exec hosts ip key port' -s h -l help -d Usage
+complete -c ddprank -n '__ddprank_cmd bind doctor env exec hosts ip key port' -s V -l version -d Version
 complete -c ddprank -n __ddprank_exec_command -x -a '(__ddprank_exec_complete)'

@@ -58,7 +58,8 @@ static const struct launcher launcher_table[LAUNCHER_COUNT] = {
 		.name = "torchrun", .program = torchrun_prog,
 		.nproc_flag = "--nproc_per_node",
 		.restarts_flag = "--max-restarts",
-		.no_python = "--no-python", .module = module_flags,
+		/* torch 1.13 knows --no_python alone; 2.x both spellings. */
+		.no_python = "--no_python", .module = module_flags,
 		.flags = no_flags, .vars = LAUNCHER_VARS_PET, .rdzv = 1,
 	},
 	/* NERSC's srun-direct: one Slurm task per process, no agent. */

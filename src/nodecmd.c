@@ -297,14 +297,29 @@ nodecmd_fixed(struct strlist *argv, const struct job *job,
 		strlist_add(argv, l->fixed[i]);
 }
 
-/* 1 if the profile's launcher words or arguments hold flag. */
+/* 1 if the profile's launcher words or arguments hold flag, spelled
+ * with '_' or '-' (torch 2's torchrun takes --no-python too). */
 static int
 nodecmd_given(const struct profile *p, const char *flag)
 {
-	const char	*alt[2] = { flag, NULL };
+	char		*other;
+	const char	*alt[3];
+	size_t		 i;
+	int		 found;
 
-	return flag != NULL && (nodecmd_has(&p->launcher, alt) ||
-	    nodecmd_has(&p->launcher_args, alt));
+	if (flag == NULL)
+		return 0;
+	other = xstrdup(flag);
+	for (i = 2; other[i] != '\0'; i++)
+		if (other[i] == '_' || other[i] == '-')
+			other[i] = other[i] == '_' ? '-' : '_';
+	alt[0] = flag;
+	alt[1] = other;
+	alt[2] = NULL;
+	found = nodecmd_has(&p->launcher, alt) ||
+	    nodecmd_has(&p->launcher_args, alt);
+	free(other);
+	return found;
 }
 
 /* The launcher runs each worker's binding step, a program, where it

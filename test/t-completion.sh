@@ -53,7 +53,7 @@ rank_opts() {
 		done
 	} | sort | tr '\n' ' '
 }
-rank_cmds="doctor env exec hosts ip key port"
+rank_cmds="bind doctor env exec hosts ip key port"
 
 # formats SITE: the formats ddpgen accepts for SITE, by trying each.
 formats() {
