@@ -333,26 +333,34 @@ bind_make(struct bind_plan *p, const struct topo *t,
 }
 
 int
-bind_fit(const struct bind_plan *p, const struct cpuset *allowed,
-    char **cause)
+bind_fit(struct bind_plan *p, const struct topo *t,
+    const struct cpuset *allowed, char **cause)
 {
 	struct buf	a, b;
-	size_t		r;
+	size_t		r, c;
 
 	for (r = 0; r < p->n; r++) {
-		if (cpuset_subset(&p->r[r].cpus, allowed))
-			continue;
-		buf_init(&a);
-		buf_init(&b);
-		cpuset_format(&a, &p->r[r].cpus);
-		cpuset_format(&b, allowed);
-		util_fail(cause, "local rank %zu's CPUs %s are not all among "
-		    "this task's, %s: ask for whole nodes and every CPU "
-		    "(--exclusive, -c), or set bind = none", r, a.s, b.s);
-		buf_free(&a);
-		buf_free(&b);
-		return -1;
+		for (c = 0; c < t->ncores; c++) {
+			if (!cpuset_subset(&t->cores[c].pus, &p->r[r].cpus) ||
+			    cpuset_intersects(&t->cores[c].pus, allowed))
+				continue;
+			buf_init(&a);
+			buf_init(&b);
+			cpuset_format(&a, &p->r[r].cpus);
+			cpuset_format(&b, allowed);
+			util_fail(cause, "local rank %zu's CPUs %s are not all "
+			    "among this task's, %s: ask for whole nodes and "
+			    "every CPU (--exclusive, -c), or set bind = none",
+			    r, a.s, b.s);
+			buf_free(&a);
+			buf_free(&b);
+			return -1;
+		}
 	}
+	/* A core's threads the task may not use (Slurm's
+	 * --threads-per-core=1) are left out; the core stays. */
+	for (r = 0; r < p->n; r++)
+		cpuset_and(&p->r[r].cpus, allowed);
 	return 0;
 }
 

@@ -57,10 +57,12 @@ int	bind_make(struct bind_plan *, const struct topo *,
 	    const struct bind_opts *, char **cause);
 void	bind_plan_free(struct bind_plan *);
 
-/* Every rank's CPUs are among allowed (what this task may run on):
+/* Every core of every rank has a thread among allowed (what this task
+ * may run on): then each rank's CPUs are narrowed to allowed ones (a
+ * core's second thread the job was not given goes, the core stays);
  * else -1 and *cause naming the first rank that does not fit. */
-int	bind_fit(const struct bind_plan *, const struct cpuset *allowed,
-	    char **cause);
+int	bind_fit(struct bind_plan *, const struct topo *,
+	    const struct cpuset *allowed, char **cause);
 
 /* The plan for the workers, in BIND_PLAN_VAR (one line of text):
  * "1;POLICY;NICVAR;" then one "CPUS/CORES/GPU/NIC" per rank, joined by

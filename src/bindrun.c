@@ -279,7 +279,7 @@ bindrun_exec(const struct bindrun_opts *o, int per_process, char **warning,
 			one.r = &p.r[rank];
 			one.n = 1;
 		}
-		if (bind_fit(&one, &allowed, cause) == -1)
+		if (bind_fit(&one, &t, &allowed, cause) == -1)
 			xc = XC_BIND;
 	}
 	if (xc == XC_OK && per_process &&
@@ -414,7 +414,7 @@ bindrun_explain(const struct bindrun_opts *o, struct buf *out, char **cause)
 	/* The plan of another machine's topology is not this task's. */
 	if (xc == XC_OK && o->topology == NULL &&
 	    (xc = bindrun_allowed(&allowed, cause)) == XC_OK &&
-	    bind_fit(&p, &allowed, cause) == -1)
+	    bind_fit(&p, &t, &allowed, cause) == -1)
 		xc = XC_BIND;
 	if (xc == XC_OK)
 		bind_explain(out, &p, &t, host);

@@ -339,11 +339,12 @@ START_TEST(test_fit)
 	hand(&t, 2, 4, 2);
 	plan_ok(&p, &t, &o);
 	set_list(&allowed, "0-7");
-	ck_assert_int_eq(bind_fit(&p, &allowed, &cause), 0);
+	ck_assert_int_eq(bind_fit(&p, &t, &allowed, &cause), 0);
+	rank_is(&p, 1, "4-7", 4, 1, 1);
 	/* What Slurm gave a task with -c 4: the second rank's cores are
 	 * not among them. */
 	set_list(&allowed, "0-3");
-	ck_assert_int_eq(bind_fit(&p, &allowed, &cause), -1);
+	ck_assert_int_eq(bind_fit(&p, &t, &allowed, &cause), -1);
 	ck_assert_str_eq(cause, "local rank 1's CPUs 4-7 are not all among "
 	    "this task's, 0-3: ask for whole nodes and every CPU "
 	    "(--exclusive, -c), or set bind = none");
@@ -648,6 +649,36 @@ START_TEST(test_nogpu)
 }
 END_TEST
 
+/* Frontier's jobs may hold one thread of each core (Slurm's
+ * --threads-per-core=1): the cores fit, their second threads go. */
+START_TEST(test_fit_threads)
+{
+	struct topo	 t;
+	struct bind_opts o = opts(BIND_GPU, 8);
+	struct bind_plan p;
+	struct cpuset	 allowed;
+	char		*cause = NULL;
+
+	load(&t, "frontier");
+	set_list(&o.reserve, "0,8,16,24,32,40,48,56");
+	plan_ok(&p, &t, &o);
+	set_list(&allowed, "1-7,9-15,17-23,25-31,33-39,41-47,49-55,57-63");
+	ck_assert_msg(bind_fit(&p, &t, &allowed, &cause) == 0, "%s", cause);
+	cpus_are(&p, 0, "49-55", 7, 3);
+	cpus_are(&p, 4, "1-7", 7, 0);
+	bind_plan_free(&p);
+	/* Without core 49, GPU 0's rank does not fit. */
+	plan_ok(&p, &t, &o);
+	cpuset_clr(&allowed, 49);
+	ck_assert_int_eq(bind_fit(&p, &t, &allowed, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "local rank 0's CPUs "
+	    "49-55,113-119 are not all among this task's"));
+	free(cause);
+	bind_plan_free(&p);
+	topo_free(&t);
+}
+END_TEST
+
 START_TEST(test_unreadable)
 {
 	struct topo	 t;
@@ -715,6 +746,7 @@ bind_suite(void)
 	tcase_add_test(tc, test_cpuonly);
 	tcase_add_test(tc, test_nogpu);
 	tcase_add_test(tc, test_unreadable);
+	tcase_add_test(tc, test_fit_threads);
 	tcase_add_test(tc, test_this_machine);
 	suite_add_tcase(s, tc);
 	return s;

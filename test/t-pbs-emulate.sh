@@ -274,13 +274,15 @@ set -- --epochs=2 'two  words' '' '$(touch pwned)' '`touch pwned`' \
 for a; do printf '%s\0' "$a"; done >"$T/argv"
 cp "$srcdir/test/train.py" "$T/work/train.py"
 
-# The polaris profile with what cannot exist here: no modules, no GPUs.
+# The polaris profile with what cannot exist here: no modules, no GPUs
+# (and so no binding to them: t-e2e-bind.sh binds).
 emu_conf() {
 	{
 		echo 'extends = "polaris"'
 		echo "description = \"polaris, emulated ($1)\""
 		echo 'setup = {}'
 		echo 'gpus_per_node = 0'
+		echo 'bind = none'
 		echo 'account = "proj"'
 		echo "pbs_launcher = $1"
 		shift
