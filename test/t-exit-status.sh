@@ -81,6 +81,16 @@ t 5 "" ddprank ip --iface '^nonexistent0$'
 t 6 "--port auto needs a job id" ddprank port
 t 7 "--exchange dir: needs a job id" ddprank env --exchange dir:"$T/x" \
     --nnodes 1 --iface '^lo$' --port 47123
+# 9: no binding plan: a topology hwloc cannot read; a worker's step
+# without the plan exec hands over.
+t 9 "hwloc cannot read the topology of nosuch\\.xml: " ddprank bind \
+    --explain --topology nosuch.xml
+t 9 "DDPRANK_BIND_PLAN is not set" ddprank bind -- true
+t 2 "--bind: 'cores' is not none, numa or gpu" ddprank exec --bind cores \
+    -- true
+t 2 "--bind-reserve: '1-0' is not a CPU list" ddprank exec \
+    --bind-reserve 1-0 -- true
+t 2 "--bind: 'cores' is not none, numa or gpu" gen --bind cores train.py
 t 126 "cannot execute '\./notexec'" ddprank exec --hostfile hosts --port 1 \
     -- ./notexec
 t 127 "cannot execute '\./no-such-cmd'" ddprank exec --hostfile hosts \
