@@ -17,7 +17,8 @@ case $release in
 	exit 1 ;;
 esac
 
-build="gcc make pkg-config libconfuse-dev libpcre2-dev libssl-dev"
+# libhwloc-dev: the same name on Debian 12 (hwloc 2.9) and 13 (2.12).
+build="gcc make pkg-config libconfuse-dev libpcre2-dev libssl-dev libhwloc-dev"
 test="$build check mandoc shellcheck python3 python3-torch slurm-wlm slurm-client
 munge iproute2 libxml2-utils util-linux procps valgrind libopenmpi-dev
 openmpi-bin time clang $clang_rt bash-completion zsh fish tmux

@@ -23,6 +23,7 @@ NAMES = {
     "libpcre2-8": ("pcre2", "PCRE2"),
     "check": ("check", "Check"),
     "libcrypto": ("openssl", "OpenSSL"),
+    "hwloc": ("hwloc", "hwloc"),
     "ompi-c": ("openmpi", "OpenMPI"),
 }
 # EasyBuild toolchains that bring Open MPI.

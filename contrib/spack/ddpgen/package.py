@@ -26,6 +26,8 @@ class Ddpgen(MakefilePackage):
     depends_on("libconfuse")
     depends_on("pcre2")
     depends_on("openssl")
+    # ddprank's binding: the node's cores, GPUs and NICs.
+    depends_on("hwloc")
     # Only the test suites (make unit-check, run by check()) link Check:
     # configure does without it.
     depends_on("check", type="test")
