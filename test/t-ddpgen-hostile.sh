@@ -88,12 +88,17 @@ for site in cori plmt slurm polaris; do
 	    SLURM_NNODES=2 bash ./job.sh) \
 	    >"$T/out" 2>&1
 	expect_eq "$site: job exit" "$?" 0
-	nproc=1
-	case $site in plmt|polaris) nproc=4 ;; esac
-	for a in "--nproc_per_node=$nproc" \
-	    "/scratch/my dir/train.py" "$@"; do
-		printf '%s\0' "$a"
-	done >"$T/want"
+	nproc=1 bind=
+	# plmt and polaris bind: the workers run through ddprank bind.
+	case $site in plmt|polaris) nproc=4 bind=1 ;; esac
+	{
+		printf '%s\0' "--nproc_per_node=$nproc"
+		[ -z "$bind" ] || printf '%s\0' --no_python "$T/bin/ddprank" \
+		    bind --python --
+		for a in "/scratch/my dir/train.py" "$@"; do
+			printf '%s\0' "$a"
+		done
+	} >"$T/want"
 	check "$site: torchrun argv as given; got: $(od -c "$T/rec" | head -20)" \
 	    cmp -s "$T/want" "$T/rec"
 	# ddprank exec got the site's options and, after "--", torchrun
@@ -106,7 +111,10 @@ for site in cori plmt slurm polaris; do
 		polaris) printf '%s\0' --iface '^hsn0$' ;;
 		esac
 		printf '%s\0' --port auto --port-range 20000-29999 \
-		    --rdzv static -- torchrun
+		    --rdzv static
+		[ -z "$bind" ] ||
+		    printf '%s\0' --bind gpu --nproc-per-node "$nproc"
+		printf '%s\0' -- torchrun
 		cat "$T/want"
 	} >"$T/want.ddprank"
 	check "$site: ddprank argv as given; got: $(od -c "$T/rec.ddprank" | head -20)" \
