@@ -132,9 +132,10 @@ void	doctor_check_gpus(struct doctor_node *, const struct doctor_opts *,
 	    const struct doctor_sys *);
 void	doctor_check_env(struct doctor_node *, const struct doctor_sys *);
 /* The binding (doctor_bind.c): the plan o->bind asks for can be made on
- * this node, and every process of this user that a binding step bound
- * (BIND_PLAN_VAR and LOCAL_RANK in its environment) runs on its rank's
- * CPUs; a WARN names the rank and process of the first that does not.
+ * this node, and every process of this user and job (the scheduler
+ * row's job variable alike) that a binding step bound (BIND_PLAN_VAR
+ * and LOCAL_RANK in its environment) runs on its rank's CPUs; a WARN
+ * names the rank and process of the first that does not.
  * Not run without a plan or a bound process. */
 void	doctor_check_bind(struct doctor_node *, const struct doctor_opts *,
 	    const struct doctor_sys *);

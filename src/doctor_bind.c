@@ -13,6 +13,9 @@
 #include "cpuset.h"
 #include "doctor.h"
 #include "exitcode.h"
+#include "nodes.h"
+#include "rank.h"
+#include "scheduler.h"
 #include "topo.h"
 #include "util.h"
 #include "vocab.h"
@@ -57,17 +60,25 @@ doctor_bind_cpus(const struct doctor_sys *sys, const char *pid,
 	return 0;
 }
 
-/* Process pid, if a binding step bound it: 1 when it runs on its
- * rank's CPUs, 0 when not (*why says how, once), -1 when it is not a
- * bound process of this user's (or is gone). */
+/* Whose processes count: those whose job variable (the scheduler row's
+ * id that every step of the job sees alike) is this process's; every
+ * bound process when this one runs outside a job. */
+struct doctor_bind_job {
+	const char	*var;
+	const char	*id;
+};
+
+/* Process pid, if a binding step bound it in this job: 1 when it runs
+ * on its rank's CPUs, 0 when not (*why says how, once), -1 when it is
+ * not a bound process of this user's and job's (or is gone). */
 static int
 doctor_bind_proc(const struct doctor_sys *sys, const char *pid, char *buf,
-    char **why)
+    const struct doctor_bind_job *job, char **why)
 {
 	struct bind_wire w;
 	struct cpuset	 got;
 	struct buf	 a, b;
-	const char	*plan, *lr;
+	const char	*plan, *lr, *jid;
 	char		 path[64], *cause;
 	long long	 rank;
 	long		 n;
@@ -78,6 +89,9 @@ doctor_bind_proc(const struct doctor_sys *sys, const char *pid, char *buf,
 	if ((plan = doctor_bind_var(buf, (size_t)n, BIND_PLAN_VAR)) == NULL ||
 	    (lr = doctor_bind_var(buf, (size_t)n, "LOCAL_RANK")) == NULL ||
 	    util_strtonum(lr, 0, BIND_MAXRANKS - 1, &rank) == -1)
+		return -1;
+	if (job->id != NULL && ((jid = doctor_bind_var(buf, (size_t)n,
+	    job->var)) == NULL || strcmp(jid, job->id) != 0))
 		return -1;
 	if (bind_decode(&w, plan, (size_t)rank, &cause) == -1) {
 		free(cause);
@@ -103,8 +117,8 @@ doctor_bind_proc(const struct doctor_sys *sys, const char *pid, char *buf,
 /* Every bound process of this user on this node: how many, and how
  * many are off their plan (*why: the first). */
 static void
-doctor_bind_procs(const struct doctor_sys *sys, size_t *bound, size_t *off,
-    char **why)
+doctor_bind_procs(const struct doctor_sys *sys, const struct doctor_bind_job
+    *job, size_t *bound, size_t *off, char **why)
 {
 	struct strlist	 names;
 	char		*buf, self[32];
@@ -126,7 +140,8 @@ doctor_bind_procs(const struct doctor_sys *sys, size_t *bound, size_t *off,
 		if (strspn(names.v[i], "0123456789") != strlen(names.v[i]) ||
 		    strcmp(names.v[i], self) == 0)
 			continue;
-		if ((rc = doctor_bind_proc(sys, names.v[i], buf, why)) == -1)
+		if ((rc = doctor_bind_proc(sys, names.v[i], buf, job,
+		    why)) == -1)
 			continue;
 		(*bound)++;
 		*off += rc == 0;
@@ -139,6 +154,8 @@ void
 doctor_check_bind(struct doctor_node *n, const struct doctor_opts *o,
     const struct doctor_sys *sys)
 {
+	struct doctor_bind_job job;
+	const struct sched *row;
 	struct bind_plan p;
 	struct topo	 t;
 	struct buf	 b;
@@ -146,6 +163,10 @@ doctor_check_bind(struct doctor_node *n, const struct doctor_opts *o,
 	size_t		 bound, off;
 	int		 planned = o->bind != NULL && o->bind->policy != BIND_NONE;
 
+	row = sched_get(nodes_sched_resolve(sys->env, o->ro != NULL ?
+	    o->ro->sched : SCHED_AUTO, o->ro != NULL ? o->ro->hostfile : NULL));
+	job.var = row->port_job_var != NULL ? row->port_job_var : row->job_var;
+	job.id = job.var != NULL ? nodes_var(sys->env, job.var) : NULL;
 	buf_init(&b);
 	if (planned) {
 		if (bindrun_plan(&p, &t, o->bind, &cause) != XC_OK) {
@@ -161,7 +182,7 @@ doctor_check_bind(struct doctor_node *n, const struct doctor_opts *o,
 		bind_plan_free(&p);
 		topo_free(&t);
 	}
-	doctor_bind_procs(sys, &bound, &off, &why);
+	doctor_bind_procs(sys, &job, &bound, &off, &why);
 	if (off > 0)
 		doctor_set(n, DOCTOR_BIND, DOCTOR_WARN, "%s%s%zu of %zu bound "
 		    "processes off their plan", why, planned ? "; " : ", ",

@@ -148,6 +148,18 @@ check "doctor: the WARN names the rank and the process: $(cat report)" \
     report
 kill "$off" "$on" 2>/dev/null
 wait "$off" "$on" 2>/dev/null
+# In a job, only the job's own processes count: another job's worker off
+# its plan is not this job's doctor's business.
+SLURM_JOB_ID=6 DDPRANK_BIND_PLAN='1;numa;-;0/1/-/-;1/1/-/-' LOCAL_RANK=1 \
+    taskset -c 0 sleep 60 &
+other=$!
+on_exit "kill $other 2>/dev/null"
+SLURM_JOB_ID=5 SLURM_JOB_NODELIST=$me "$DDPRANK" doctor --scheduler slurm \
+    --port 29872 --launcher sh --bind numa -n 2 >report 2>err
+check "doctor: another job's process is not this job's: $(cat report)" \
+    ! grep -q "process $other" report
+kill "$other" 2>/dev/null
+wait "$other" 2>/dev/null
 "$DDPRANK" doctor --hostfile onehost --port 29872 --launcher sh \
     --bind gpu --topology "$topo/nogpu.xml" >report 2>err
 expect_eq "doctor on a node without GPU: status" "$?" 8
