@@ -230,6 +230,13 @@ START_TEST(test_bind_keys)
 	parse_fails(BASE "bind = gpu\n",
 	    "t.conf:3: bind: gpu for a job that asks for no GPU "
 	    "(gpus_per_node = 0): use numa, or none");
+	/* python's -m is not torchrun's. */
+	p = parse_ok(BASE "bind = numa\nlauncher = {python3, \"-m\", "
+	    "torch.distributed.run}\n");
+	profile_free(p);
+	parse_fails(BASE "bind = numa\nlauncher = {torchrun, \"--module\"}\n",
+	    "t.conf:3: bind: launcher torchrun runs a module (-m), and the "
+	    "binding step runs a script");
 	parse_fails(BASE "bind = numa\nlauncher_args = {\"-m\"}\n",
 	    "t.conf:3: bind: launcher torchrun runs a module (-m), and the "
 	    "binding step runs a script");
