@@ -14,6 +14,7 @@
 
 #include "exitcode.h"
 #include "job.h"
+#include "jobcheck.h"
 #include "profile.h"
 #include "util.h"
 #include "xmalloc.h"
@@ -23,6 +24,7 @@ struct opts {
 	struct job_opts	 j;
 	const char	*output;
 	const char	*show_site;
+	const char	*check;		/* --check FILE */
 	int		 list_sites;
 	int		 job_opt;	/* the first option of a job, or 0 */
 	const char	*operand;	/* the first operand, or NULL */
@@ -39,7 +41,9 @@ enum {
 	OPT_SIGNAL_LEAD,
 	OPT_CONTAINER,
 	OPT_IMAGE,
-	OPT_BIND
+	OPT_BIND,
+	OPT_LOCAL,
+	OPT_CHECK
 };
 
 static const struct option longopts[] = {
@@ -73,6 +77,8 @@ static const struct option longopts[] = {
 	{ "container",		required_argument,	NULL, OPT_CONTAINER },
 	{ "image",		required_argument,	NULL, OPT_IMAGE },
 	{ "bind",		required_argument,	NULL, OPT_BIND },
+	{ "local",		no_argument,		NULL, OPT_LOCAL },
+	{ "check",		required_argument,	NULL, OPT_CHECK },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, 'V' },
 	{ NULL,			0,			NULL, 0 }
@@ -90,9 +96,10 @@ usage(FILE *f)
 "              [-i regex] [-T template] [--ddprank path]\n"
 "              [--preflight | --no-preflight]\n"
 "              [--requeue | --no-requeue] [--signal-lead seconds]\n"
-"              [--container runtime] [--image image]\n"
+"              [--container runtime] [--image image] [--local]\n"
 "              [--bind none|numa|gpu]\n"
 "              script [argument ...]\n"
+"       ddpgen --check file\n"
 "       ddpgen --list-sites\n"
 "       ddpgen --show-site site\n"
 "       ddpgen -h | -V\n");
@@ -193,7 +200,7 @@ parse_opt(struct opts *o, int ch)
 	struct job_opts	*j = &o->j;
 
 	if (o->job_opt == 0 && strchr("hV", ch) == NULL &&
-	    ch != OPT_LIST_SITES && ch != OPT_SHOW_SITE)
+	    ch != OPT_LIST_SITES && ch != OPT_SHOW_SITE && ch != OPT_CHECK)
 		o->job_opt = ch;
 	switch (ch) {
 	case 's': j->site = optarg; break;
@@ -232,6 +239,8 @@ parse_opt(struct opts *o, int ch)
 	case OPT_CONTAINER: j->container = optarg; break;
 	case OPT_IMAGE: j->image = optarg; break;
 	case OPT_BIND: j->bind = optarg; break;
+	case OPT_LOCAL: j->local = 1; break;
+	case OPT_CHECK: o->check = optarg; break;
 	case OPT_SIGNAL_LEAD:
 		j->signal_lead = num_arg("signal-lead", optarg, 1, 65535);
 		break;
@@ -380,21 +389,112 @@ generate(const struct opts *o, struct profile *p, const char *exedir)
 	return XC_OK;
 }
 
-/* --list-sites and --show-site take no operand and no option of a job:
- * nothing given is silently ignored. */
-static int
-dispatch_sites(const struct opts *o, const struct strlist *dirs)
+/* The site's profile; with --local, the local profile with the site's
+ * laid over it (profile_localize). */
+static struct profile *
+load_job_profile(const struct job_opts *j, const struct strlist *dirs)
 {
-	const char	*mode = o->list_sites ? "list-sites" : "show-site";
+	struct profile	*site, *local;
+
+	site = load_site(j->site, dirs);
+	if (!j->local)
+		return site;
+	local = load_site("local", dirs);
+	profile_localize(local, site);
+	profile_free(site);
+	return local;
+}
+
+/* The findings of --check, one line each: "LEVEL name: detail". */
+static void
+print_findings(const struct jobcheck *c)
+{
+	struct buf	b;
+	size_t		i;
+
+	buf_init(&b);
+	for (i = 0; i < c->n; i++) {
+		buf_addf(&b, "%s %s: ", jobcheck_level_name(c->v[i].level),
+		    c->v[i].name);
+		util_addvis(&b, c->v[i].detail, strlen(c->v[i].detail));
+		buf_addc(&b, '\n');
+	}
+	if (b.len > 0)
+		fwrite(b.s, 1, b.len, stdout);
+	buf_free(&b);
+}
+
+/* ddpgen --check FILE: the job its "Regenerate with" line gives, parsed
+ * as this command line would be, resolved and rendered now, then
+ * checked against the file and this machine (jobcheck.h). */
+static int
+check_job(const char *file, const struct strlist *dirs, const char *exedir)
+{
+	struct job_resolved	 r;
+	struct jobcheck		 c;
+	struct strlist		 argv;
+	struct opts		 o;
+	struct buf		 b;
+	char			*text, *cause;
+	int			 xc;
+
+	if ((text = util_readfile_max(file, JOBCHECK_FILE_MAX, NULL,
+	    &cause)) == NULL)
+		die(XC_FAIL, "%s", cause);
+	strlist_init(&argv);
+	if (jobcheck_command(text, &argv, &cause) == -1)
+		die(XC_USAGE, "%s: %s", file, cause);
+	strlist_add(&argv, NULL);
+	argv.n--;
+	optind = 0;
+	parse_opts(&o, (int)argv.n, argv.v);
+	if (o.check != NULL || o.list_sites || o.show_site != NULL ||
+	    o.operand == NULL)
+		die(XC_USAGE, "%s: its 'Regenerate with' line generates no "
+		    "job", file);
+	if (o.j.site == NULL)
+		o.j.site = "slurm";
+	buf_init(&b);
+	xc = job_resolve(&r, load_job_profile(&o.j, dirs), &o.j, exedir,
+	    &cause);
+	if (xc != XC_OK || (xc = job_render(&r, &b, &cause)) != XC_OK)
+		die(xc, "%s: its 'Regenerate with' line: %s", file, cause);
+	jobcheck_run(&c, &r, file, text, &b);
+	print_findings(&c);
+	xc = jobcheck_failed(&c) ? XC_CHECK : XC_OK;
+	jobcheck_free(&c);
+	buf_free(&b);
+	job_free(&r);
+	strlist_free(&o.j.env);
+	free(o.j.env_at);
+	strlist_free(&o.j.setup);
+	strlist_free(&argv);
+	free(text);
+	return stdout_done() != XC_OK ? XC_FAIL : xc;
+}
+
+/* --list-sites, --show-site and --check take no option of a job, and
+ * the first two no operand: nothing given is silently ignored. */
+static int
+dispatch_sites(const struct opts *o, const struct strlist *dirs,
+    const char *exedir)
+{
+	const char	*mode = o->list_sites ? "list-sites" :
+	    o->show_site != NULL ? "show-site" : "check";
 
 	if (o->list_sites && o->show_site != NULL)
 		die(XC_USAGE, "--list-sites: --show-site does not apply");
+	if (o->check != NULL && (o->list_sites || o->show_site != NULL))
+		die(XC_USAGE, "--check: --%s does not apply", o->list_sites ?
+		    "list-sites" : "show-site");
 	if (o->job_opt != 0)
 		die(XC_USAGE, "--%s: --%s does not apply", mode,
 		    optname(o->job_opt));
 	if (o->operand != NULL)
 		die(XC_USAGE, "--%s: unexpected argument '%s'", mode,
 		    o->operand);
+	if (o->check != NULL)
+		return check_job(o->check, dirs, exedir);
 	if (o->list_sites)
 		return list_sites(dirs);
 	return show_site(o->show_site, dirs);
@@ -404,8 +504,8 @@ dispatch_sites(const struct opts *o, const struct strlist *dirs)
 static int
 dispatch(struct opts *o, const struct strlist *dirs, const char *exedir)
 {
-	if (o->list_sites || o->show_site != NULL)
-		return dispatch_sites(o, dirs);
+	if (o->list_sites || o->show_site != NULL || o->check != NULL)
+		return dispatch_sites(o, dirs, exedir);
 	if (o->operand == NULL) {
 		fprintf(stderr, "%s: no training script given\n",
 		    util_progname);
@@ -414,7 +514,7 @@ dispatch(struct opts *o, const struct strlist *dirs, const char *exedir)
 	}
 	if (o->j.site == NULL)
 		o->j.site = "slurm";
-	return generate(o, load_site(o->j.site, dirs), exedir);
+	return generate(o, load_job_profile(&o->j, dirs), exedir);
 }
 
 int

@@ -14,6 +14,7 @@ enum exitcode {
 	XC_PORT = 6,		/* ddprank: the port cannot be bound */
 	XC_EXCHANGE = 7,	/* ddprank: rendezvous exchange failed */
 	XC_DOCTOR = 8,		/* ddprank doctor: a check failed */
+	XC_CHECK = 8,		/* ddpgen --check: a check failed */
 	XC_BIND = 9,		/* ddprank: no binding plan for this node,
 				   or it cannot be applied */
 	XC_NOEXEC = 126,	/* ddprank exec: command not executable */

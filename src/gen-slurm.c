@@ -75,6 +75,12 @@ slurm_vars(struct tmpl_vars *v, const struct job *job)
 	    runtime_get(p->container)->inside ? "1" : "");
 }
 
+/* sbatch --test-only validates the job and asks slurmctld when it would
+ * start it, without queueing it: "sbatch: Job 42 to start at
+ * 2026-12-04T10:00:00 using 8 processors on nodes n[1-2] in partition
+ * p" (sbatch(1); the words as Slurm 22.05 to 24.11 print them). */
+static const char *const slurm_dry_run[] = { "sbatch", "--test-only", NULL };
+
 const struct gen gen_slurm = {
 	.sched = SCHED_SLURM,
 	.submit = "sbatch",
@@ -87,4 +93,6 @@ const struct gen gen_slurm = {
 	.images = 1 << RT_IMAGE_NONE | 1 << RT_IMAGE_WORD |
 	    1 << RT_IMAGE_SBATCH | 1 << RT_IMAGE_SRUN,
 	.vars = slurm_vars,
+	.dry_run = slurm_dry_run,
+	.dry_run_start = " to start at",
 };

@@ -6,12 +6,13 @@
 #include <string.h>
 
 #include "gen.h"
+#include "profile.h"
 #include "util.h"
 
 /* In enum sched_id order from SCHED_GEN_FIRST, up to SCHED_HOSTFILE;
  * check_scheduler holds each row's sched to its place. */
 static const struct gen *const gen_table[] = {
-	&gen_slurm, &gen_hpcpack, &gen_flux, &gen_pbs, &gen_lsf
+	&gen_slurm, &gen_hpcpack, &gen_flux, &gen_pbs, &gen_lsf, &gen_local
 };
 #define GEN_COUNT	(sizeof gen_table / sizeof gen_table[0])
 _Static_assert(SCHED_GEN_FIRST + GEN_COUNT == SCHED_HOSTFILE, "gen_table");
@@ -19,7 +20,7 @@ _Static_assert(SCHED_GEN_FIRST + GEN_COUNT == SCHED_HOSTFILE, "gen_table");
 /* The rows' scheduler names, in the same order (check_scheduler holds
  * them to the rows). */
 const char *const gen_names[] = { "slurm", "hpcpack", "flux", "pbs", "lsf",
-    NULL };
+    "local", NULL };
 
 const struct gen *
 gen_get(enum sched_id s)
@@ -27,6 +28,13 @@ gen_get(enum sched_id s)
 	if (s < SCHED_GEN_FIRST || s >= SCHED_GEN_FIRST + GEN_COUNT)
 		return NULL;
 	return gen_table[s - SCHED_GEN_FIRST];
+}
+
+int
+gen_nproc_at_run(const struct profile *p)
+{
+	return (gen_get(p->scheduler)->flags & GEN_NPROC_RUN) &&
+	    p->nproc_per_node == 0 && p->gpus_per_node == 0;
 }
 
 int

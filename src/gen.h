@@ -41,6 +41,15 @@ struct gen_format {
 				   the script */
 #define GEN_HOLD_ONE	0x20	/* exclusive holds the node of a one-node
 				   job too (else only from two nodes on) */
+#define GEN_NAME_SCHED	0x40	/* the node command names the scheduler
+				   (ddprank exec --scheduler NAME): its
+				   variables may be set beside another
+				   scheduler's, which detection would take
+				   first (a local job inside an allocation) */
+#define GEN_NPROC_RUN	0x80	/* the job counts its processes per node
+				   when it runs, in the shell variable
+				   ddpgen_nproc, unless nproc_per_node or
+				   gpus_per_node gives the count */
 
 /* A problem found in a profile: the key and one line about it. */
 typedef void	gen_problem_fn(void *arg, const char *key, const char *msg);
@@ -86,6 +95,14 @@ struct gen {
 			    char **cause);
 	int		(*check_output)(const char *tpath,
 			    const struct buf *out, char **cause);
+
+	/* ddpgen --check: the submit command's dry run, which asks the
+	 * scheduler whether it takes the job without queueing it, the
+	 * job's path appended (sbatch --test-only), NULL-ended; and the
+	 * words of its answer after which its guess of the start time
+	 * follows. NULL: it has none. */
+	const char *const *dry_run;
+	const char	*dry_run_start;
 };
 
 /* The back-ends, each in its gen-NAME.c. */
@@ -94,6 +111,7 @@ extern const struct gen gen_hpcpack;
 extern const struct gen gen_flux;
 extern const struct gen gen_pbs;
 extern const struct gen gen_lsf;
+extern const struct gen gen_local;
 
 /* The names of the schedulers ddpgen generates jobs for, in enum order
  * from SCHED_GEN_FIRST, NULL-ended (the profile's scheduler key). */
@@ -101,6 +119,11 @@ extern const char *const gen_names[];
 
 /* The row of the scheduler s, or NULL when ddpgen writes no jobs for it. */
 const struct gen *gen_get(enum sched_id s);
+
+/* Whether the job of profile p counts its processes per node when it
+ * runs (GEN_NPROC_RUN, and neither key gives the count): its node
+ * command then says "$ddpgen_nproc". */
+int		 gen_nproc_at_run(const struct profile *p);
 
 /* Whether jobs of s honour the profile key of that name (one of those
  * the schema marks as some schedulers' only). */

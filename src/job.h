@@ -41,6 +41,9 @@ struct job_opts {
 	const char	*container;	/* --container */
 	const char	*image;		/* --image */
 	const char	*bind;		/* --bind */
+	int		 local;		/* --local: the site's job run on
+					   this machine (the caller lays the
+					   site over the local profile) */
 	/* The operands, and ddpgen's whole command line for the job's
 	 * "Regenerate with" comment (argv[0] is not used). */
 	const char	*script;

@@ -27,6 +27,23 @@ nodecmd_addf_int(struct strlist *l, int n)
 	strlist_addown(l, s);
 }
 
+/* The processes per node as a word after prefix ("--nproc_per_node=",
+ * or "" for a word of its own): the profile's count, or where the job
+ * counts them when it runs (gen_nproc_at_run), the shell's. */
+static void
+nodecmd_nproc(struct nodecmd *c, const struct job *job, const char *prefix)
+{
+	char	*s;
+
+	if (gen_nproc_at_run(job->prof)) {
+		if (c->nraw < NODECMD_RAW_MAX)
+			c->raw[c->nraw++] = c->argv.n;
+		xasprintf(&s, "%s\"$ddpgen_nproc\"", prefix);
+	} else
+		xasprintf(&s, "%s%d", prefix, profile_nproc(job->prof));
+	strlist_addown(&c->argv, s);
+}
+
 /* What a scheduler whose tasks may see only their own node needs: the
  * shared-directory exchange, and the one reliable node count. */
 static void
@@ -47,17 +64,17 @@ nodecmd_exchange(struct strlist *argv, const struct job *job)
 /* A launcher other than torchrun: its name, and the processes per node
  * when its flags count every node's. */
 static void
-nodecmd_launcher(struct strlist *argv, const struct job *job,
+nodecmd_launcher(struct nodecmd *c, const struct job *job,
     const struct launcher *l)
 {
 	const struct launcher_flag	*f;
 
-	strlist_add(argv, "--launcher");
-	strlist_add(argv, l->name);
+	strlist_add(&c->argv, "--launcher");
+	strlist_add(&c->argv, l->name);
 	for (f = l->flags; f->flag != NULL; f++) {
 		if (f->val == LAUNCHER_VAL_PROCS) {
-			strlist_add(argv, "--nproc-per-node");
-			nodecmd_addf_int(argv, profile_nproc(job->prof));
+			strlist_add(&c->argv, "--nproc-per-node");
+			nodecmd_nproc(c, job, "");
 		}
 	}
 }
@@ -72,10 +89,11 @@ nodecmd_row(const struct job *job)
  * site's reserved CPUs and NIC variable, and the local ranks (added
  * already when want is 0). */
 static void
-nodecmd_bind(struct strlist *argv, const struct job *job, int nic,
+nodecmd_bind(struct nodecmd *c, const struct job *job, int nic,
     int nproc)
 {
 	const struct profile	*p = job->prof;
+	struct strlist		*argv = &c->argv;
 
 	strlist_add(argv, "--bind");
 	strlist_add(argv, bind_names[p->bind]);
@@ -89,7 +107,7 @@ nodecmd_bind(struct strlist *argv, const struct job *job, int nic,
 	}
 	if (nproc) {
 		strlist_add(argv, "--nproc-per-node");
-		nodecmd_addf_int(argv, profile_nproc(p));
+		nodecmd_nproc(c, job, "");
 	}
 }
 
@@ -109,14 +127,19 @@ nodecmd_has_procs(const struct launcher *l)
 /* ddprank exec and its options, up to and with "--"; rt words of a
  * container runtime's command come before the launcher. */
 static void
-nodecmd_ddprank(struct strlist *argv, const struct job *job, size_t rt)
+nodecmd_ddprank(struct nodecmd *c, const struct job *job, size_t rt)
 {
 	const struct profile	*p = job->prof;
 	const struct launcher	*l = nodecmd_row(job);
+	struct strlist		*argv = &c->argv;
 	char			*s;
 
 	strlist_add(argv, job->ddprank);
 	strlist_add(argv, "exec");
+	if (gen_get(p->scheduler)->flags & GEN_NAME_SCHED) {
+		strlist_add(argv, "--scheduler");
+		strlist_add(argv, sched_name(p->scheduler));
+	}
 	if (sched_get(p->scheduler)->partial_list)
 		nodecmd_exchange(argv, job);
 	if (*p->iface != '\0') {
@@ -140,9 +163,9 @@ nodecmd_ddprank(struct strlist *argv, const struct job *job, size_t rt)
 		strlist_add(argv, rdzv_names[p->rdzv]);
 	}
 	if (l != launcher_get(LAUNCHER_TORCHRUN))
-		nodecmd_launcher(argv, job, l);
+		nodecmd_launcher(c, job, l);
 	if (p->bind != BIND_NONE)
-		nodecmd_bind(argv, job, 1, !nodecmd_has_procs(l));
+		nodecmd_bind(c, job, 1, !nodecmd_has_procs(l));
 	/* The launcher's run-time flags go after its first words. */
 	if (rt > 0 && l->flags[0].flag != NULL) {
 		strlist_add(argv, "--launcher-at");
@@ -365,18 +388,20 @@ nodecmd_build(struct nodecmd *c, const struct job *job)
 	size_t			 i;
 
 	strlist_init(&c->argv);
+	c->nraw = 0;
 	strlist_init(&rt);
 	if (runtime_get(p->container)->argv != NULL)
 		nodecmd_runtime(&rt, job);
-	nodecmd_ddprank(&c->argv, job, rt.n);
+	nodecmd_ddprank(c, job, rt.n);
 	c->runtime = rt.n > 0 ? c->argv.n : SIZE_MAX;
 	strlist_copy(&c->argv, &rt);
 	strlist_free(&rt);
 	c->launcher = c->argv.n;
 	launcher_program(&c->argv, &p->launcher);
 	if (l->nproc_flag != NULL) {
-		xasprintf(&s, "%s=%d", l->nproc_flag, profile_nproc(p));
-		strlist_addown(&c->argv, s);
+		xasprintf(&s, "%s=", l->nproc_flag);
+		nodecmd_nproc(c, job, s);
+		free(s);
 	}
 	if (p->max_restarts > 0 && l->restarts_flag != NULL) {
 		xasprintf(&s, "%s=%d", l->restarts_flag, p->max_restarts);
@@ -405,6 +430,7 @@ nodecmd_doctor(struct nodecmd *c, const struct job *job)
 
 	strlist_init(&c->argv);
 	strlist_init(&prog);
+	c->nraw = 0;
 	c->runtime = c->launcher = c->script = SIZE_MAX;
 	strlist_add(&c->argv, job->ddprank);
 	strlist_add(&c->argv, "doctor");
@@ -456,7 +482,7 @@ nodecmd_doctor(struct nodecmd *c, const struct job *job)
 		nodecmd_addf_int(&c->argv, p->gpus_per_node);
 	}
 	if (p->bind != BIND_NONE)
-		nodecmd_bind(&c->argv, job, 0, 1);
+		nodecmd_bind(c, job, 0, 1);
 }
 
 void
@@ -494,6 +520,18 @@ nodecmd_free(struct nodecmd *c)
 	strlist_free(&c->argv);
 }
 
+/* Whether word i is shell code (c->raw). */
+static int
+nodecmd_is_raw(const struct nodecmd *c, size_t i)
+{
+	size_t	k;
+
+	for (k = 0; k < c->nraw; k++)
+		if (c->raw[k] == i)
+			return 1;
+	return 0;
+}
+
 void
 nodecmd_sh(struct buf *b, const struct nodecmd *c, const struct gen *g)
 {
@@ -507,6 +545,8 @@ nodecmd_sh(struct buf *b, const struct nodecmd *c, const struct gen *g)
 			    " ");
 		if (i == 0 && g->cmd_ddprank != NULL)
 			buf_adds(b, g->cmd_ddprank);
+		else if (nodecmd_is_raw(c, i))
+			buf_adds(b, c->argv.v[i]);
 		else if (one_line)
 			quote_sh_line(b, c->argv.v[i]);
 		else

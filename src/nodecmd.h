@@ -12,8 +12,16 @@
 struct gen;
 struct job;
 
+/* The most words of a node command that are shell code, not a value. */
+#define NODECMD_RAW_MAX	4
+
 struct nodecmd {
 	struct strlist	 argv;
+	/* The words written as they are, shell code that expands when the
+	 * job runs (the processes per node a job counts then:
+	 * "$ddpgen_nproc"), by index into argv. */
+	size_t		 raw[NODECMD_RAW_MAX];
+	size_t		 nraw;
 	/* Where a multi-line layout breaks: the container runtime's first
 	 * word, the launcher's and the training script (SIZE_MAX:
 	 * nowhere). */

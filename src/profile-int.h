@@ -39,6 +39,9 @@ enum ktype {
 #define KF_SCHED	0x4	/* some schedulers' only: a back-end that
 				   does not honour it (gen.h) refuses any
 				   value but the default */
+#define KF_WHERE	0x8	/* says where a job runs, not what it
+				   runs: ddpgen --local keeps the local
+				   profile's (profile_localize) */
 
 struct key {
 	const char		 *name;

@@ -851,6 +851,57 @@ profile_dump(const struct profile *p, struct buf *b)
 	}
 }
 
+/* Key k's value in site, copied over dst's. */
+static void
+localize_key(struct profile *dst, const struct profile *site,
+    const struct key *k)
+{
+	struct strlist	*l;
+	char		**s;
+
+	switch (k->type) {
+	case K_EXTENDS:
+		break;
+	case K_STR:
+		s = profile_key_field(dst, k);
+		free(*s);
+		*s = xstrdup(*(char **)profile_key_field(site, k));
+		break;
+	case K_LIST:
+		l = profile_key_field(dst, k);
+		strlist_free(l);
+		strlist_init(l);
+		strlist_copy(l, profile_key_field(site, k));
+		break;
+	case K_RANGE:
+		dst->port_min = site->port_min;
+		dst->port_max = site->port_max;
+		break;
+	default:
+		*(int *)profile_key_field(dst, k) =
+		    *(const int *)profile_key_field(site, k);
+		break;
+	}
+}
+
+void
+profile_localize(struct profile *local, const struct profile *site)
+{
+	const struct key	*k;
+	size_t			 i;
+
+	for (i = 0; i < profile_nkeys; i++) {
+		k = &profile_keys[i];
+		if ((k->flags & KF_WHERE) || ((k->flags & KF_SCHED) &&
+		    !gen_honours(local->scheduler, k->name)))
+			continue;
+		localize_key(local, site, k);
+	}
+	free(local->setup_at);
+	local->setup_at = xstrdup(site->setup_at);
+	strlist_copy(&local->chain, &site->chain);
+}
+
 void
 profile_free(struct profile *p)
 {

@@ -184,6 +184,16 @@ int		 profile_check_env(const char *, char **cause);
  * name, in the order names first appear. */
 void		 profile_env_set(struct strlist *env, const char *item);
 
+/* ddpgen --local: lays site's keys over local, a profile of a scheduler
+ * that runs jobs on this machine: every key but those that say where a
+ * job runs (ddpgen-profile(5): scheduler, description, discovery, iface,
+ * comm_iface, gpus_per_node, template, ddprank, preflight and
+ * preflight_torch) and the requests of schedulers local's back-end does
+ * not honour, which keep local's values. local's chain gains site's
+ * files. */
+void		 profile_localize(struct profile *local,
+		    const struct profile *site);
+
 /* Appends the resolved profile in profile syntax (for --show-site). */
 void		 profile_dump(const struct profile *, struct buf *);
 

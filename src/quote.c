@@ -75,6 +75,114 @@ quote_sh_posix(struct buf *b, const char *s)
 		quote_sh_single(b, s);
 }
 
+/* One hex digit's value, or -1. */
+static int
+quote_hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* The inside of $'...' at *sp, up to its closing quote, into w. */
+static int
+quote_unquote_ansic(const char **sp, struct buf *w)
+{
+	const char	*s = *sp;
+	int		 hi, lo;
+
+	for (; *s != '\'' && *s != '\0'; s++) {
+		if (*s != '\\') {
+			if (util_iscntrl((unsigned char)*s))
+				return -1;
+			buf_addc(w, *s);
+			continue;
+		}
+		switch (*++s) {
+		case 'n': buf_addc(w, '\n'); break;
+		case 't': buf_addc(w, '\t'); break;
+		case 'r': buf_addc(w, '\r'); break;
+		case '\\': case '\'': buf_addc(w, *s); break;
+		case 'x':
+			if ((hi = quote_hexval(s[1])) == -1 ||
+			    (lo = quote_hexval(s[2])) == -1 ||
+			    (hi == 0 && lo == 0))
+				return -1;
+			buf_addc(w, (char)(hi * 16 + lo));
+			s += 2;
+			break;
+		default:
+			return -1;
+		}
+	}
+	if (*s != '\'')
+		return -1;
+	*sp = s + 1;
+	return 0;
+}
+
+/* One word at *sp into w: bare bytes, '...', \' and \\, or $'...';
+ * *sp is left where the word ends, or where it went wrong. */
+static int
+quote_unquote_word(const char **sp, struct buf *w)
+{
+	const char	*s = *sp, *end, *p;
+	int		 rc = 0;
+
+	while (*s != '\0' && *s != ' ' && rc == 0) {
+		if (strchr(QUOTE_SAFE, *s) != NULL ||
+		    (unsigned char)*s >= 0x80)
+			buf_addc(w, *s++);
+		else if (s[0] == '\\' && (s[1] == '\'' || s[1] == '\\')) {
+			buf_addc(w, s[1]);
+			s += 2;
+		} else if (s[0] == '\'') {
+			if ((end = strchr(s + 1, '\'')) == NULL)
+				rc = -1;
+			for (p = s + 1; rc == 0 && p < end; p++)
+				if (util_iscntrl((unsigned char)*p))
+					rc = -1;
+			if (rc == 0) {
+				buf_addn(w, s + 1, (size_t)(end - s - 1));
+				s = end + 1;
+			}
+		} else if (s[0] == '$' && s[1] == '\'') {
+			p = s + 2;
+			if ((rc = quote_unquote_ansic(&p, w)) == 0)
+				s = p;
+		} else
+			rc = -1;
+	}
+	*sp = s;
+	return rc;
+}
+
+int
+quote_sh_unquote(const char *line, struct strlist *words, char **cause)
+{
+	const char	*s = line;
+	struct buf	 w;
+
+	while (*s != '\0') {
+		if (*s == ' ') {
+			s++;
+			continue;
+		}
+		buf_init(&w);
+		if (quote_unquote_word(&s, &w) == -1) {
+			buf_free(&w);
+			return util_fail(cause, "byte %zu is not in a word "
+			    "ddpgen quotes", (size_t)(s - line) + 1);
+		}
+		strlist_addown(words, buf_take(&w));
+	}
+	return 0;
+}
+
 #define QUOTE_NAME1	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_"
 #define QUOTE_NAME	QUOTE_NAME1 "0123456789"
 

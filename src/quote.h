@@ -16,6 +16,15 @@
  * it comes first in a command: put such values in argument position. */
 void	quote_sh(struct buf *, const char *s);
 
+/* The words of line, a line of quote_sh words separated by spaces (the
+ * "Regenerate with" comment of a job), read back without a shell: bare
+ * bytes of quote_sh's safe set or above 127, '...' without a control
+ * byte, \' and \\, and $'...' with \n \t \r \\ \' and \xHH. Anything
+ * else is -1 and *cause (naming the byte, counted from 1), with the
+ * words read so far left in words. */
+int	quote_sh_unquote(const char *line, struct strlist *words,
+	    char **cause);
+
 /* Appends s as one word for any POSIX shell's eval (dash's too, which
  * has no $'...'): as quote_sh, but control bytes stay literal inside the
  * single quotes, so the word may span lines. For output that users eval,

@@ -189,6 +189,50 @@ rank_count_differs(struct rank_ctx *c, struct rank *r, char **cause)
 	return XC_NODES;
 }
 
+/* Virtual nodes (the row's virtual_nodes) all have this host's name:
+ * the scheduler's index alone says which one this is. */
+static int64_t
+rank_virtual_node(struct rank_ctx *c, char **cause)
+{
+	const struct sched	*s = sched_get(c->nodes.sched);
+	uint64_t		 count = hostlist_count(c->nodes.list);
+	char			*list;
+
+	if (c->nodes.nodeid >= 0 && (uint64_t)c->nodes.nodeid < count)
+		return c->nodes.nodeid;
+	list = nodes_describe(&c->nodes);
+	if (c->nodes.nodeid < 0)
+		util_fail(cause, "%s is not set: every node of %s is this "
+		    "machine, and only it says which one this is",
+		    s->nodeid_var, list);
+	else
+		util_fail(cause, "%s is %lld, past the last node of %s",
+		    s->nodeid_var, (long long)c->nodes.nodeid, list);
+	free(list);
+	return -1;
+}
+
+/* This node's index in the list: by its name, the scheduler's name for
+ * it, or its addresses; -1 after *cause, or -2 on a system error. */
+static int64_t
+rank_find_self(struct rank_ctx *c, const char *host, char **cause)
+{
+	int64_t	i;
+
+	if (sched_get(c->nodes.sched)->virtual_nodes)
+		return rank_virtual_node(c, cause);
+	i = nodes_find(&c->nodes, host);
+	if (i < 0 && c->nodes.selfname != NULL)
+		i = nodes_find(&c->nodes, c->nodes.selfname);
+	if (i < 0 && (i = rank_find_by_addr(c, cause)) == -2)
+		return -2;
+	if (i < 0) {
+		rank_not_listed(c, host, cause);
+		return -1;
+	}
+	return i;
+}
+
 static int
 rank_identify(struct rank_ctx *c, struct rank *r, char **cause)
 {
@@ -198,13 +242,8 @@ rank_identify(struct rank_ctx *c, struct rank *r, char **cause)
 	if (c->sys->hostname(c->sys->arg, host, sizeof host, cause) == -1)
 		return XC_FAIL;
 	host[strcspn(host, ".")] = '\0';
-	i = nodes_find(&c->nodes, host);
-	if (i < 0 && c->nodes.selfname != NULL)
-		i = nodes_find(&c->nodes, c->nodes.selfname);
-	if (i < 0 && (i = rank_find_by_addr(c, cause)) == -2)
-		return XC_FAIL;
-	if (i < 0)
-		return rank_not_listed(c, host, cause);
+	if ((i = rank_find_self(c, host, cause)) < 0)
+		return i == -2 ? XC_FAIL : XC_NODES;
 	r->node_rank = (uint64_t)i;
 	r->nnodes = hostlist_count(c->nodes.list);
 	r->host = rank_nth(&c->nodes, r->node_rank);
@@ -292,8 +331,10 @@ rank_resolve_master(struct rank_ctx *c, struct rank *r, char **cause)
 	a = rank_choose(c, &addrs);
 	netif_addr_format(a, NULL, s, sizeof s);
 	/* The classic failure: the name resolves to 127.0.1.1 through
-	 * /etc/hosts and the other nodes connect to themselves. */
-	if (r->nnodes > 1 && netif_addr_is_loopback(a)) {
+	 * /etc/hosts and the other nodes connect to themselves. Not for
+	 * virtual nodes, which are all this machine. */
+	if (r->nnodes > 1 && netif_addr_is_loopback(a) &&
+	    !sched_get(c->nodes.sched)->virtual_nodes) {
 		/* --iface does not help: the others cannot learn node 0's
 		 * address on it but from the batch shell. */
 		util_fail(cause, "master address: '%s' resolves to the "

@@ -38,6 +38,11 @@ static const char *const pbs_task[] = { "PBS_ARRAYID", "PBS_ARRAY_INDEX",
 static const char *const lsf_list[] = { "LSB_MCPU_HOSTS", NULL };
 static const char *const lsf_task[] = { "LSB_JOBINDEX", NULL };
 
+/* ddpgen's local jobs (templates/local/): the script names this machine
+ * once per virtual node, and gives each node's ddprank its index and
+ * the run's count of its restarts. */
+static const char *const local_list[] = { "DDPGEN_LOCAL_NODES", NULL };
+
 static const char *const none[] = { NULL };
 
 static const struct sched sched_table[SCHED_COUNT] = {
@@ -111,6 +116,20 @@ static const struct sched sched_table[SCHED_COUNT] = {
 		.job_var = "LSB_JOBID", .task_vars = lsf_task,
 		.step_vars = none, .task_zero_absent = 1,
 		.signals_group = 1,
+	},
+	[SCHED_LOCAL] = {
+		.name = "local", .title = "local",
+		.list_vars = local_list, .list = SCHED_LIST_HOSTLIST,
+		.nodeid_var = "DDPGEN_LOCAL_NODE",
+		.hostlist_flags = HOSTLIST_SHORT,
+		/* The script's restarts of itself, as a requeue's. */
+		.restart_var = "DDPGEN_LOCAL_RESTARTS",
+		/* The script's process id. */
+		.job_var = "DDPGEN_LOCAL_JOB",
+		.task_vars = none, .step_vars = none,
+		/* The script signals each node's process group. */
+		.signals_group = 1,
+		.virtual_nodes = 1,
 	},
 	[SCHED_HOSTFILE] = {
 		.name = "hostfile", .title = "hostfile",

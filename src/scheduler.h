@@ -18,6 +18,7 @@ enum sched_id {
 	SCHED_FLUX,
 	SCHED_PBS,
 	SCHED_LSF,
+	SCHED_LOCAL,
 	SCHED_HOSTFILE
 };
 #define SCHED_COUNT	(SCHED_HOSTFILE + 1)
@@ -109,6 +110,13 @@ struct sched {
 	 * exec's watcher passes the checkpoint signal on to the launcher's
 	 * children in another group (torch 2.x's workers). */
 	int		 signals_group;
+	/* Every node of the list is this machine (ddpgen's local jobs,
+	 * their virtual nodes): nodeid_var alone says which node this is,
+	 * since every node has this host's name, and the master address
+	 * may be a loopback one, which every node reaches. Never for a
+	 * scheduler of real nodes, where a loopback master is the classic
+	 * failure (ddprank(1), MASTER ADDRESS). */
+	int		 virtual_nodes;
 };
 
 /* The row of s. */

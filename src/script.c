@@ -88,7 +88,7 @@ script_shell_items(struct buf *b, const struct strlist *l, const char *cmd,
  * (quote_sh_vars); names are the profile's checked identifiers. Each
  * part opens with a blank line; the whole has no final newline, which
  * the template's line gives. */
-static void
+void
 script_shell_env(struct buf *b, const struct profile *p)
 {
 	size_t	i;

@@ -27,6 +27,13 @@ struct job {
 /* The template variables of a job (caller frees with tmpl_vars_free). */
 struct tmpl_vars *script_vars(const struct job *);
 
+/* The job's environment as shell code (the shell_env variable, which
+ * every shell template places): the setup lines, env exported, and
+ * env_default exported where the job lacks the variable; each part
+ * opens with a blank line, and the whole has no final newline. Appended
+ * to b. */
+void		 script_shell_env(struct buf *b, const struct profile *);
+
 /* Finds the template file: a path when name contains '/', else
  * DIR/NAME along dirs. Returns the path (caller frees) or NULL with
  * *cause set. */
