@@ -444,8 +444,6 @@ check_job(const char *file, const struct strlist *dirs, const char *exedir)
 	strlist_init(&argv);
 	if (jobcheck_command(text, &argv, &cause) == -1)
 		die(XC_USAGE, "%s: %s", file, cause);
-	strlist_add(&argv, NULL);
-	argv.n--;
 	optind = 0;
 	parse_opts(&o, (int)argv.n, argv.v);
 	if (o.check != NULL || o.list_sites || o.show_site != NULL ||

@@ -33,8 +33,9 @@
 #define JOBCHECK_OUT_MAX	65536
 /* Arguments of the training looked at, at most. */
 #define JOBCHECK_ARGS_MAX	64
-/* The byte before each line of the probe's own report. */
+/* The byte before each line of the probe's own report, and its name. */
 #define JOBCHECK_MARK		'\036'
+#define JOBCHECK_ARGV0		"ddpgen-check"
 
 static const char *const levels[] = { "PASS", "WARN", "FAIL" };
 
@@ -344,12 +345,14 @@ run_cmd(struct run *r, char *const *argv, int timeout)
 	(void)kill(-pid, SIGKILL);
 }
 
-/* The last line of output that is not the probe's own, or "". */
+/* The last line of output that is not the probe's own, or "", without
+ * bash's "NAME: line N: " before it (the probe's lines, not the job's). */
 static char *
 last_line(const struct buf *out)
 {
-	const char	*s = out->s != NULL ? out->s : "";
+	const char	*s = out->s != NULL ? out->s : "", *p;
 	char		*line, *last = xstrdup("");
+	size_t		 n;
 
 	while ((line = next_line(&s)) != NULL) {
 		if (line[0] != JOBCHECK_MARK && line[strspn(line, " \t")] !=
@@ -358,6 +361,15 @@ last_line(const struct buf *out)
 			last = line;
 		} else
 			free(line);
+	}
+	p = last;
+	if (strncmp(p, JOBCHECK_ARGV0 ": ", sizeof JOBCHECK_ARGV0 + 1) == 0) {
+		p += sizeof JOBCHECK_ARGV0 + 1;
+		n = strncmp(p, "line ", 5) == 0 ? strspn(p + 5, "0123456789") :
+		    0;
+		if (n > 0 && strncmp(p + 5 + n, ": ", 2) == 0)
+			p += 5 + n + 2;
+		memmove(last, p, strlen(p) + 1);
 	}
 	return last;
 }
@@ -456,10 +468,8 @@ check_setup(struct jobcheck *c, struct probe *pr, const struct profile *p,
 	strlist_add(&argv, "--norc");
 	strlist_add(&argv, "-c");
 	strlist_add(&argv, prog);
-	strlist_add(&argv, "ddpgen-check");
+	strlist_add(&argv, JOBCHECK_ARGV0);
 	strlist_copy(&argv, words);
-	strlist_add(&argv, NULL);
-	argv.n--;
 	run_cmd(&r, argv.v, JOBCHECK_TIMEOUT);
 	strlist_free(&argv);
 	probe_parse(pr, &r, prog);
@@ -681,8 +691,6 @@ check_queue(struct jobcheck *c, const struct job *job, const char *file)
 	for (i = 0; g->dry_run[i] != NULL; i++)
 		strlist_add(&argv, g->dry_run[i]);
 	strlist_add(&argv, file);
-	strlist_add(&argv, NULL);
-	argv.n--;
 	run_cmd(&r, argv.v, JOBCHECK_TIMEOUT);
 	why = last_line(&r.out);
 	if (r.error == 0 && !r.timed_out && WIFEXITED(r.status) &&
