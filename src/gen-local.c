@@ -67,7 +67,7 @@ const struct gen gen_local = {
 	.formats = local_formats,
 	.nformats = sizeof local_formats / sizeof local_formats[0],
 	.flags = GEN_WARN_SIGNAL | GEN_ENV_PASS | GEN_ENV_SCRIPT |
-	    GEN_NAME_SCHED | GEN_NPROC_RUN,
+	    GEN_NAME_SCHED | GEN_NPROC_RUN | GEN_NO_PREFLIGHT,
 	.cmd_ddprank = "\"$DDPRANK\"",
 	.keys = local_keys,
 	.images = 1 << RT_IMAGE_NONE | 1 << RT_IMAGE_WORD,

@@ -50,6 +50,9 @@ struct gen_format {
 				   when it runs, in the shell variable
 				   ddpgen_nproc, unless nproc_per_node or
 				   gpus_per_node gives the count */
+#define GEN_NO_PREFLIGHT 0x100	/* runs no preflight: the profile's
+				   preflight defaults to false (its check
+				   hook refuses true) */
 
 /* A problem found in a profile: the key and one line about it. */
 typedef void	gen_problem_fn(void *arg, const char *key, const char *msg);

@@ -679,6 +679,11 @@ profile_merge(struct layer **ls, size_t n, struct strlist *errors)
 		free(p->template);
 		p->template = xstrdup(gen_get(p->scheduler)->tmpl);
 	}
+	/* A back-end that runs no preflight defaults to none. */
+	i = (size_t)(profile_key_find("preflight") - profile_keys);
+	if (ld.org[i].line == 0 &&
+	    (gen_get(p->scheduler)->flags & GEN_NO_PREFLIGHT))
+		p->preflight = 0;
 	/* ddpgen checks setup lines as shell once the options are laid
 	 * over them: where they came from, for its message. */
 	i = (size_t)(profile_key_find("setup") - profile_keys);

@@ -973,7 +973,7 @@ START_TEST(test_dir_setup_errors)
 	w.x.jobid = NULL;
 	expect_dir_error(&w, "--exchange dir: needs a job id to name its "
 	    "directory, and none is set (CCP_JOBID, SLURM_JOB_ID, FLUX_JOB_ID, "
-	    "PBS_JOBID or LSB_JOBID)");
+	    "PBS_JOBID, LSB_JOBID or DDPGEN_LOCAL_JOB)");
 
 	run_init(&w, 1, "node1", 0);
 	run_go(&w);

@@ -432,7 +432,8 @@ START_TEST(test_detect_order)
 	expect_error(ENV("SLURM_JOB_ID=7", "CCP_NODES="), SCHED_AUTO, NULL,
 	    "no node list: none of SLURM_STEP_NODELIST, SLURM_JOB_NODELIST, "
 	    "SLURM_NODELIST, CCP_NODES, FLUX_JOB_ID, PBS_NODEFILE, "
-	    "LSB_MCPU_HOSTS is set and no --hostfile was given");
+	    "LSB_MCPU_HOSTS, DDPGEN_LOCAL_NODES is set and no --hostfile was "
+	    "given");
 	unlink(path);
 	free(var);
 	free(path);

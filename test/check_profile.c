@@ -578,7 +578,7 @@ static const struct {
 	{ "job_name = {}\n",
 	    "t.conf:3: job_name: expected one value, got an empty list" },
 	{ "scheduler = sge\n",
-	    "t.conf:3: scheduler: bad value 'sge' (slurm, hpcpack, flux, pbs or lsf)" },
+	    "t.conf:3: scheduler: bad value 'sge' (slurm, hpcpack, flux, pbs, lsf or local)" },
 	{ "lsf_launcher = srun\n",
 	    "t.conf:3: lsf_launcher: bad value 'srun' (blaunch or jsrun)" },
 	{ "discovery = dns\n",
@@ -846,7 +846,7 @@ START_TEST(test_many_errors)
 	    "task_shell = \"fish\"\n"
 	    "port = =\n"
 	    "account = never-read\n",
-	    "t.conf:2: scheduler: bad value 'sge' (slurm, hpcpack, flux, pbs or lsf)\n"
+	    "t.conf:2: scheduler: bad value 'sge' (slurm, hpcpack, flux, pbs, lsf or local)\n"
 	    "t.conf:3: unknown key 'gpus'\n"
 	    "t.conf:4: gpus_per_node: 'many' is not an integer\n"
 	    "t.conf:5: iface: bad pattern '[': missing terminating ] for "
@@ -1186,7 +1186,7 @@ START_TEST(test_extends_missing)
 	    "'sub/nosuch.conf' not found");
 	/* A parent's errors name the parent, and the chain goes on. */
 	load_fails("c", &dirs, "@/d/bad.conf:2: scheduler: bad value 'sge' "
-	    "(slurm, hpcpack, flux, pbs or lsf)\n"
+	    "(slurm, hpcpack, flux, pbs, lsf or local)\n"
 	    "@/d/a.conf:3: extends target 'nosuch' not found");
 	strlist_free(&dirs);
 }
@@ -1592,8 +1592,8 @@ dump_again(const struct profile *p)
 	strlist_free(&dirs);
 }
 
-static const char *const shipped[] = { "cori", "frontier", "hpcpack", "lsf",
-    "lsf-csm", "plmt", "polaris", "slurm", "tuolumne" };
+static const char *const shipped[] = { "cori", "frontier", "hpcpack",
+    "local", "lsf", "lsf-csm", "plmt", "polaris", "slurm", "tuolumne" };
 
 START_TEST(test_shipped_valid)
 {
@@ -1609,6 +1609,42 @@ START_TEST(test_shipped_valid)
 	ck_assert_str_ne(p->description, "");
 	ck_assert_uint_eq(p->chain.n, 1);
 	dump_again(p);
+	profile_free(p);
+	strlist_free(&dirs);
+}
+END_TEST
+
+/* --local: a site's job on this machine: what it runs from the site, where
+ * it runs from local.conf, and no request local jobs have no word for. */
+START_TEST(test_localize)
+{
+	struct strlist	 dirs;
+	struct profile	*site, *p;
+	char		*cause = NULL;
+
+	strlist_init(&dirs);
+	strlist_addown(&dirs, shipped_dir());
+	site = load_ok("plmt", &dirs);
+	p = load_ok("local", &dirs);
+	ck_assert_int_eq(p->scheduler, SCHED_LOCAL);
+	ck_assert_int_eq(p->preflight, 0);
+	profile_localize(p, site);
+	ck_assert_int_eq(p->scheduler, SCHED_LOCAL);
+	ck_assert_str_eq(p->template, "local.sh");
+	ck_assert_int_eq(p->discovery, PROFILE_HOSTNAME);
+	ck_assert_str_eq(p->iface, "");
+	ck_assert_str_eq(p->comm_iface, "^lo$");
+	ck_assert_int_eq(p->gpus_per_node, 0);
+	ck_assert_int_eq(p->preflight, 0);
+	ck_assert_str_eq(p->constraint, "");
+	ck_assert_str_eq(p->setup.v[0], "module load pytorch");
+	ck_assert_uint_eq(p->env.n, site->env.n);
+	ck_assert_uint_eq(p->env_default.n, site->env_default.n);
+	ck_assert_int_eq(p->requeue, site->requeue);
+	ck_assert_str_eq(p->setup_at, site->setup_at);
+	ck_assert_uint_eq(p->chain.n, 2);
+	ck_assert_msg(profile_validate(p, &cause) == 0, "%s", cause);
+	profile_free(site);
 	profile_free(p);
 	strlist_free(&dirs);
 }
@@ -1684,7 +1720,7 @@ START_TEST(test_shipped_facts)
 	ck_assert_int_eq(p->discovery, PROFILE_HOSTNAME);
 	profile_free(p);
 	n = profile_list(&dirs, &v);
-	ck_assert_uint_eq(n, 9);
+	ck_assert_uint_eq(n, 10);
 	for (i = 0; i < n; i++) {
 		ck_assert_str_eq(v[i].name, shipped[i]);
 		ck_assert_msg(strncmp(v[i].description, "(error", 6) != 0,
@@ -1911,6 +1947,7 @@ profile_suite(void)
 	tcase_add_loop_test(tc, test_shipped_valid, 0,
 	    sizeof shipped / sizeof shipped[0]);
 	tcase_add_test(tc, test_shipped_facts);
+	tcase_add_test(tc, test_localize);
 	tcase_add_test(tc, test_shipped_extend);
 	suite_add_tcase(s, tc);
 

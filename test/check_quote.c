@@ -238,6 +238,75 @@ START_TEST(test_sh_one_line)
 }
 END_TEST
 
+/* quote_sh_unquote reads back, without a shell, every line of words
+ * quote_sh writes, as bash does (test_sh_bash_property). */
+START_TEST(test_sh_unquote_property)
+{
+	struct strlist	 words = { NULL, 0, 0 }, back;
+	struct buf	 line;
+	char		*cause;
+	size_t		 i, k;
+
+	random_words(&words, 0x5eed0007);
+	for (i = 0; i < words.n; i += 7) {
+		buf_init(&line);
+		for (k = i; k < words.n && k < i + 7; k++) {
+			if (k > i)
+				buf_addc(&line, ' ');
+			quote_sh(&line, words.v[k]);
+		}
+		strlist_init(&back);
+		cause = NULL;
+		ck_assert_msg(quote_sh_unquote(line.s, &back, &cause) == 0,
+		    "[%s]: %s", line.s, cause);
+		ck_assert_uint_eq(back.n, k - i);
+		for (k = 0; k < back.n; k++)
+			ck_assert_str_eq(back.v[k], words.v[i + k]);
+		strlist_free(&back);
+		buf_free(&line);
+	}
+	strlist_free(&words);
+}
+END_TEST
+
+/* Anything quote_sh does not write is refused, naming the byte. */
+START_TEST(test_sh_unquote_refused)
+{
+	static const char *const bad[] = { "a\"b", "$HOME", "a\\b", "'open",
+	    "$'\\q'", "$'\\x0'", "$'\\x00'", "a;b", "`x`", "a\tb", "'a\nb'",
+	    "$'a", "a|b", "*", "~", NULL };
+	struct strlist	 w;
+	char		*cause;
+	size_t		 i;
+
+	for (i = 0; bad[i] != NULL; i++) {
+		strlist_init(&w);
+		cause = NULL;
+		ck_assert_msg(quote_sh_unquote(bad[i], &w, &cause) == -1,
+		    "[%s] accepted", bad[i]);
+		ck_assert_ptr_nonnull(strstr(cause, "is not in a word ddpgen "
+		    "quotes"));
+		free(cause);
+		strlist_free(&w);
+	}
+	strlist_init(&w);
+	ck_assert_int_eq(quote_sh_unquote("ddpgen  '' \\'x\\\\ "
+	    "$'\\n\\x01\\'' --a=b", &w, &cause), 0);
+	ck_assert_uint_eq(w.n, 5);
+	ck_assert_str_eq(w.v[4], "--a=b");
+	ck_assert_str_eq(w.v[1], "");
+	ck_assert_str_eq(w.v[2], "'x\\");
+	ck_assert_str_eq(w.v[3], "\n\x01'");
+	strlist_free(&w);
+	cause = NULL;
+	strlist_init(&w);
+	ck_assert_int_eq(quote_sh_unquote("ok 'a'\"", &w, &cause), -1);
+	ck_assert_str_eq(cause, "byte 7 is not in a word ddpgen quotes");
+	free(cause);
+	strlist_free(&w);
+}
+END_TEST
+
 /* What bash reads back must be exactly the bytes we quoted. */
 START_TEST(test_sh_bash_property)
 {
@@ -1545,6 +1614,8 @@ quote_suite(void)
 	tcase_add_test(tc, test_sh_single);
 	tcase_add_test(tc, test_sh_ansic);
 	tcase_add_test(tc, test_sh_appends);
+	tcase_add_test(tc, test_sh_unquote_property);
+	tcase_add_test(tc, test_sh_unquote_refused);
 	tcase_add_test(tc, test_sh_vars_units);
 	tcase_add_test(tc, test_sh_vars_bash_property);
 	suite_add_tcase(s, tc);

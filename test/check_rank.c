@@ -44,6 +44,7 @@ static const char *const dns[] = {
 	"far=192.168.1.1 10.0.0.1",
 	"loopy=127.0.1.1",
 	"NID01=10.0.0.1",
+	"localhost=::1 127.0.0.1",
 	NULL
 };
 
@@ -405,6 +406,43 @@ START_TEST(test_master_loopback)
 }
 END_TEST
 
+/* A local job's virtual nodes are all this machine: DDPGEN_LOCAL_NODE
+ * says which one this is, and their master is on loopback, which only
+ * this row allows; a scheduler's list of the same names still fails. */
+START_TEST(test_virtual_nodes)
+{
+	expect_sh(ENV("DDPGEN_LOCAL_NODES=localhost,localhost",
+	    "DDPGEN_LOCAL_NODE=1"),
+	    "export NODE_RANK=1\n"
+	    "export NNODES=2\n"
+	    "export MASTER_ADDR=127.0.0.1\n"
+	    "export MASTER_PORT=29500\n");
+	/* Inside an allocation, detection would take the scheduler's list
+	 * first: local jobs name theirs (--scheduler local). */
+	opts.sched = SCHED_LOCAL;
+	expect_sh(ENV("DDPGEN_LOCAL_NODES=localhost,localhost",
+	    "DDPGEN_LOCAL_NODE=0", "SLURM_JOB_NODELIST=nid[01-02]"),
+	    "export NODE_RANK=0\n"
+	    "export NNODES=2\n"
+	    "export MASTER_ADDR=127.0.0.1\n"
+	    "export MASTER_PORT=29500\n");
+	expect_error(ENV("DDPGEN_LOCAL_NODES=localhost,localhost"), XC_NODES,
+	    "DDPGEN_LOCAL_NODE is not set: every node of 'localhost,localhost' "
+	    "(from DDPGEN_LOCAL_NODES) is this machine, and only it says which "
+	    "one this is");
+	expect_error(ENV("DDPGEN_LOCAL_NODES=localhost,localhost",
+	    "DDPGEN_LOCAL_NODE=2"), XC_NODES,
+	    "DDPGEN_LOCAL_NODE is 2, past the last node of 'localhost,localhost' "
+	    "(from DDPGEN_LOCAL_NODES)");
+	opts.sched = SCHED_SLURM;
+	fake.hostname = "localhost";
+	expect_error(ENV("SLURM_JOB_NODELIST=localhost,nid02"), XC_NODES,
+	    "master address: 'localhost' resolves to the loopback address "
+	    "127.0.0.1, which other nodes cannot reach; use --iface REGEX or "
+	    "set MASTER_ADDR");
+}
+END_TEST
+
 START_TEST(test_master_unresolved)
 {
 	expect_error(ENV("SLURM_JOB_NODELIST=ghost,nid02"), XC_NODES,
@@ -506,7 +544,8 @@ START_TEST(test_errors)
 	expect_error(ENV("CCP_NODES="), XC_NODES,
 	    "no node list: none of SLURM_STEP_NODELIST, SLURM_JOB_NODELIST, "
 	    "SLURM_NODELIST, CCP_NODES, FLUX_JOB_ID, PBS_NODEFILE, "
-	    "LSB_MCPU_HOSTS is set and no --hostfile was given");
+	    "LSB_MCPU_HOSTS, DDPGEN_LOCAL_NODES is set and no --hostfile was "
+	    "given");
 }
 END_TEST
 
@@ -536,7 +575,8 @@ START_TEST(test_port)
 	env = t_env(ENV("PATH=/bin"));
 	ck_assert_int_eq(rank_port(&port, &opts, &env, &cause), XC_PORT);
 	ck_assert_str_eq(cause, "--port auto needs a job id (SLURM_JOB_ID, "
-	    "CCP_JOBID, FLUX_JOB_ID, PBS_JOBID or LSB_JOBID) and none is set; "
+	    "CCP_JOBID, FLUX_JOB_ID, PBS_JOBID, LSB_JOBID or DDPGEN_LOCAL_JOB) "
+	    "and none is set; "
 	    "choose a "
 	    "port with --port N");
 	free(cause);
@@ -1126,6 +1166,7 @@ rank_suite(void)
 	tcase_add_test(tc, test_first_node);
 	tcase_add_test(tc, test_master_env_wins);
 	tcase_add_test(tc, test_master_loopback);
+	tcase_add_test(tc, test_virtual_nodes);
 	tcase_add_test(tc, test_master_unresolved);
 	tcase_add_test(tc, test_not_listed);
 	tcase_add_test(tc, test_by_address);

@@ -80,23 +80,24 @@ START_TEST(test_texts)
 	char	*s;
 
 	s = sched_names_text();
-	ck_assert_str_eq(s, "auto, slurm, hpcpack, flux, pbs, lsf or hostfile");
+	ck_assert_str_eq(s, "auto, slurm, hpcpack, flux, pbs, lsf, local or "
+	    "hostfile");
 	free(s);
 	s = sched_list_vars_text();
 	ck_assert_str_eq(s, "SLURM_STEP_NODELIST, SLURM_JOB_NODELIST, "
 	    "SLURM_NODELIST, CCP_NODES, FLUX_JOB_ID, PBS_NODEFILE, "
-	    "LSB_MCPU_HOSTS");
+	    "LSB_MCPU_HOSTS, DDPGEN_LOCAL_NODES");
 	free(s);
 	s = sched_job_vars_text(SCHED_PBS, SCHED_AUTO);
 	ck_assert_str_eq(s, "PBS_JOBID");
 	free(s);
 	s = sched_job_vars_text(SCHED_AUTO, SCHED_AUTO);
-	ck_assert_str_eq(s, "SLURM_JOB_ID, CCP_JOBID, FLUX_JOB_ID, PBS_JOBID or "
-	    "LSB_JOBID");
+	ck_assert_str_eq(s, "SLURM_JOB_ID, CCP_JOBID, FLUX_JOB_ID, PBS_JOBID, "
+	    "LSB_JOBID or DDPGEN_LOCAL_JOB");
 	free(s);
 	s = sched_job_vars_text(SCHED_HOSTFILE, SCHED_HPCPACK);
-	ck_assert_str_eq(s, "CCP_JOBID, SLURM_JOB_ID, FLUX_JOB_ID, PBS_JOBID or "
-	    "LSB_JOBID");
+	ck_assert_str_eq(s, "CCP_JOBID, SLURM_JOB_ID, FLUX_JOB_ID, PBS_JOBID, "
+	    "LSB_JOBID or DDPGEN_LOCAL_JOB");
 	free(s);
 }
 END_TEST
@@ -127,7 +128,7 @@ START_TEST(test_formats)
 	ck_assert_int_eq(s, SCHED_LSF);
 	ck_assert_str_eq(f->ext, ".sh");
 	t = gen_formats_text(SCHED_AUTO);
-	ck_assert_str_eq(t, "sh, xml, cmd, ps, flux, pbs or lsf");
+	ck_assert_str_eq(t, "sh, xml, cmd, ps, flux, pbs, lsf or local");
 	free(t);
 	t = gen_formats_text(SCHED_LSF);
 	ck_assert_str_eq(t, "lsf");
@@ -170,13 +171,13 @@ START_TEST(test_gen_texts)
 	char	*t;
 
 	t = gen_env_pass_text();
-	ck_assert_str_eq(t, "Slurm and Flux");
+	ck_assert_str_eq(t, "Slurm, Flux and local");
 	free(t);
 	t = gen_images_text(RT_IMAGE_SRUN);
 	ck_assert_str_eq(t, "slurm");
 	free(t);
 	t = gen_images_text(RT_IMAGE_WORD);
-	ck_assert_str_eq(t, "slurm, hpcpack, flux, pbs or lsf");
+	ck_assert_str_eq(t, "slurm, hpcpack, flux, pbs, lsf or local");
 	free(t);
 	t = gen_keys_text(SCHED_HPCPACK);
 	ck_assert_str_eq(t, "node_group, shared_dir, task_shell, path, "

@@ -186,9 +186,10 @@ START_TEST(test_vars_backends)
 		"[86430s] [ddp-{{id}}.out] [1]",	/* flux */
 		"[24:00:30] [] [1]",			/* pbs */
 		"[24:01] [ddp-%J.out] [1]",		/* lsf */
+		"[86430] [] ['']",			/* local */
 	};
 	static const char *const own[] = { "container_srun", "task_command",
-	    NULL, "pbs_select", "lsf_jsrun" };
+	    NULL, "pbs_select", "lsf_jsrun", "nproc_run" };
 	char	*prof, *s, *cause;
 	size_t	 i, k;
 

@@ -182,7 +182,7 @@ class Vector:
         self.script = (rand_bytes(rng, 64, 1) if rng.random() < 0.25
                        else b"/scratch/my dir/train.py")
         self.site = rng.choice(["cori", "plmt", "slurm", "polaris",
-                                "tuolumne", "lsf"])
+                                "tuolumne", "lsf", "local"])
         self.opts = {}
         for o in SBATCH_OPTS:
             if rng.random() < 0.3:
@@ -240,6 +240,9 @@ class Vector:
         lines (ddpgen refuses the others)."""
         if self.site == "lsf":
             return {o: v for o, v in self.opts.items() if o in BSUB_OPTS}
+        if self.site == "local":
+            # No scheduler: the job name is the one request it takes.
+            return {o: v for o, v in self.opts.items() if o == "job-name"}
         if self.site == "polaris":
             return {o: v for o, v in self.opts.items() if o in PBS_OPTS}
         if self.site == "tuolumne":
@@ -249,7 +252,8 @@ class Vector:
 
     def launcher_of(self, xml):
         """srun-direct runs on Slurm sites only: elsewhere the default."""
-        slurm = not xml and self.site not in ("polaris", "tuolumne", "lsf")
+        slurm = not xml and self.site not in ("polaris", "tuolumne", "lsf",
+                                              "local")
         return None if not slurm and self.launcher == "srun" \
             else self.launcher
 
@@ -405,6 +409,12 @@ class Checker:
               "HPC Pack's 2,048 characters; %.0f s)" %
               ("xml" if xml else "sh", len(jobs), refused, too_long,
                time.time() - t0), flush=True)
+        if not xml:
+            sites = {}
+            for v in jobs:
+                sites[v.site] = sites.get(v.site, 0) + 1
+            print("sh: jobs per site: %s" % ", ".join(
+                "%s %d" % kv for kv in sorted(sites.items())), flush=True)
         return jobs, d
 
     # --- Slurm ----------------------------------------------------------
@@ -668,6 +678,8 @@ done
                 continue
             if v.site == "lsf":
                 self.check_bsub(v, text)
+                continue
+            if v.site == "local":
                 continue
             lines = [ln[len(b"#SBATCH"):] for ln in text.split(b"\n")
                      if ln.startswith(b"#SBATCH")]

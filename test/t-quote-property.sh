@@ -5,7 +5,8 @@
 # --account, --qos, --constraint, --env NAME=VALUE, --iface, under each
 # --launcher) through
 # ddpgen into Slurm scripts, PBS scripts (polaris), Flux scripts
-# (tuolumne), LSF scripts and HPC Pack job files, executed with a
+# (tuolumne), LSF scripts, local jobs (two virtual nodes, each its own
+# session) and HPC Pack job files, executed with a
 # ddprank stand-in that records what it receives: identical every time,
 # (an --env value as the job-time rule expands $NAME and ${NAME}, by a
 # model of the rule), or refused with one clear error when ddpgen refuses

@@ -33,6 +33,9 @@ def parse_args(argv):
                     help="hostnames in Slurm's node order, separated by "
                          "commas or spaces: node rank i must run on the "
                          "i-th (0-based)")
+    ap.add_argument("--virtual-nodes", action="store_true",
+                    help="every node is a virtual one on one host (ddpgen's "
+                         "local jobs): one host holds every node rank")
     ap.add_argument("--argv-file", metavar="FILE",
                     help="expected arguments, each ended by a NUL byte "
                          "(printf '%%s\\0' ARGS >FILE); an empty file "
@@ -205,6 +208,11 @@ def check_placement(args, records, problems):
     for node, hosts in host_of_node.items():
         for h in hosts:
             seen.setdefault(h, set()).add(node)
+    if args.virtual_nodes:
+        if len(seen) != 1:
+            problems.append("virtual nodes ran on several hosts: %s"
+                            % " ".join(sorted(map(str, seen))))
+        return
     for h, ns in sorted(seen.items(), key=lambda kv: str(kv[0])):
         if len(ns) > 1:
             problems.append("host %s holds several node ranks: %s"
