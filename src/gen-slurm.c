@@ -78,7 +78,8 @@ slurm_vars(struct tmpl_vars *v, const struct job *job)
 /* sbatch --test-only validates the job and asks slurmctld when it would
  * start it, without queueing it: "sbatch: Job 42 to start at
  * 2026-12-04T10:00:00 using 8 processors on nodes n[1-2] in partition
- * p" (sbatch(1); the words as Slurm 22.05 to 24.11 print them). */
+ * p", or "sbatch: error: Batch job submission failed: Invalid partition
+ * name specified" (sbatch(1); sbatch.c's words, Slurm 22.05 to 24.11). */
 static const char *const slurm_dry_run[] = { "sbatch", "--test-only", NULL };
 
 const struct gen gen_slurm = {
@@ -95,4 +96,5 @@ const struct gen gen_slurm = {
 	.vars = slurm_vars,
 	.dry_run = slurm_dry_run,
 	.dry_run_start = " to start at",
+	.dry_run_refused = "Batch job submission failed",
 };

@@ -106,6 +106,10 @@ struct gen {
 	 * follows. NULL: it has none. */
 	const char *const *dry_run;
 	const char	*dry_run_start;
+	/* The words of its answer when the scheduler refuses the job; any
+	 * other failure is the dry run's own (no configuration, no
+	 * controller), which checks nothing. */
+	const char	*dry_run_refused;
 };
 
 /* The back-ends, each in its gen-NAME.c. */

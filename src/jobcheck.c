@@ -701,9 +701,14 @@ check_queue(struct jobcheck *c, const struct job *job, const char *file)
 		finding(c, JOBCHECK_WARN, "queue", "%s %s: %s", g->dry_run[0],
 		    g->dry_run[1], r.timed_out ? "no answer" :
 		    strerror(r.error));
-	else if (!WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0)
+	else if ((!WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0) &&
+	    r.out.s != NULL && strstr(r.out.s, g->dry_run_refused) != NULL)
 		finding(c, JOBCHECK_FAIL, "queue", "%s %s refuses the job%s%s",
 		    g->dry_run[0], g->dry_run[1], colon(why), why);
+	else if (!WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0)
+		finding(c, JOBCHECK_WARN, "queue", "%s %s could not ask %s%s%s",
+		    g->dry_run[0], g->dry_run[1],
+		    sched_get(p->scheduler)->title, colon(why), why);
 	else if ((guess = line_after(&r.out, g->dry_run_start)) != NULL) {
 		finding(c, JOBCHECK_PASS, "queue", "%s %s takes the job; %s's "
 		    "guess, not a promise: it would start at%s",
