@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 src=$srcdir/src
-named=$(cd "$src" && grep -lE 'SCHED_(SLURM|HPCPACK|FLUX|PBS|LSF)\b' ./*.c |
+named=$(cd "$src" && grep -lE 'SCHED_(SLURM|HPCPACK|FLUX|PBS|LSF|LOCAL)\b' ./*.c |
     sed 's|^\./||' | grep -vxE 'scheduler\.c|gen-[a-z]+\.c|launcher\.c')
 expect_eq "scheduler ids outside the table, the back-ends and srun's row" \
     "$named" ""
@@ -15,7 +15,7 @@ expect_eq "scheduler ids outside the table, the back-ends and srun's row" \
 # Code, not comments: a line that is not a comment line names no
 # scheduler variable.
 code_vars() {
-	grep -nE '"(SLURM|SLURMD|CCP|PBS|LSB|FLUX|CSM)_[A-Z_]*' "$@" |
+	grep -nE '"(SLURM|SLURMD|CCP|PBS|LSB|FLUX|CSM|DDPGEN_LOCAL)_[A-Z_]*' "$@" |
 	    grep -vE ':[0-9]+:[[:space:]]*(/?\*|//)'
 }
 for f in rank.c doctor.c doctor_dir.c doctor_net.c doctor_vars.c \
@@ -27,7 +27,7 @@ for f in rank.c doctor.c doctor_dir.c doctor_net.c doctor_vars.c \
 done
 
 # Each shell scheduler's template is the skeleton, and renders alone.
-for s in slurm flux pbs lsf; do
+for s in slurm flux pbs lsf local; do
 	expect_eq "templates/$s.sh includes the skeleton" \
 	    "$(grep -v '^{{!\|^    ' "$srcdir/templates/$s.sh")" "{{>job}}"
 	check "templates/$s/directives.sh" test -f "$srcdir/templates/$s/directives.sh"
