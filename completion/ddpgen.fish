@@ -5,7 +5,7 @@
 set -g __ddpgen_arg_opts site nodes gpus-per-node nproc-per-node time \
     partition account qos constraint job-name output env format setup port \
     rdzv launcher iface template ddprank show-site signal-lead container image \
-    bind
+    bind check
 set -g __ddpgen_arg_short s N G n t p A q C J o f e S P r L i T
 
 # True while ddpgen's options go on: no training script yet (it ends them).
@@ -67,8 +67,10 @@ function __ddpgen_formats
             echo pbs
         case 'scheduler = "lsf"'
             echo lsf
+        case 'scheduler = "local"'
+            echo local
         case '*'
-            printf '%s\n' sh xml cmd ps flux pbs lsf
+            printf '%s\n' sh xml cmd ps flux pbs lsf local
     end
 end
 
@@ -102,6 +104,8 @@ complete -c ddpgen $open -l signal-lead -x -d 'Seconds of warning before the lim
 complete -c ddpgen $open -l container -x -a 'none shifter podman-hpc apptainer pyxis charliecloud' -d 'Container runtime'
 complete -c ddpgen $open -l image -r -d 'Container image'
 complete -c ddpgen $open -l bind -x -a 'none numa gpu' -d 'Where each worker runs'
+complete -c ddpgen $open -l local -d 'Run the site'"'"'s job on this machine'
+complete -c ddpgen $open -l check -r -d 'Check a generated job before it is queued'
 complete -c ddpgen $open -l list-sites -d 'List the sites found'
 complete -c ddpgen $open -l show-site -x -a '(__ddpgen_sites)' -d 'Print a resolved profile'
 complete -c ddpgen $open -s h -l help -d Usage

@@ -40,7 +40,7 @@ complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a hosts -d 'E
 complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a ip -d 'Print the address of an interface'
 complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a key -d 'Make the key file ~/.ddprank/key'
 complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a port -d 'Print the port'
-complete -c ddprank -n '__ddprank_cmd doctor env exec hosts' -s s -l scheduler -x -a 'auto slurm hpcpack flux pbs lsf hostfile' -d 'Where the node list comes from'
+complete -c ddprank -n '__ddprank_cmd doctor env exec hosts' -s s -l scheduler -x -a 'auto slurm hpcpack flux pbs lsf local hostfile' -d 'Where the node list comes from'
 complete -c ddprank -n '__ddprank_cmd doctor env exec hosts' -s f -l hostfile -r -d 'Host file'
 complete -c ddprank -n '__ddprank_cmd doctor env exec ip' -s i -l iface -x -d 'Interface pattern (PCRE2)'
 complete -c ddprank -n '__ddprank_cmd doctor env exec' -s C -l comm-iface -x -d 'Gloo and NCCL interface pattern (PCRE2)'

@@ -57,7 +57,7 @@ rank_cmds="bind doctor env exec hosts ip key port"
 
 # formats SITE: the formats ddpgen accepts for SITE, by trying each.
 formats() {
-	for f in cmd flux lsf pbs ps sh xml; do
+	for f in cmd flux local lsf pbs ps sh xml; do
 		ddpgen --site "$1" --format "$f" train.py >/dev/null 2>&1 &&
 		    printf '%s ' "$f"
 	done
@@ -105,7 +105,7 @@ if check "bash-completion is not installed (Debian package bash-completion)" \
 		printf 'ddpgen train.py --\t\n'
 		printf 'ddpgen --nodes 2 -- --\t\n'
 		printf 'ddprank \t%s \n' "$rank_cmds"
-		printf 'ddprank --scheduler \tauto flux hostfile hpcpack lsf pbs slurm \n'
+		printf 'ddprank --scheduler \tauto flux hostfile hpcpack local lsf pbs slurm \n'
 		printf 'ddprank env --format \tjson sh \n'
 		printf 'ddprank exec --rdzv \tc10d static \n'
 		printf 'ddprank exec --nnodes 2 --rdz\t--rdzv \n'
@@ -177,7 +177,7 @@ if check "fish is not installed (Debian package fish)" \
 	done
 	expect_eq "fish: ddprank --scheduler" \
 	    "$(fish_complete 'ddprank --scheduler ')" \
-	    "auto flux hostfile hpcpack lsf pbs slurm "
+	    "auto flux hostfile hpcpack local lsf pbs slurm "
 	expect_eq "fish: ddprank exec -- command" \
 	    "$(fish_complete 'ddprank exec -- ddpge')" "ddpgen "
 fi

@@ -28,8 +28,8 @@ run_err 2 "^ddpgen: --port: '70000' is not auto or a number from 1 to 65535$" --
 run_err 2 "^ddpgen: --env: 'A B=1' is not NAME=VALUE or NAME" --env 'A B=1' train.py
 run_err 2 "^ddpgen: --env: 'NO VALUE' is not NAME=VALUE or NAME" --env 'NO VALUE' train.py
 run_err 2 "^ddpgen: --env: '' is not NAME=VALUE or NAME" --env '' train.py
-run_err 2 "^ddpgen: --env: 'KEY': passing a variable from the submitting shell works on Slurm and Flux sites only; give KEY=VALUE$" -s hpcpack --env KEY train.py
-run_err 2 "^ddpgen: --env: 'KEY': passing a variable from the submitting shell works on Slurm and Flux sites only" -s polaris --env KEY train.py
+run_err 2 "^ddpgen: --env: 'KEY': passing a variable from the submitting shell works on Slurm, Flux and local sites only; give KEY=VALUE$" -s hpcpack --env KEY train.py
+run_err 2 "^ddpgen: --env: 'KEY': passing a variable from the submitting shell works on Slurm, Flux and local sites only" -s polaris --env KEY train.py
 # A key the site's scheduler's jobs do not honour: refused alike on
 # every scheduler, never dropped from the job.
 run_err 2 "^ddpgen: qos: a key PBS jobs have no word for (they take: partition, account, job_output, cpus_per_task, requeue, signal_lead, checkpoint_signal, max_requeues, filesystems, pbs_select and pbs_launcher)$" -s polaris -q premium train.py
