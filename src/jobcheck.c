@@ -201,15 +201,20 @@ jobcheck_compare(const char *text, const char *regen, struct strlist *subst)
 }
 
 /* What the probe runs first: its report at the shell's end, and the
- * line and status of a command that ends it (set -e, as in the job). */
+ * line and status of a command that ends it (set -e, as in the job):
+ * the line of the last command that failed (ERR), else of the last one
+ * that started (DEBUG: a source of a missing file, a function that
+ * fails, set no ERR trap off). Neither is inherited by functions, so a
+ * line inside a setup line's function (conda's) names the setup line. */
 static const char probe_head[] =
     "exec </dev/null\n"
     "ddpgen_check_words=(\"$@\")\n"
-    "ddpgen_check_line=0 ddpgen_check_done=''\n"
-    "trap 'ddpgen_check_line=$LINENO' ERR\n"
-    "trap 'ddpgen_check_rc=$?; [ -n \"$ddpgen_check_done\" ] || "
-    "printf \"\\036failed %s %s\\n\" \"$ddpgen_check_line\" "
-    "\"$ddpgen_check_rc\"' EXIT\n"
+    "ddpgen_check_err=0 ddpgen_check_at=0 ddpgen_check_done=''\n"
+    "trap 'ddpgen_check_at=$LINENO' DEBUG\n"
+    "trap 'ddpgen_check_err=$LINENO' ERR\n"
+    "trap 'ddpgen_check_rc=$?; trap - DEBUG; "
+    "[ -n \"$ddpgen_check_done\" ] || printf \"\\036failed %s %s %s\\n\" "
+    "\"$ddpgen_check_err\" \"$ddpgen_check_at\" \"$ddpgen_check_rc\"' EXIT\n"
     "set -euo pipefail\n";
 
 static const char probe_tail[] =
@@ -391,8 +396,12 @@ probe_parse(struct probe *pr, const struct run *r, const char *prog)
 {
 	const char	*s = r->out.s != NULL ? r->out.s : "", *p;
 	char		*line;
-	long		 at, k;
+	long		 at, err, k, head = 0;
 	int		 rc;
+
+	/* A line of the head is none of the job's. */
+	for (p = probe_head; *p != '\0'; p++)
+		head += *p == '\n';
 
 	while ((line = next_line(&s)) != NULL) {
 		if (line[0] != JOBCHECK_MARK) {
@@ -407,8 +416,13 @@ probe_parse(struct probe *pr, const struct run *r, const char *prog)
 			strlist_add(&pr->found, line + 7);
 		else if (strcmp(line + 1, "missing") == 0)
 			strlist_add(&pr->found, "");
-		else if (sscanf(line + 1, "failed %ld %d", &at, &rc) == 2) {
+		else if (sscanf(line + 1, "failed %ld %ld %d", &err, &at,
+		    &rc) == 3) {
 			pr->failed_rc = rc;
+			if (err > 0)
+				at = err;
+			if (at <= head)
+				at = 0;
 			for (p = prog, k = 1; at > 0 && k < at && p != NULL;
 			    k++)
 				if ((p = strchr(p, '\n')) != NULL)

@@ -69,7 +69,8 @@ size_t		 jobcheck_compare(const char *text, const char *regen,
  * then tells, each on a line of its own after a \036 byte, its working
  * directory ("pwd DIR") and where each of its positional parameters is
  * on PATH ("found PATH" or "missing"); or, when a command ends the
- * shell, the line and status ("failed LINE STATUS"). Caller frees. */
+ * shell, its line as the ERR and DEBUG traps saw it (0 when they did
+ * not), and its status ("failed ERRLINE LINE STATUS"). Caller frees. */
 char		*jobcheck_program(const char *env, const struct strlist *subst,
 		    struct strlist *unknown);
 

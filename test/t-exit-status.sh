@@ -107,6 +107,17 @@ expect_eq "ddprank doctor with NCCL_SOCKET_IFNAM: status" "$rc" 8
 check "ddprank doctor: report lacks the env FAIL: $(cat report)" \
     grep -q '^FAIL env .*NCCL_SOCKET_IFNAM.*did you mean NCCL_SOCKET_IFNAME' report
 
+# 8 from ddpgen: --check finds a training script that is not there. Its
+# findings go to standard output, one line each.
+"$DDPGEN" --site local nosuch.py >checked.sh
+"$DDPGEN" --check checked.sh >report 2>err
+rc=$?
+seen="$seen ddpgen:$rc"
+expect_eq "ddpgen --check of a job without its script: status" "$rc" 8
+check "ddpgen --check: report lacks the script's FAIL: $(cat report)" \
+    grep -q "^FAIL script: .*nosuch.py' does not exist here" report
+expect_eq "ddpgen --check: nothing on standard error" "$(cat err)" ""
+
 # Every status the man pages document was reached above.
 for prog in ddpgen ddprank; do
 	for st in $(sed -n '/^\.Sh EXIT STATUS/,/^\.Sh /s/^\.It \([0-9][0-9]*\)$/\1/p' \
