@@ -128,7 +128,8 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-"usage: ddprank [env] [--scheduler auto|slurm|hpcpack|flux|pbs|lsf|hostfile]\n"
+"usage: ddprank [env]\n"
+"               [--scheduler auto|slurm|hpcpack|flux|pbs|lsf|local|hostfile]\n"
 "               [--hostfile FILE] [--iface REGEX] [--comm-iface REGEX]\n"
 "               [--port N|auto]\n"
 "               [--port-range LO-HI] [--rdzv static|c10d] [--nnodes N]\n"
