@@ -11,6 +11,8 @@
 #include "runtime.h"
 #include "script.h"
 #include "tmpl.h"
+#include "util.h"
+#include "vocab.h"
 
 static const struct gen_format local_formats[] = { { "local", ".sh" } };
 
@@ -59,6 +61,21 @@ local_check(const struct profile *p, gen_problem_fn *fn, void *arg)
 		    "wrong); ddpgen --check checks a job before it runs");
 }
 
+/* Virtual nodes share this machine's cores and GPUs: a binding plan made
+ * on each, for its own local ranks, would put them on the same ones. */
+static int
+local_check_job(const struct job *job, const char *tpath, char **cause)
+{
+	(void)tpath;
+	if (job->prof->bind == BIND_NONE || job->nodes == 1)
+		return 0;
+	util_fail(cause, "bind: %s for %d virtual nodes: they share this "
+	    "machine's cores, and each node's plan would put its workers on "
+	    "the same ones; bind one node, or none", bind_names[job->prof->bind],
+	    job->nodes);
+	return -1;
+}
+
 /* The script's timer warns before the time limit. */
 const struct gen gen_local = {
 	.sched = SCHED_LOCAL,
@@ -73,4 +90,5 @@ const struct gen gen_local = {
 	.images = 1 << RT_IMAGE_NONE | 1 << RT_IMAGE_WORD,
 	.vars = local_vars,
 	.check = local_check,
+	.check_job = local_check_job,
 };

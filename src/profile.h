@@ -187,8 +187,9 @@ void		 profile_env_set(struct strlist *env, const char *item);
 /* ddpgen --local: lays site's keys over local, a profile of a scheduler
  * that runs jobs on this machine: every key but those that say where a
  * job runs (ddpgen-profile(5): scheduler, description, discovery, iface,
- * comm_iface, gpus_per_node, template, ddprank, preflight and
- * preflight_torch) and the requests of schedulers local's back-end does
+ * comm_iface, gpus_per_node, template, ddprank, preflight,
+ * preflight_torch and the binding's bind, bind_reserve and
+ * bind_nic_var) and the requests of schedulers local's back-end does
  * not honour, which keep local's values. local's chain gains site's
  * files. */
 void		 profile_localize(struct profile *local,

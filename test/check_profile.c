@@ -1636,6 +1636,8 @@ START_TEST(test_localize)
 	ck_assert_str_eq(p->comm_iface, "^lo$");
 	ck_assert_int_eq(p->gpus_per_node, 0);
 	ck_assert_int_eq(p->preflight, 0);
+	ck_assert_int_ne(site->bind, BIND_NONE);
+	ck_assert_int_eq(p->bind, BIND_NONE);
 	ck_assert_str_eq(p->constraint, "");
 	ck_assert_str_eq(p->setup.v[0], "module load pytorch");
 	ck_assert_uint_eq(p->env.n, site->env.n);
