@@ -1198,112 +1198,27 @@ doctor_decode(struct doctor_node *n, const char *buf, size_t len,
 	return rc;
 }
 
-#define DOCTOR_MAC_LABEL	"ddprank doctor"
-
-static int
-doctor_sealed(const struct doctor_scope *sc)
-{
-	return sc != NULL && sc->auth != NULL && sc->auth->len > 0;
-}
-
-/* Lengths first: no job or run name can pass for another pair. */
-void
-doctor_mac_input(struct buf *b, const struct doctor_scope *sc,
-    const char *msg, size_t len)
-{
-	const char	*job = sc->job != NULL ? sc->job : "";
-	const char	*run = sc->run != NULL ? sc->run : "";
-
-	buf_addf(b, "job %zu:%s\nrun %zu:%s\n", strlen(job), job, strlen(run),
-	    run);
-	buf_addn(b, msg, len);
-}
-
-/* -1 when the HMAC fails: then hex holds nothing to send. */
-static int
-doctor_mac(const struct doctor_scope *sc, const char *msg, size_t len,
-    char hex[AUTH_HEX_LEN + 1])
-{
-	struct buf	in;
-	int		rc;
-
-	buf_init(&in);
-	doctor_mac_input(&in, sc, msg, len);
-	rc = auth_mac_hex(sc->auth, DOCTOR_MAC_LABEL, in.s, in.len, hex);
-	buf_free(&in);
-	return rc;
-}
-
-static int
-doctor_mac_ok(const struct doctor_scope *sc, const char *msg, size_t len,
-    const char *hex)
-{
-	struct buf	in;
-	int		ok;
-
-	buf_init(&in);
-	doctor_mac_input(&in, sc, msg, len);
-	ok = auth_check_hex(sc->auth, DOCTOR_MAC_LABEL, in.s, in.len, hex,
-	    AUTH_HEX_LEN);
-	buf_free(&in);
-	return ok;
-}
-
 int
 doctor_seal(struct buf *b, const struct doctor_node *n,
-    const struct doctor_scope *sc)
+    const struct gather_scope *sc)
 {
-	char	hex[AUTH_HEX_LEN + 1];
 	size_t	start = b->len;
 
 	doctor_encode(b, n);
-	if (!doctor_sealed(sc))
-		return 0;
-	b->len -= strlen("end\n");
-	b->s[b->len] = '\0';
-	if (doctor_mac(sc, b->s + start, b->len - start, hex) == -1) {
-		b->len = start;
-		b->s[b->len] = '\0';
-		return -1;
-	}
-	buf_addf(b, "mac %s\nend\n", hex);
-	return 0;
-}
-
-/* Where the "mac" line of buf starts, or NULL. */
-static const char *
-doctor_mac_line(const char *buf, size_t len)
-{
-	const char	*tail = "\nend\n";
-	size_t		 need = 1 + 4 + AUTH_HEX_LEN + strlen(tail);
-
-	if (len < need || memcmp(buf + len - strlen(tail), tail,
-	    strlen(tail)) != 0 || memcmp(buf + len - need, "\nmac ", 5) != 0)
-		return NULL;
-	return buf + len - need + 1;
+	return gather_seal(b, start, DOCTOR_MAC_LABEL, sc);
 }
 
 int
 doctor_open(struct doctor_node *n, const char *buf, size_t len,
-    const struct doctor_scope *sc, char **cause)
+    const struct gather_scope *sc, char **cause)
 {
-	const char	*mac = doctor_mac_line(buf, len);
-	struct buf	 b;
-	int		 rc;
+	struct buf	b;
+	int		rc;
 
-	if (mac == NULL) {
-		if (doctor_sealed(sc))
-			return util_fail(cause, "not sealed with the job's "
-			    "secret");
-		return doctor_decode(n, buf, len, cause);
+	if (gather_open(buf, len, DOCTOR_MAC_LABEL, sc, &b, cause) == -1) {
+		buf_free(&b);
+		return -1;
 	}
-	if (doctor_sealed(sc) && !doctor_mac_ok(sc, buf, (size_t)(mac - buf),
-	    mac + 4))
-		return util_fail(cause, "sealed with another secret, or for "
-		    "another job or run");
-	buf_init(&b);
-	buf_addn(&b, buf, (size_t)(mac - buf));
-	buf_adds(&b, "end\n");
 	rc = doctor_decode(n, b.s, b.len, cause);
 	buf_free(&b);
 	return rc;

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gather.h"
 #include "util.h"
 
 struct auth;
@@ -111,6 +112,10 @@ struct doctor_opts {
 	int			 wait;		/* seconds */
 	const char		*shared;	/* HPC Pack directory, or NULL */
 	int			 deep;		/* --deep: import torch */
+	/* The doctor runs in the training's own step (the tasks run it
+	 * before ddprank exec), not the step before it: the training's
+	 * automatic port is this step's. */
+	int			 same_step;
 	/* What exec would refuse: --comm-iface (compiled, and its
 	 * pattern; NULL: none) and --rdzv (c10d: the host name must lead
 	 * to the --iface interface). */
@@ -177,29 +182,16 @@ const char	*doctor_nearest_var(const char *name, size_t *distance);
 void	doctor_encode(struct buf *, const struct doctor_node *);
 int	doctor_decode(struct doctor_node *, const char *buf, size_t len,
 	    char **cause);
-/* Whose findings a message holds: the job's secret (auth NULL or its
- * length 0: none), the job id as the scheduler gives it and the run's
- * name (either NULL: ""). */
-struct doctor_scope {
-	const struct auth	*auth;
-	const char		*job;
-	const char		*run;
-};
-/* What the MAC covers, the one place both the TCP and the directory's
- * findings are sealed and opened with: "job LEN:JOB\nrun LEN:RUN\n"
- * and the message, so that a finding of another job or run does not
- * authenticate in this one. Appends to b. */
-void	doctor_mac_input(struct buf *b, const struct doctor_scope *,
-	    const char *msg, size_t len);
-/* The same, sealed with the job's secret when there is one: a line
- * "mac HEX" before "end", the HMAC-SHA256 of doctor_mac_input of what
- * comes before it. doctor_open refuses a message without a valid one
- * when it has a secret itself. doctor_seal returns -1, and adds
- * nothing, when the HMAC fails: findings are never sent unsealed. */
+/* The same, sealed with the job's secret for this job and run when
+ * there is one (gather.h: a line "mac HEX" before "end", under the
+ * label "ddprank doctor"). doctor_open refuses a message without a
+ * valid one when it has a secret itself. doctor_seal returns -1, and
+ * adds nothing, when the HMAC fails: findings are never sent unsealed. */
+#define DOCTOR_MAC_LABEL	"ddprank doctor"
 int	doctor_seal(struct buf *, const struct doctor_node *,
-	    const struct doctor_scope *);
+	    const struct gather_scope *);
 int	doctor_open(struct doctor_node *, const char *buf, size_t len,
-	    const struct doctor_scope *, char **cause);
+	    const struct gather_scope *, char **cause);
 
 /* Node 0's view: one entry per node rank. */
 struct doctor_report {
@@ -233,6 +225,11 @@ int	doctor_failed(const struct doctor_report *);
 /* The report as text (one line per check, then --exclude=...) or JSON. */
 void	doctor_format_text(struct buf *, const struct doctor_report *);
 void	doctor_format_json(struct buf *, const struct doctor_report *);
+
+/* Node 0's side of the doctor's gather (gather.h) into r, whose n is
+ * set: it waits for r->n - 1 findings. */
+void	doctor_sink(struct gather_sink *, struct doctor_report *,
+	    const struct gather_scope *);
 
 /* Runs the checks on this node, then: node 0 gathers the others'
  * findings into r; another node sends its own and sets *sent, or, when

@@ -1,25 +1,23 @@
 /* doctor_dir.c: ddprank doctor under HPC Pack (--exchange dir:PATH):
  * the nodes cannot count on a node list, so each one writes its findings
  * into a directory of the shared one, named after the run, and node 0
- * (task 1) reads them; every wait is bounded, as over TCP. The base, the
- * run's directory and every file in them go through sdir.c, as the
- * exchange's do. */
+ * (task 1) reads them, through gather-dir.c; every wait is bounded, as
+ * over TCP. */
 #include "config.h"
 
 #include <sys/types.h>
 #include <sys/stat.h>
 
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "auth.h"
 #include "doctor.h"
 #include "exchange.h"
 #include "exitcode.h"
+#include "gather.h"
 #include "hostlist.h"
 #include "netif.h"
 #include "nodes.h"
@@ -29,8 +27,6 @@
 #include "util.h"
 #include "xmalloc.h"
 
-#define DOCTOR_DIR_POLL_MS	100
-#define DOCTOR_DIR_MSG_MAX	65536
 /* The run directory's name: its prefix, and the label of its MAC, which
  * the exchange's ("ddprank run") is not. */
 #define DOCTOR_DIR_PREFIX	"doctor-"
@@ -39,9 +35,9 @@
 /* The shared directory of one run: the base, and the run's directory,
  * name, in it; the MAC's scope is the job id and that name. */
 struct doctor_dir {
-	struct sdir		 base, run;
+	struct gather_dir	 g;
 	char			*name, *id;
-	struct doctor_scope	 sc;
+	struct gather_scope	 sc;
 };
 
 /* The scheduler whose tasks number themselves: the gather's job id,
@@ -121,32 +117,12 @@ doctor_dir_secret(const struct doctor_opts *o)
 	return o->ro->auth != NULL && o->ro->auth->len > 0;
 }
 
-/* The base, then the run's directory, through sdir.c's StrictModes
- * checks: a directory someone else made is refused, not read. */
 static int
 doctor_dir_open(struct doctor_dir *d, const struct doctor_opts *o,
     char **cause)
 {
-	if (sdir_open_base(&d->base, o->shared, "exchange directory", 0,
-	    doctor_dir_secret(o), cause) == -1 ||
-	    sdir_open_run(&d->run, &d->base, d->name, "doctor directory",
-	    cause) == -1)
-		return -1;
-	return 0;
-}
-
-/* 1 when the last open refused a directory someone else made. */
-static int
-doctor_dir_refused(const struct doctor_dir *d)
-{
-	return d->base.refused || d->run.refused;
-}
-
-static void
-doctor_dir_close(struct doctor_dir *d)
-{
-	sdir_close(&d->run);
-	sdir_close(&d->base);
+	return gather_dir_open(&d->g, o->shared, "exchange directory",
+	    "doctor directory", doctor_dir_secret(o), d->name, cause);
 }
 
 static int
@@ -154,7 +130,6 @@ doctor_dir_write(const struct doctor_node *self, struct doctor_dir *d,
     char **cause)
 {
 	struct buf	 b;
-	char		 name[32];
 	int		 rc;
 
 	buf_init(&b);
@@ -163,85 +138,9 @@ doctor_dir_write(const struct doctor_node *self, struct doctor_dir *d,
 		return util_fail(cause, "cannot seal the findings: "
 		    "HMAC-SHA256 failed");
 	}
-	snprintf(name, sizeof name, "t%llu",
-	    (unsigned long long)self->rank + 1);
-	rc = sdir_write(&d->run, name, b.s, b.len, NULL, cause);
+	rc = gather_dir_write(&d->g, self->rank, b.s, b.len, cause);
 	buf_free(&b);
 	return rc;
-}
-
-/* Reads task file name into the report; 1 when it was filed. Only a
- * regular file of this user's counts, and with a secret only sealed
- * findings: a file someone else planted blames no one. */
-static int
-doctor_dir_read(struct doctor_report *r, const struct sdir *run,
-    const char *name, const struct doctor_scope *a)
-{
-	struct doctor_node	 n;
-	struct stat		 st;
-	char			 buf[DOCTOR_DIR_MSG_MAX], *cause = NULL;
-	ssize_t			 len;
-
-	len = sdir_read(run, name, buf, sizeof buf, &st, &cause);
-	free(cause);
-	if (len <= 0 || (size_t)len == sizeof buf)
-		return 0;
-	if (doctor_open(&n, buf, (size_t)len, a, &cause) == -1) {
-		free(cause);
-		return 0;
-	}
-	if (n.rank == 0 || n.rank >= r->n || r->v[n.rank].reported) {
-		doctor_node_free(&n);
-		return 0;
-	}
-	doctor_node_free(&r->v[n.rank]);
-	r->v[n.rank] = n;
-	r->v[n.rank].reported = 1;
-	return 1;
-}
-
-static long long
-doctor_dir_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* Node 0: until every task file is there or the wait is over. */
-static void
-doctor_dir_gather(struct doctor_report *r, const struct sdir *run,
-    int wait, const struct doctor_scope *a)
-{
-	long long	 end = doctor_dir_ms() + wait * 1000LL;
-	uint64_t	 i, got = 0;
-	char		 name[32];
-
-	for (;;) {
-		for (i = 1; i < r->n; i++) {
-			if (r->v[i].reported)
-				continue;
-			snprintf(name, sizeof name, "t%llu",
-			    (unsigned long long)i + 1);
-			got += (uint64_t)doctor_dir_read(r, run, name, a);
-		}
-		if (got == r->n - 1 || doctor_dir_ms() >= end)
-			break;
-		poll(NULL, 0, DOCTOR_DIR_POLL_MS);
-	}
-}
-
-/* The names the doctor writes: tN, and tN.XXXXXXXXXXXX while it is
- * being written. */
-static int
-doctor_dir_ours(const char *name)
-{
-	size_t	n;
-
-	if (name[0] != 't' || (n = strspn(name + 1, "0123456789")) == 0)
-		return 0;
-	return name[1 + n] == '\0' || name[1 + n] == '.';
 }
 
 /* Node 0 could not use the run's directory: the others' findings
@@ -254,7 +153,7 @@ doctor_dir_unusable(struct doctor_report *r, const struct doctor_dir *d,
 	uint64_t	i;
 
 	doctor_set(&r->v[0], DOCTOR_SHARED, DOCTOR_FAIL, "%s", cause);
-	r->v[0].f[DOCTOR_SHARED].nobody = doctor_dir_refused(d);
+	r->v[0].f[DOCTOR_SHARED].nobody = gather_dir_refused(&d->g);
 	free(cause);
 	for (i = 1; i < r->n; i++)
 		doctor_set(&r->v[i], DOCTOR_CONNECT, DOCTOR_WARN,
@@ -265,8 +164,9 @@ static void
 doctor_dir_lead(struct doctor_report *r, struct doctor_node *self,
     struct doctor_dir *d, const struct doctor_opts *o)
 {
-	char		*cause = NULL;
-	uint64_t	 i;
+	struct gather_sink	 sink;
+	char			*cause = NULL;
+	uint64_t		 i;
 
 	r->n = self->nnodes;
 	r->v = xcalloc(r->n, sizeof *r->v);
@@ -282,8 +182,8 @@ doctor_dir_lead(struct doctor_report *r, struct doctor_node *self,
 	if (r->n > 1 && doctor_dir_open(d, o, &cause) == -1)
 		doctor_dir_unusable(r, d, cause);
 	else if (r->n > 1) {
-		doctor_dir_gather(r, &d->run, r->wait, &d->sc);
-		(void)sdir_remove(&d->base, d->name, doctor_dir_ours);
+		doctor_sink(&sink, r, &d->sc);
+		gather_dir_collect(&d->g, r->n, r->wait * 1000, &sink);
 	}
 	doctor_compare(r);
 }
@@ -316,7 +216,7 @@ doctor_dir_send(struct doctor_report *r, int *sent, struct doctor_node *self,
 		doctor_dir_alone(r, self, DOCTOR_SHARED, NULL);
 	else if (doctor_dir_open(d, o, &cause) == -1) {
 		doctor_dir_alone(r, self, DOCTOR_SHARED, cause);
-		r->v[0].f[DOCTOR_SHARED].nobody = doctor_dir_refused(d);
+		r->v[0].f[DOCTOR_SHARED].nobody = gather_dir_refused(&d->g);
 	} else if (doctor_dir_write(self, d, &cause) == -1)
 		doctor_dir_alone(r, self, DOCTOR_SHARED, cause);
 	else {
@@ -333,8 +233,7 @@ doctor_run_dir(struct doctor_report *r, int *sent, struct doctor_node *self,
 	char			*cause = NULL;
 
 	memset(&d, 0, sizeof d);
-	sdir_init(&d.base, geteuid());
-	sdir_init(&d.run, geteuid());
+	gather_dir_init(&d.g);
 	if (doctor_dir_self(self, o, sys, &cause) == -1 ||
 	    (d.name = doctor_dir_name(o, sys, &d.id, &cause)) == NULL) {
 		doctor_dir_alone(r, self, DOCTOR_NODES, cause);
@@ -347,7 +246,7 @@ doctor_run_dir(struct doctor_report *r, int *sent, struct doctor_node *self,
 		doctor_dir_lead(r, self, &d, o);
 	else
 		doctor_dir_send(r, sent, self, &d, o);
-	doctor_dir_close(&d);
+	gather_dir_close(&d.g);
 	free(d.name);
 	free(d.id);
 }

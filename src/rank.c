@@ -892,10 +892,15 @@ rank_compute(struct rank *r, const struct rank_opts *o,
 	c.env = env;
 	c.sys = sys;
 	netif_list_init(&c.ifs);
-	if (o->exchange != NULL && o->exchange->method != EXCHANGE_NONE)
+	if (o->exchange != NULL && o->exchange->method != EXCHANGE_NONE) {
 		xc = rank_from_exchange(&c, r, cause);
-	else
+		if (xc == XC_OK && o->mark != NULL)
+			o->mark(o->mark_arg, RANK_MARK_EXCHANGE);
+	} else {
 		xc = rank_from_list(&c, r, cause);
+		if (xc == XC_OK && o->mark != NULL)
+			o->mark(o->mark_arg, RANK_MARK_RANK);
+	}
 	if (xc == XC_OK)
 		xc = rank_c10d_iface(&c, r, cause);
 	if (xc == XC_OK)

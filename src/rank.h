@@ -21,6 +21,12 @@ struct rx;
  * when this host's name is not in them. */
 #define RANK_RESOLVE_MAX	4096
 
+/* What rank_compute has done, for the launch timeline's marks. */
+enum rank_mark {
+	RANK_MARK_RANK,		/* the rank, from the node list */
+	RANK_MARK_EXCHANGE	/* the rank, from the exchange */
+};
+
 struct rank_opts {
 	enum sched_id	 sched;
 	const char		*hostfile;	/* --hostfile, or NULL */
@@ -55,6 +61,10 @@ struct rank_opts {
 	 * NULL) saying what is known. NULL: never. */
 	int			(*local_addr_ok)(void *arg, char **why);
 	void			*local_addr_arg;
+	/* Called once the rank is known, before the checks that follow
+	 * (c10d, the port); NULL: not called. */
+	void			(*mark)(void *arg, enum rank_mark);
+	void			*mark_arg;
 };
 
 struct rank {

@@ -652,7 +652,7 @@ START_TEST(test_seal)
 	    "test", &cause), 0);
 	ck_assert_int_eq(auth_parse(&other, "ffeeddccbbaa99887766554433221100",
 	    "test", &cause), 0);
-	struct doctor_scope	 sa = { &a, "7.0", "7.0-r0" }, so = sa, none;
+	struct gather_scope	 sa = { &a, "7.0", "7.0-r0" }, so = sa, none;
 
 	memset(&none, 0, sizeof none);
 	so.auth = &other;
@@ -706,7 +706,7 @@ START_TEST(test_mac_scope)
 {
 	struct auth		 a;
 	struct doctor_node	 back;
-	struct doctor_scope	 sc = { NULL, "7.0", "7.0-r0-ab" }, other;
+	struct gather_scope	 sc = { NULL, "7.0", "7.0-r0-ab" }, other;
 	struct buf		 b, in;
 	char			*cause = NULL, hex[AUTH_HEX_LEN + 1];
 	const char		*mac;
@@ -715,14 +715,14 @@ START_TEST(test_mac_scope)
 	    "test", &cause), 0);
 	sc.auth = &a;
 	buf_init(&in);
-	doctor_mac_input(&in, &sc, "msg\n", 4);
+	gather_mac_input(&in, &sc, "msg\n", 4);
 	ck_assert_str_eq(in.s, "job 3:7.0\nrun 9:7.0-r0-ab\nmsg\n");
 	buf_free(&in);
 	other = sc;
 	other.job = NULL;
 	other.run = NULL;
 	buf_init(&in);
-	doctor_mac_input(&in, &other, "", 0);
+	gather_mac_input(&in, &other, "", 0);
 	ck_assert_str_eq(in.s, "job 0:\nrun 0:\n");
 	buf_free(&in);
 
@@ -732,7 +732,7 @@ START_TEST(test_mac_scope)
 	doctor_seal(&b, &n, &sc);
 	mac = strstr(b.s, "\nmac ") + 5;
 	buf_init(&in);
-	doctor_mac_input(&in, &sc, b.s, (size_t)(mac - 4 - b.s));
+	gather_mac_input(&in, &sc, b.s, (size_t)(mac - 4 - b.s));
 	auth_mac_hex(&a, "ddprank doctor", in.s, in.len, hex);
 	ck_assert_int_eq(strncmp(mac, hex, AUTH_HEX_LEN), 0);
 	buf_free(&in);
