@@ -26,7 +26,7 @@ trap 'exit 130' INT TERM
 # measured too).
 objs=
 for o in exchange exchange-dir exchange-table exchange-msg exchange-clean \
-    exchange-nompi auth util xmalloc netif rx \
+    exchange-nompi sdir auth mac-openssl util xmalloc netif rx resolve-libc \
     scheduler vocab; do
 	[ ! -f "$top/src/$o.o" ] || objs="$objs $top/src/$o.o"
 done
