@@ -1,4 +1,6 @@
-# sitecustomize.py: ddprank exec's legacy-store hook (ddprank(1), LIBUV).
+# sitecustomize.py: ddprank exec's legacy-store hook (ddprank(1), LIBUV),
+# and the launch timeline's first moment of a worker (ddprank(1),
+# TIMELINE).
 #
 # torch 2.4 and later create every TCPStore with its libuv backend unless
 # told use_libuv=False. A torch built without libuv (Debian 13's 2.6.0,
@@ -97,8 +99,26 @@ def _chain():
             return
 
 
+def _timeline():
+    """A worker's python has started: the launch timeline's phase
+    "python" (ddprank_timeline.py, beside this file), for the workers
+    a launcher starts (LOCAL_RANK set), not the launcher itself."""
+    if "DDPRANK_TIMELINE" not in os.environ or "LOCAL_RANK" not in os.environ:
+        return
+    try:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        try:
+            import ddprank_timeline
+        finally:
+            del sys.path[0]
+        ddprank_timeline.mark("python")
+    except Exception:
+        pass
+
+
 # Once per process, however often another sitecustomize runs this file.
 if not getattr(sys, "_ddprank_legacy_store", False):
+    _timeline()
     sys._ddprank_legacy_store = True
     if _TARGET in sys.modules:
         _patch(sys.modules[_TARGET])

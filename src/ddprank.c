@@ -33,6 +33,7 @@
 #include "resolve.h"
 #include "restart.h"
 #include "rx.h"
+#include "timeline-run.h"
 #include "util.h"
 #include "watch.h"
 #include "xmalloc.h"
@@ -88,6 +89,9 @@ struct options {
 	struct bindrun_opts	 bind;		/* --bind and its options */
 	int			 explain;	/* bind --explain */
 	int			 bind_set;	/* --bind given */
+	/* exec: the launch timeline, this node's record and the job. */
+	struct tl_node		 tl;
+	struct tl_run		 tlr;
 	int			 argc;	/* operands */
 	char			**argv;
 };
@@ -937,6 +941,38 @@ exec_argv(struct options *o, const struct rank *r, struct strlist *argv)
 	return XC_OK;
 }
 
+/* The launch timeline's marks (rank_opts' mark). */
+static void
+exec_mark(void *arg, enum rank_mark m)
+{
+	timeline_mark(arg, m == RANK_MARK_RANK ? TL_RANK : TL_EXCHANGE);
+}
+
+/* What the timeline's reporter needs of r; a task other than its node's
+ * first (srun-direct) has none. */
+static void
+exec_timeline(struct options *o, const struct rank *r)
+{
+	struct tl_run	*t = &o->tlr;
+
+	o->tl.rank = r->node_rank;
+	o->tl.host = xstrdup(r->host != NULL ? r->host : "?");
+	t->per_process = o->ro.per_process;
+	if (r->local_rank != 0)
+		t->wait = 0;
+	t->nnodes = r->nnodes;
+	t->addr = xstrdup(r->master_addr);
+	t->port = r->master_port;
+	t->lo = o->ro.lo;
+	t->hi = o->ro.hi;
+	t->auth = &o->auth;
+	t->env = &nodes_env_real;
+	t->sched = o->ro.sched;
+	t->hostfile = o->ro.hostfile;
+	t->dir = o->xo.method == EXCHANGE_DIR ? o->xo.dir : NULL;
+	t->job_start = timeline_job_start(env_get);
+}
+
 /* The launcher's variables and command: torchrun's PET_*, a worker's
  * RANK and the rest (srun-direct), or flags. */
 static int
@@ -949,6 +985,7 @@ exec_prepare(struct options *o, struct rank_vars *vs, struct strlist *argv,
 	vs->n = 0;
 	if ((xc = cmd_rank(o, &r, pet)) == XC_OK) {
 		*duplicate = r.duplicate;
+		exec_timeline(o, &r);
 		rank_vars(vs, &r, pet, o->rdzv);
 		if (o->launcher->vars == LAUNCHER_VARS_WORKER)
 			rank_vars_worker(vs, &r);
@@ -981,8 +1018,14 @@ cmd_exec(struct options *o)
 	struct rank_vars	vs;
 	struct strlist		argv;
 	size_t			i;
+	char			*cause;
 	int			xc, saved, duplicate = 0, signo = 0;
 
+	timeline_begin(&o->tl);
+	if (timeline_wait(env_get(TL_WAIT_ENV), &o->tlr.wait, &cause) == -1)
+		return report_cause(XC_USAGE, cause);
+	o->ro.mark = exec_mark;
+	o->ro.mark_arg = &o->tl;
 	strlist_init(&argv);
 	if ((xc = exec_prepare(o, &vs, &argv, &duplicate)) != XC_OK ||
 	    duplicate) {
@@ -1006,6 +1049,8 @@ cmd_exec(struct options *o)
 		/* The command has no use for the secret: one copy fewer to
 		 * leak. */
 		(void)unsetenv(AUTH_ENV);
+		if (timeline_launch(&o->tl, &o->tlr, &cause) == -1)
+			report_cause(XC_OK, cause);
 		watch_start(o, argv.v, signo);
 		execvp(argv.v[0], argv.v);
 		saved = errno;
@@ -1238,6 +1283,8 @@ main(int argc, char **argv)
 	if (o.ro.comm_rx != NULL || o.doc.comm_rx != NULL)
 		rx_free(&o.comm_rx);
 	exchange_opts_free(&o.xo);
+	timeline_node_free(&o.tl);
+	free((char *)o.tlr.addr);
 	free(o.key_home);
 	explicit_bzero(&o.auth, sizeof o.auth);
 	return xc;

@@ -527,6 +527,7 @@ gather_job_init(struct gather_job *g, const struct nodes_env *env,
 	g->port_id = job.port_id;
 	g->task = job.task;
 	g->step = job.step;
+	g->retry = retry;
 	g->job = job.set ? nodes_job_string(&job) : xstrdup("");
 	g->run = exchange_run_name(auth, g->job, retry);
 	g->sc.auth = auth;

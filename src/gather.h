@@ -140,6 +140,7 @@ struct gather_job {
 	int		 set;
 	uint64_t	 port_id;
 	int64_t		 task, step;
+	int64_t		 retry;		/* the scheduler's retry count */
 	char		*job;
 	char		*run;
 	struct gather_scope sc;

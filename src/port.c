@@ -38,6 +38,7 @@ port_auto(uint64_t jobid, int64_t task, int64_t step, int lo, int hi)
  * own, so that the doctor's port says nothing of the training's. */
 #define PORT_LABEL_TRAIN	"ddprank port"
 #define PORT_LABEL_DOCTOR	"ddprank doctor port"
+#define PORT_LABEL_TIMELINE	"ddprank timeline port"
 
 static int
 port_mac(const struct auth *a, const char *label, uint64_t jobid,
@@ -64,24 +65,41 @@ port_auto_secret(const struct auth *a, uint64_t jobid, int64_t task,
 	return port_mac(a, PORT_LABEL_TRAIN, jobid, task, step, lo, hi);
 }
 
-int
-port_doctor(const struct auth *a, int have_job, uint64_t jobid,
-    int64_t task, int64_t step, int train, int lo, int hi)
+/* A port of a gather's own, under label, or off the training's by
+ * span / div where nothing is secret. */
+static int
+port_gather(const char *label, int div, const struct auth *a, int have_job,
+    uint64_t jobid, int64_t task, int64_t step, int train, int lo, int hi)
 {
 	int	span = hi - lo + 1, p;
 
 	if (span == 1 && train == lo)
 		return train < 65535 ? train + 1 : train - 1;
 	if (have_job && a != NULL && a->len > 0) {
-		if ((p = port_mac(a, PORT_LABEL_DOCTOR, jobid, task, step, lo,
-		    hi)) == -1)
+		if ((p = port_mac(a, label, jobid, task, step, lo, hi)) == -1)
 			return -1;
-	} else	/* Nothing secret to hide: the other half of the range. */
-		p = lo + (((train - lo) % span + span) % span + span / 2) %
+	} else	/* Nothing secret to hide: away from the training's. */
+		p = lo + (((train - lo) % span + span) % span + span / div) %
 		    span;
 	if (p == train)
 		p = p == hi ? lo : p + 1;
 	return p;
+}
+
+int
+port_doctor(const struct auth *a, int have_job, uint64_t jobid,
+    int64_t task, int64_t step, int train, int lo, int hi)
+{
+	return port_gather(PORT_LABEL_DOCTOR, 2, a, have_job, jobid, task,
+	    step, train, lo, hi);
+}
+
+int
+port_timeline(const struct auth *a, int have_job, uint64_t jobid,
+    int64_t task, int64_t step, int train, int lo, int hi)
+{
+	return port_gather(PORT_LABEL_TIMELINE, 4, a, have_job, jobid, task,
+	    step, train, lo, hi);
 }
 
 /* Binds fd to port on the wildcard of its family, as torch's TCPStore

@@ -32,6 +32,11 @@ int	port_auto_secret(const struct auth *, uint64_t jobid, int64_t task,
  * port alone gives the port next to it. */
 int	port_doctor(const struct auth *, int have_job, uint64_t jobid,
 	    int64_t task, int64_t step, int train, int lo, int hi);
+/* The port the launch timeline is gathered on, the same way under the
+ * label "ddprank timeline port", or without a secret the one a quarter
+ * of the range away from the training's. */
+int	port_timeline(const struct auth *, int have_job, uint64_t jobid,
+	    int64_t task, int64_t step, int train, int lo, int hi);
 
 /* Checks that port can be bound on addr, when it is a numeric address
  * (so that it is one of this host's), and then as torch's TCPStore binds

@@ -10,7 +10,8 @@
 tree=$T/tree prefix=$T/prefix
 mkdir -p "$tree"
 (cd "$srcdir" && tar cf - configure Makefile.in VERSION src templates \
-    profiles python/sitecustomize.py man completion contrib/modulefile.lua.in \
+    profiles python/sitecustomize.py python/ddprank_timeline.py man completion \
+    contrib/modulefile.lua.in \
     contrib/modulefile.tcl.in) |
     (cd "$tree" && tar xf -)
 rm -f "$tree"/src/*.o "$tree/src/config.h"
@@ -35,6 +36,7 @@ for f in bin/ddpgen bin/ddprank share/man/man1/ddpgen.1 \
     share/ddpgen/templates/flux/train.sh \
     share/ddpgen/templates/hpcpack.cmd share/ddpgen/templates/hpcpack.ps1 \
     share/ddpgen/python/sitecustomize.py \
+    share/ddpgen/python/ddprank_timeline.py \
     share/bash-completion/completions/ddpgen \
     share/zsh/site-functions/_ddpgen \
     share/fish/vendor_completions.d/ddpgen.fish \
