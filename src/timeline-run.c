@@ -29,6 +29,7 @@
 #include "auth.h"
 #include "exchange.h"
 #include "gather.h"
+#include "hostlist.h"
 #include "nodes.h"
 #include "port.h"
 #include "timeline.h"
@@ -43,7 +44,7 @@
  * later than it; and this long for the others once its own launcher
  * has exited. */
 #define TL_LEAD_EXTRA		30
-#define TL_LEAD_AFTER_EXIT	5
+#define TL_LEAD_AFTER_EXIT	3
 /* A node tries to reach node 0 for at most this long. */
 #define TL_SEND_MS		30000
 /* The run directory of a gather through the shared directory. */
@@ -292,6 +293,35 @@ timeline_send(struct tl_reporter *t)
 	buf_free(&msg);
 }
 
+/* Names for the nodes that never reported: from the node list, or,
+ * without one (the exchange), their HPC Pack task. */
+static void
+timeline_names(struct tl_reporter *t)
+{
+	struct tl_report	*r = &t->r;
+	struct nodes		 nl;
+	char			 name[HOSTLIST_NAME_MAX + 1], *cause;
+	uint64_t		 i;
+	int			 have;
+
+	have = t->run->dir == NULL && nodes_load(&nl, t->run->env,
+	    t->run->sched, t->run->hostfile, &cause) == 0;
+	if (!have && t->run->dir == NULL)
+		free(cause);
+	for (i = 1; i < r->n; i++) {
+		if (r->v[i].reported || r->v[i].host != NULL)
+			continue;
+		if (!have)
+			xasprintf(&r->v[i].host, "task%llu",
+			    (unsigned long long)i + 1);
+		else if (i < hostlist_count(nl.list) &&
+		    hostlist_nth(nl.list, i, name, sizeof name) != -1)
+			r->v[i].host = xstrdup(name);
+	}
+	if (have)
+		nodes_free(&nl);
+}
+
 /* Node 0 prints the report, in one write. */
 static void
 timeline_print(struct tl_reporter *t)
@@ -317,6 +347,7 @@ timeline_print(struct tl_reporter *t)
 		gather_dir_close(&d);
 	}
 	t->r.dropped = t->sink.dropped;
+	timeline_names(t);
 	buf_init(&b);
 	timeline_format(&b, &t->r);
 	while (off < b.len && ((n = write(STDERR_FILENO, b.s + off,

@@ -427,32 +427,37 @@ timeline_host(const struct tl_report *r, uint64_t i, char *buf, size_t len)
 }
 
 /*
- * The node and phase to name: the node that passed a phase latest
- * after the phase's median moment. A slow node is late at the phase it
- * was slow in, and the others, which wait for it at the next collective
- * step, are not late anywhere. When no node is late by more than a
- * twentieth of the start-up, the phase whose median is longest and its
- * slowest node: that is where the time goes.
+ * The node and phase to name: the one whose lateness grew most in a
+ * phase, lateness being how long after the phase's median moment the
+ * node passed it. A slow node grows late in the phase it was slow in;
+ * the others, which wait for it in the next collective step, are not
+ * late at all, and it is no later after that step than before. When no
+ * node grew late by more than a twentieth of the start-up, the phase
+ * whose median is longest and its slowest node: that is where the time
+ * goes.
  */
 static void
 timeline_slowest(const struct tl_report *r, const struct tl_stat *st,
     double origin, double startup, uint64_t *node, int *phase)
 {
-	double		late, most = 0, longest = -1;
+	double		late, before, most = 0, longest = -1;
 	uint64_t	i;
 	int		p;
 
 	*phase = -1;
-	for (p = 0; p < TL_NPHASES; p++) {
-		for (i = 0; st[p].m > 0 && i < r->n; i++) {
-			if (timeline_took(&r->v[i], p, origin) < 0)
+	for (i = 0; i < r->n; i++) {
+		before = 0;
+		for (p = 0; p < TL_NPHASES; p++) {
+			if (st[p].m == 0 ||
+			    timeline_took(&r->v[i], p, origin) < 0)
 				continue;
 			late = r->v[i].t[p] - st[p].at;
-			if (late > most) {
-				most = late;
+			if (late - before > most) {
+				most = late - before;
 				*node = i;
 				*phase = p;
 			}
+			before = late;
 		}
 	}
 	if (*phase != -1 && most > startup / 20)
