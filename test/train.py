@@ -12,6 +12,9 @@ and master_addr show how torchrun was started; argv_hex holds the
 script's arguments byte for byte (each one as the hex of its original
 bytes), so quoting bugs anywhere between the generator and here show.
 
+It marks its phases in the launch timeline (import, init, collective)
+when ddprank exec gave it the hook.
+
 If DDPTEST_DIR names a directory, each rank also writes its line to
 DDPTEST_DIR/rank-RANK.txt there (see report()).
 
@@ -26,10 +29,25 @@ import json
 import os
 import socket
 import sys
+import time
 
-import torch
-import torch.distributed as dist
-from torch.nn.parallel import DistributedDataParallel
+# The launch timeline's hook (ddprank(1), TIMELINE), which ddprank exec
+# puts on the path; optional, as it is for any training. The test hook
+# DDPTEST_SLOW_NODE=N makes node N's imports DDPTEST_SLOW seconds slower
+# (t-e2e-timeline.sh).
+try:
+    from ddprank_timeline import mark
+except ImportError:
+    def mark(phase):
+        return False
+if os.environ.get("DDPTEST_SLOW_NODE", "-") == os.environ.get("GROUP_RANK"):
+    time.sleep(float(os.environ.get("DDPTEST_SLOW", "5")))
+
+import torch  # noqa: E402 (after the test's sleep)
+import torch.distributed as dist  # noqa: E402
+from torch.nn.parallel import DistributedDataParallel  # noqa: E402
+
+mark("import")
 
 STEPS = 5
 MODEL_SEED = 1234
@@ -121,10 +139,13 @@ def main():
     if fail_at == "start":
         fail_if_asked(int(os.environ.get("RANK", "-1")), node_rank)
     dist.init_process_group(backend="gloo")
+    mark("init")
     rank = dist.get_rank()
     if fail_at != "start":
         fail_if_asked(rank, node_rank)
+    # DDP's constructor broadcasts rank 0's parameters: a collective.
     model = DistributedDataParallel(build_model())
+    mark("collective")
     train(model, rank)
     psum, psha = checksums(model.module)
     report({
