@@ -255,36 +255,66 @@ int
 auth_mac(const struct auth *a, const char *label, const void *data,
     size_t len, unsigned char mac[AUTH_MAC_LEN])
 {
-	unsigned char	*msg;
-	size_t		 n = strlen(label) + 1;
-	int		 rc;
+	struct mac_part	part = { data, len };
+
+	return auth_mac_parts(a, label, &part, 1, mac);
+}
+
+int
+auth_mac_parts(const struct auth *a, const char *label,
+    const struct mac_part *parts, size_t n, unsigned char mac[AUTH_MAC_LEN])
+{
+	struct mac_part	 v[8];
+	size_t		 i;
 
 	/* label NUL data: no label is a prefix of another's message. */
-	msg = xmalloc(n + len + 1);
-	memcpy(msg, label, n);
-	if (len > 0)
-		memcpy(msg + n, data, len);
-	rc = mac_hmac_sha256(a->key, a->len, msg, n + len, mac);
-	free(msg);
-	return rc;
+	if (n + 1 > sizeof v / sizeof v[0]) {
+		memset(mac, 0, AUTH_MAC_LEN);
+		return -1;
+	}
+	v[0].p = label;
+	v[0].len = strlen(label) + 1;
+	for (i = 0; i < n; i++)
+		v[i + 1] = parts[i];
+	return mac_hmac_sha256_parts(a->key, a->len, v, n + 1, mac);
+}
+
+static void
+auth_hex(const unsigned char mac[AUTH_MAC_LEN], char hex[AUTH_HEX_LEN + 1])
+{
+	static const char	 digits[] = "0123456789abcdef";
+	size_t			 i;
+
+	for (i = 0; i < AUTH_MAC_LEN; i++) {
+		hex[2 * i] = digits[mac[i] >> 4];
+		hex[2 * i + 1] = digits[mac[i] & 0xf];
+	}
+	hex[AUTH_HEX_LEN] = '\0';
 }
 
 int
 auth_mac_hex(const struct auth *a, const char *label, const void *data,
     size_t len, char hex[AUTH_HEX_LEN + 1])
 {
-	static const char	 digits[] = "0123456789abcdef";
-	unsigned char		 mac[AUTH_MAC_LEN];
-	size_t			 i;
+	unsigned char	mac[AUTH_MAC_LEN];
 
 	hex[0] = '\0';
 	if (auth_mac(a, label, data, len, mac) == -1)
 		return -1;
-	for (i = 0; i < AUTH_MAC_LEN; i++) {
-		hex[2 * i] = digits[mac[i] >> 4];
-		hex[2 * i + 1] = digits[mac[i] & 0xf];
-	}
-	hex[AUTH_HEX_LEN] = '\0';
+	auth_hex(mac, hex);
+	return 0;
+}
+
+int
+auth_mac_hex_parts(const struct auth *a, const char *label,
+    const struct mac_part *parts, size_t n, char hex[AUTH_HEX_LEN + 1])
+{
+	unsigned char	mac[AUTH_MAC_LEN];
+
+	hex[0] = '\0';
+	if (auth_mac_parts(a, label, parts, n, mac) == -1)
+		return -1;
+	auth_hex(mac, hex);
 	return 0;
 }
 

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "mac.h"
+
 /* The environment variable the Slurm batch shell sets, and the key file
  * under the home directory for schedulers without such a channel. */
 #define AUTH_ENV	"DDPRANK_SECRET"
@@ -54,6 +56,11 @@ int	auth_mac(const struct auth *, const char *label, const void *data,
 /* The same as AUTH_HEX_LEN lower-case hex digits and a NUL. */
 int	auth_mac_hex(const struct auth *, const char *label, const void *data,
 	    size_t len, char hex[AUTH_HEX_LEN + 1]);
+/* Both, of data given in parts (at most 7), one after the other. */
+int	auth_mac_parts(const struct auth *, const char *label,
+	    const struct mac_part *, size_t n, unsigned char mac[AUTH_MAC_LEN]);
+int	auth_mac_hex_parts(const struct auth *, const char *label,
+	    const struct mac_part *, size_t n, char hex[AUTH_HEX_LEN + 1]);
 /* 1 when hex, n bytes long, is the MAC of label and data; compared in
  * constant time. 0 when it is not, or the MAC cannot be computed. */
 int	auth_check_hex(const struct auth *, const char *label,

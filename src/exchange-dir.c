@@ -87,7 +87,13 @@ exchange_publish(struct exchange_dir_ctx *c, char **cause)
 		return XC_EXCHANGE;
 	}
 	xasprintf(&name, EXCHANGE_ENTRY "%s", c->key);
-	if ((rc = sdir_write(&c->rundir, name, b.s, b.len, &st, cause)) == 0)
+	/* Written once, in place: a reader takes an entry that does not
+	 * parse or check as not yet written. One of an earlier try of
+	 * this run is replaced whole. */
+	if ((rc = sdir_write_new(&c->rundir, name, b.s, b.len, &st,
+	    cause)) == -2)
+		rc = sdir_write(&c->rundir, name, b.s, b.len, &st, cause);
+	if (rc == 0)
 		c->mtime = exchange_mtime(&st);
 	free(name);
 	buf_free(&b);
@@ -357,6 +363,47 @@ exchange_find(const struct exchange_dir_ctx *c, const char *key)
 	return NULL;
 }
 
+/* The longest pause of a poll that opens one file: nnodes of them make
+ * at most EXCHANGE_LOOKUPS a second. */
+static double
+exchange_poll_lookup(const struct exchange_dir_ctx *c)
+{
+	double	max = (double)c->x->nnodes / EXCHANGE_LOOKUPS;
+
+	if (max < 2 * EXCHANGE_POLL_MIN)
+		return 2 * EXCHANGE_POLL_MIN;
+	return max > EXCHANGE_POLL_MAX ? EXCHANGE_POLL_MAX : max;
+}
+
+/* A node with a task id other than the first waits for the table that
+ * the first task's node collects, opening it alone at each poll: no
+ * listing of a directory of n entries by n nodes. Returns 1 when it has
+ * the table; 0 to go on as a node without a task id does (list, read
+ * the entries itself if it must, say what is missing at the timeout):
+ * the timeout has come, the table was bad, or no node has become the
+ * collector within EXCHANGE_TABLE_WAIT (the job has no task 1). */
+static int
+exchange_await_table(struct exchange_dir_ctx *c, double start)
+{
+	double	poll = EXCHANGE_POLL_MIN, waited;
+
+	if (c->x->self.task < 0 || c->x->self.task == EXCHANGE_FIRST_TASK)
+		return 0;
+	c->poll_max = exchange_poll_lookup(c);
+	for (;;) {
+		if (exchange_use_table(c))
+			return 1;
+		waited = c->clock->now(c->clock->arg) - start;
+		if (waited >= c->o->timeout || c->table_bad != 0 ||
+		    (waited >= EXCHANGE_TABLE_WAIT &&
+		    !sdir_exists(&c->rundir, EXCHANGE_COLLECTOR)))
+			break;
+		exchange_pause(c, &poll);
+	}
+	c->poll_max = EXCHANGE_POLL_MAX;
+	return 0;
+}
+
 static int
 exchange_vanished(struct exchange_dir_ctx *c, char **cause)
 {
@@ -370,7 +417,8 @@ exchange_vanished(struct exchange_dir_ctx *c, char **cause)
  * Then one node, the collector, reads the entries and writes the table,
  * and the others poll for the table alone, one open each, and read it.
  * A node reads each file at most once, and no poll costs more than one
- * directory read. */
+ * directory read. Where nodes have task ids, only the first task's node
+ * lists: the others poll for the table from the start. */
 static int
 exchange_gather(struct exchange_dir_ctx *c, char **cause)
 {
@@ -378,6 +426,8 @@ exchange_gather(struct exchange_dir_ctx *c, char **cause)
 	double	all = -1, t;
 	int	late, reads;
 
+	if (exchange_await_table(c, start))
+		return XC_OK;
 	for (;;) {
 		t = c->clock->now(c->clock->arg);
 		late = t - start >= c->o->timeout;
@@ -414,34 +464,15 @@ exchange_gather(struct exchange_dir_ctx *c, char **cause)
 	}
 }
 
+/* This node has read the run: its marker, what was ignored, and node
+ * 0's cleanup. */
 static int
-exchange_dir_run(struct exchange_dir_ctx *c, struct exchange_result *r,
+exchange_finish(struct exchange_dir_ctx *c, struct exchange_result *r,
     char **cause)
 {
-	const struct exchange_entry	*self;
-	struct buf			 warn;
-	char				 key[sizeof c->key], *why;
-	int				 xc;
+	struct buf	warn;
+	int		xc;
 
-	if (exchange_open_base(c, cause) == -1 ||
-	    exchange_open_run(c, cause) == -1)
-		return XC_EXCHANGE;
-	if ((xc = exchange_publish(c, cause)) != XC_OK ||
-	    (xc = exchange_gather(c, cause)) != XC_OK)
-		return xc;
-	if (exchange_order(c->v, c->n, &why) == -1) {
-		util_fail(cause, "exchange in %s: %s", c->run, why);
-		free(why);
-		return XC_EXCHANGE;
-	}
-	for (r->node_rank = 0; r->node_rank < c->n; r->node_rank++) {
-		self = &c->v[r->node_rank];
-		exchange_key(self, key, sizeof key);
-		if (strcmp(key, c->key) == 0)
-			break;
-	}
-	r->nnodes = c->n;
-	r->master_addr = xstrdup(c->v[0].addr);
 	if ((xc = exchange_mark_read(c, cause)) != XC_OK)
 		return xc;
 	buf_init(&warn);
@@ -455,6 +486,50 @@ exchange_dir_run(struct exchange_dir_ctx *c, struct exchange_result *r,
 		r->warning = buf_take(&warn);
 	buf_free(&warn);
 	return XC_OK;
+}
+
+static int
+exchange_dir_run(struct exchange_dir_ctx *c, struct exchange_result *r,
+    char **cause)
+{
+	const struct exchange_entry	*self;
+	char				 key[sizeof c->key], *why;
+	int				 xc;
+
+	if (exchange_open_base(c, cause) == -1 ||
+	    exchange_open_run(c, cause) == -1)
+		return XC_EXCHANGE;
+	/* The first task's node collects from the start, and says so
+	 * before its entry is there: it lists, alone, as fast as the
+	 * others poll for the table. */
+	if (c->x->self.task == EXCHANGE_FIRST_TASK &&
+	    sdir_create(&c->rundir, EXCHANGE_COLLECTOR) == 1) {
+		c->collector = 1;
+		c->poll_max = exchange_poll_lookup(c);
+	}
+	if ((xc = exchange_publish(c, cause)) != XC_OK ||
+	    (xc = exchange_gather(c, cause)) != XC_OK)
+		return xc;
+	if (c->compact) {
+		r->node_rank = c->self_at;
+		r->nnodes = c->n;
+		r->master_addr = xstrdup(c->v[0].addr);
+		return exchange_finish(c, r, cause);
+	}
+	if (exchange_order(c->v, c->n, &why) == -1) {
+		util_fail(cause, "exchange in %s: %s", c->run, why);
+		free(why);
+		return XC_EXCHANGE;
+	}
+	for (r->node_rank = 0; r->node_rank < c->n; r->node_rank++) {
+		self = &c->v[r->node_rank];
+		exchange_key(self, key, sizeof key);
+		if (strcmp(key, c->key) == 0)
+			break;
+	}
+	r->nnodes = c->n;
+	r->master_addr = xstrdup(c->v[0].addr);
+	return exchange_finish(c, r, cause);
 }
 
 int
@@ -486,6 +561,7 @@ exchange_dir(struct exchange_result *r, const struct exchange_opts *o,
 	c.x = x;
 	c.clock = o->clock != NULL ? o->clock : &exchange_clock_real;
 	c.auth = o->auth != NULL && o->auth->len > 0 ? o->auth : NULL;
+	c.poll_max = EXCHANGE_POLL_MAX;
 	sdir_init(&c.base, geteuid());
 	sdir_init(&c.rundir, geteuid());
 	buf_init(&c.ignored);

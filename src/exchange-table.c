@@ -59,7 +59,9 @@ exchange_format_table(struct exchange_dir_ctx *c, struct buf *b)
 	return 0;
 }
 
-/* The collector writes the table. If it cannot, the others read the
+/* The collector writes the table, in node order, so that each other
+ * node can take it in one pass keeping two entries (a duplicate stays
+ * for exchange_order to name). If it cannot, the others read the
  * entries themselves after EXCHANGE_TABLE_WAIT: nothing to say. */
 void
 exchange_write_table(struct exchange_dir_ctx *c)
@@ -67,6 +69,10 @@ exchange_write_table(struct exchange_dir_ctx *c)
 	struct buf	 b;
 	char		*why = NULL;
 
+	if (exchange_order(c->v, c->n, &why) == -1) {
+		free(why);
+		why = NULL;
+	}
 	if (exchange_format_table(c, &b) == -1)
 		return;
 	(void)sdir_write(&c->rundir, EXCHANGE_TABLE, b.s, b.len, NULL, &why);
@@ -127,25 +133,91 @@ exchange_table_ignored(struct exchange_dir_ctx *c, const char **p,
 	return 0;
 }
 
+/* The table's MAC, magic and ignored line: *p and *end then hold its
+ * entries. */
+static int
+exchange_table_head(struct exchange_dir_ctx *c, const char *buf, size_t n,
+    const char **p, const char **end, char **why)
+{
+	const char	 magic[] = EXCHANGE_TABLE_MAGIC " " EXCHANGE_FORMAT "\n";
+
+	if (c->auth != NULL && exchange_verify(buf, &n, c->auth,
+	    "ddprank table", c->name, why) == -1)
+		return -1;
+	*end = buf + n;
+	if (n < sizeof magic - 1 || memcmp(buf, magic, sizeof magic - 1) != 0)
+		return util_fail(why, "not a ddprank table");
+	*p = buf + sizeof magic - 1;
+	return exchange_table_ignored(c, p, *end, why);
+}
+
+/*
+ * A node other than node 0 takes a table in node order in one pass,
+ * each entry checked to come after the one before it (which rules out
+ * a duplicate), keeping the first (the master's) and its own: a
+ * thousand nodes then do not each fill and sort a thousand entries.
+ * Returns how many entries, -1 and *why for a bad table, -3 for one
+ * this does not take (out of order, this node first or absent): the
+ * whole parse then says what it is.
+ */
+static ssize_t
+exchange_scan_table(struct exchange_dir_ctx *c, const char *buf, size_t n,
+    char **why)
+{
+	struct exchange_entry	 e, prev, first, self;
+	const char		*p, *end;
+	char			 k[sizeof c->key];
+	size_t			 m = 0, at = 0;
+	int			 found = 0;
+
+	if (exchange_table_head(c, buf, n, &p, &end, why) == -1)
+		return -1;
+	while (p < end) {
+		if (m == c->x->nnodes)
+			return util_fail(why, "more than %llu entries",
+			    (unsigned long long)c->x->nnodes);
+		if (exchange_table_entry(&p, end, &e, why) == -1)
+			return -1;
+		if (m > 0 && exchange_before(&prev, &e) != 1)
+			return -3;
+		if (m == 0)
+			first = e;
+		exchange_key(&e, k, sizeof k);
+		if (!found && strcmp(k, c->key) == 0) {
+			self = e;
+			at = m;
+			found = 1;
+		}
+		prev = e;
+		m++;
+	}
+	if (!found || at == 0 || m != c->x->nnodes)
+		return -3;
+	if (strcmp(self.host, c->x->self.host) != 0 ||
+	    strcmp(self.addr, c->x->self.addr) != 0)
+		return util_fail(why, "this node's entry differs");
+	free(c->v);
+	c->v = xcalloc(2, sizeof *c->v);
+	c->v[0] = first;
+	c->v[1] = self;
+	c->n = m;
+	c->cap = 2;
+	c->self_at = at;
+	c->compact = 1;
+	return (ssize_t)m;
+}
+
 /* The entries of the table in buf, n bytes, into *v (caller frees);
  * returns how many, or -1 and sets *why. */
 static ssize_t
 exchange_parse_table(struct exchange_dir_ctx *c, const char *buf, size_t n,
     struct exchange_entry **v, char **why)
 {
-	const char	*p = buf, *end;
-	const char	 magic[] = EXCHANGE_TABLE_MAGIC " " EXCHANGE_FORMAT "\n";
+	const char	*p, *end;
 	size_t		 m = 0;
 
 	*v = NULL;
-	if (c->auth != NULL && exchange_verify(buf, &n, c->auth,
-	    "ddprank table", c->name, why) == -1)
-		return -1;
-	end = buf + n;
-	if (n < sizeof magic - 1 || memcmp(buf, magic, sizeof magic - 1) != 0)
-		return util_fail(why, "not a ddprank table");
-	p += sizeof magic - 1;
-	if (exchange_table_ignored(c, &p, end, why) == -1)
+	if (exchange_table_head(c, buf, n, &p, &end, why) == -1)
 		return -1;
 	*v = xcalloc(c->x->nnodes, sizeof **v);
 	while (p < end) {
@@ -235,8 +307,20 @@ exchange_use_table(struct exchange_dir_ctx *c)
 	ino_t			 ino = 0;
 	ssize_t			 n;
 
-	if ((n = exchange_read_table(c, &buf, &ino, &why)) >= 0)
+	if ((n = exchange_read_table(c, &buf, &ino, &why)) == -3) {
+		free(buf);
+		return 0;
+	}
+	if (n >= 0) {
+		if (exchange_scan_table(c, buf, (size_t)n, &why) >= 0) {
+			free(buf);
+			return 1;
+		}
+		/* The whole parse says what is wrong, if anything. */
+		free(why);
+		why = NULL;
 		n = exchange_parse_table(c, buf, (size_t)n, &v, &why);
+	}
 	free(buf);
 	if (n == -2 || n == -3)
 		return 0;

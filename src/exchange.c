@@ -110,16 +110,11 @@ static int
 exchange_mac(const struct auth *a, const char *label, const char *run,
     const char *body, size_t len, char hex[AUTH_HEX_LEN + 1])
 {
-	struct buf	b;
-	int		rc;
+	struct mac_part	parts[3] = {
+		{ run, strlen(run) }, { "\n", 1 }, { body, len }
+	};
 
-	buf_init(&b);
-	buf_adds(&b, run);
-	buf_addc(&b, '\n');
-	buf_addn(&b, body, len);
-	rc = auth_mac_hex(a, label, b.s, b.len, hex);
-	buf_free(&b);
-	return rc;
+	return auth_mac_hex_parts(a, label, parts, 3, hex);
 }
 
 int
@@ -337,6 +332,16 @@ exchange_cmp_host(const void *a, const void *b)
 	if ((c = strcasecmp(x->host, y->host)) != 0)
 		return c;
 	return strcmp(x->addr, y->addr);
+}
+
+int
+exchange_before(const struct exchange_entry *a, const struct exchange_entry *b)
+{
+	if (a->task >= 0 && b->task >= 0)
+		return a->task < b->task;
+	if (a->task >= 0 || b->task >= 0)
+		return -1;
+	return strcasecmp(a->host, b->host) < 0;
 }
 
 int

@@ -124,6 +124,10 @@ int	exchange_verify(const char *buf, size_t *len, const struct auth *,
  * name (without regard to case), then address. Two entries with one task
  * id, or one host name without task ids, are an error (-1, *cause). */
 int	exchange_order(struct exchange_entry *v, size_t n, char **cause);
+/* 1 when a comes strictly before b in that order, 0 when not, -1 when
+ * one has a task id and the other none. */
+int	exchange_before(const struct exchange_entry *a,
+	    const struct exchange_entry *b);
 
 /* MPI's numbering, as in the seed notes: v[i] is MPI rank i's entry;
  * node ranks follow the first appearance of each address, node 0 is

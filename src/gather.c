@@ -23,6 +23,7 @@
 #include "auth.h"
 #include "exchange.h"
 #include "gather.h"
+#include "mac.h"
 #include "nodes.h"
 #include "resolve.h"
 #include "util.h"
@@ -54,13 +55,19 @@ static int
 gather_mac(const char *label, const struct gather_scope *sc, const char *msg,
     size_t len, char hex[AUTH_HEX_LEN + 1])
 {
-	struct buf	in;
+	struct mac_part	parts[2];
+	struct buf	head;
 	int		rc;
 
-	buf_init(&in);
-	gather_mac_input(&in, sc, msg, len);
-	rc = auth_mac_hex(sc->auth, label, in.s, in.len, hex);
-	buf_free(&in);
+	/* The scope, then the message itself, not a copy of it. */
+	buf_init(&head);
+	gather_mac_input(&head, sc, "", 0);
+	parts[0].p = head.s;
+	parts[0].len = head.len;
+	parts[1].p = msg;
+	parts[1].len = len;
+	rc = auth_mac_hex_parts(sc->auth, label, parts, 2, hex);
+	buf_free(&head);
 	return rc;
 }
 
@@ -68,14 +75,10 @@ static int
 gather_mac_ok(const char *label, const struct gather_scope *sc,
     const char *msg, size_t len, const char *hex)
 {
-	struct buf	in;
-	int		ok;
+	char	want[AUTH_HEX_LEN + 1];
 
-	buf_init(&in);
-	gather_mac_input(&in, sc, msg, len);
-	ok = auth_check_hex(sc->auth, label, in.s, in.len, hex, AUTH_HEX_LEN);
-	buf_free(&in);
-	return ok;
+	return gather_mac(label, sc, msg, len, want) == 0 &&
+	    mac_equal(want, hex, AUTH_HEX_LEN);
 }
 
 int

@@ -132,6 +132,15 @@ int
 mac_hmac_sha256(const void *key, size_t keylen, const void *msg, size_t len,
     unsigned char out[MAC_LEN])
 {
+	struct mac_part	part = { msg, len };
+
+	return mac_hmac_sha256_parts(key, keylen, &part, 1, out);
+}
+
+int
+mac_hmac_sha256_parts(const void *key, size_t keylen,
+    const struct mac_part *parts, size_t nparts, unsigned char out[MAC_LEN])
+{
 	struct sha256	s;
 	unsigned char	k[SHA_BLOCK], pad[SHA_BLOCK], inner[MAC_LEN];
 	size_t		i;
@@ -148,7 +157,8 @@ mac_hmac_sha256(const void *key, size_t keylen, const void *msg, size_t len,
 		pad[i] = k[i] ^ 0x36;
 	sha_init(&s);
 	sha_update(&s, pad, sizeof pad);
-	sha_update(&s, msg, len);
+	for (i = 0; i < nparts; i++)
+		sha_update(&s, parts[i].p, parts[i].len);
 	sha_final(&s, inner);
 	for (i = 0; i < SHA_BLOCK; i++)
 		pad[i] = k[i] ^ 0x5c;

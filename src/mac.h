@@ -15,6 +15,14 @@
  * be used. */
 int	mac_hmac_sha256(const void *key, size_t keylen, const void *msg,
 	    size_t len, unsigned char out[MAC_LEN]);
+/* The same of a message given in parts, one after the other, so that
+ * no caller copies a large one to put a prefix before it. */
+struct mac_part {
+	const void	*p;
+	size_t		 len;
+};
+int	mac_hmac_sha256_parts(const void *key, size_t keylen,
+	    const struct mac_part *, size_t nparts, unsigned char out[MAC_LEN]);
 /* 1 when the n bytes of a and b are equal, else 0. */
 int	mac_equal(const void *a, const void *b, size_t n);
 

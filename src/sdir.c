@@ -209,6 +209,55 @@ sdir_write(const struct sdir *d, const char *name, const char *data,
 	return 0;
 }
 
+/* One change to the directory, not the three of a rename over a new
+ * temporary name: for files whose readers take one that does not
+ * parse or check as not yet written, and read it again. */
+int
+sdir_write_new(const struct sdir *d, const char *name, const char *data,
+    size_t len, struct stat *stp, char **cause)
+{
+	struct stat	 st;
+	size_t		 got = 0;
+	ssize_t		 n;
+	int		 fd, saved = 0;
+
+	if ((fd = openat(d->fd, name, O_WRONLY | O_CREAT | O_EXCL |
+	    O_NOFOLLOW | O_CLOEXEC, 0600)) == -1) {
+		if (errno == EEXIST)
+			return -2;
+		saved = errno;
+		return util_fail(cause, "%s/%s: %s", d->path, name,
+		    strerror(saved));
+	}
+	while (got < len && saved == 0) {
+		if ((n = write(fd, data + got, len - got)) == -1 &&
+		    errno != EINTR)
+			saved = errno;
+		else if (n > 0)
+			got += (size_t)n;
+	}
+	if (saved == 0 && fstat(fd, &st) == -1)
+		saved = errno;
+	if (close(fd) == -1 && saved == 0)
+		saved = errno;
+	if (saved != 0) {
+		(void)unlinkat(d->fd, name, 0);
+		return util_fail(cause, "%s/%s: %s", d->path, name,
+		    strerror(saved));
+	}
+	if (stp != NULL)
+		*stp = st;
+	return 0;
+}
+
+int
+sdir_exists(const struct sdir *d, const char *name)
+{
+	struct stat	st;
+
+	return fstatat(d->fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
 int
 sdir_create(const struct sdir *d, const char *name)
 {

@@ -50,6 +50,13 @@ int	 sdir_mine(const struct sdir *, const struct stat *st);
  * renamed over name. Sets *st, if not NULL, to the file written. */
 int	 sdir_write(const struct sdir *, const char *name, const char *data,
 	    size_t len, struct stat *st, char **cause);
+/* Writes name, which must not exist, made exclusively: a reader may
+ * see it empty or in part while it is written, so only for files whose
+ * readers check that what they read is whole. -2 when name exists. */
+int	 sdir_write_new(const struct sdir *, const char *name,
+	    const char *data, size_t len, struct stat *st, char **cause);
+/* 1 when name exists in d (not following a link), else 0. */
+int	 sdir_exists(const struct sdir *, const char *name);
 /* Makes name, empty, exclusively: 1 when this call made it, 0 when it
  * was there, -1 with errno set otherwise. */
 int	 sdir_create(const struct sdir *, const char *name);

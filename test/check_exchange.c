@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include <check.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
 
 #include "auth.h"
 #include "exchange.h"
@@ -569,23 +571,33 @@ expect_dir_error(struct run *w, const char *want)
 	run_done(w);
 }
 
+#define E3_TABLE "ddprank-table 1\n" \
+	"entry 51\n" ENTRY("1", "node1", "10.0.0.1") \
+	"entry 51\n" ENTRY("2", "node2", "10.0.0.2") \
+	"entry 51\n" ENTRY("3", "node3", "10.0.0.3")
+
+/* Task 1's node collects: task 2's waits for the table alone, and has
+ * it once the collector wrote it. */
 START_TEST(test_dir_not_first)
 {
 	struct event	ev[] = {
+		{ 0.1, "x/77-r0/collector", "", 0 },
 		{ 0.1, "x/77-r0/entry.t1", ENTRY("1", "node1", "10.0.0.1"), 0 },
 		{ 2.0, "x/77-r0/entry.t3", ENTRY("3", "node3", "10.0.0.3"), 0 },
+		{ 2.2, "x/77-r0/table", E3_TABLE, 0 },
 		{ 0, NULL, NULL, 0 }
 	};
 	struct stat	st;
 	struct run	w;
 	char		path[512];
 
+	ck_assert_uint_eq(strlen(ENTRY("1", "node1", "10.0.0.1")), 51);
 	fc.ev = ev;
 	run_init(&w, 2, "node2", 3);
 	run_go(&w);
 	expect_ok(&w, 1, 3, "10.0.0.1");
 	ck_assert_ptr_null(w.r.warning);
-	ck_assert(fc.t >= 2.0 && fc.t < 3.0);
+	ck_assert(fc.t >= 2.2 && fc.t < 2.5);
 	/* A base ddprank makes is private: a base that users share is made
 	 * by root, mode 1777. */
 	snprintf(path, sizeof path, "%s/x", base);
@@ -595,6 +607,30 @@ START_TEST(test_dir_not_first)
 	ck_assert(exists("x/77-r0/entry.t2"));
 	ck_assert(exists("x/77-r0/read.t2"));
 	ck_assert(exists("x/77-r0/entry.t1"));
+	run_done(&w);
+}
+END_TEST
+
+/* No node became the collector (the job has no task 1): after
+ * EXCHANGE_TABLE_WAIT, task 2's node lists and collects itself. */
+START_TEST(test_dir_no_collector)
+{
+	struct event	ev[] = {
+		{ 0.1, "x/77-r0/entry.t3", ENTRY("3", "node3", "10.0.0.3"), 0 },
+		{ 2.0, "x/77-r0/entry.t4", ENTRY("4", "node4", "10.0.0.4"), 0 },
+		{ 0, NULL, NULL, 0 }
+	};
+	struct run	w;
+
+	fc.ev = ev;
+	run_init(&w, 2, "node2", 3);
+	w.o.timeout = 60;
+	run_go(&w);
+	expect_ok(&w, 0, 3, "10.0.0.2");
+	/* Not before the wait (then node 0 waited for read markers). */
+	ck_assert(fc.t >= 5.0);
+	ck_assert(exists("x/77-r0/collector"));
+	ck_assert(exists("x/77-r0/table"));
 	run_done(&w);
 }
 END_TEST
@@ -664,9 +700,10 @@ START_TEST(test_dir_timeout)
 	expect_dir_error(&w, "exchange in @/x/77-r0 timed out after 5 s: 2 of "
 	    "4 nodes arrived; missing task ids 2, 3; arrived: task 1 node1 "
 	    "(10.0.0.1), task 4 node4 (10.0.0.4)");
-	/* No busy loop, no long oversleep. */
+	/* No busy loop, no long oversleep: the collector lists at most
+	 * ten times a second. */
 	ck_assert(fc.t >= 5.0 && fc.t < 6.0);
-	ck_assert_uint_lt(fc.sleeps, 15);
+	ck_assert_uint_lt(fc.sleeps, 55);
 }
 END_TEST
 
@@ -1239,6 +1276,16 @@ START_TEST(test_dir_table)
 	    "symbolic link)") != NULL, "%s", w.r.warning);
 	ck_assert(exists("x/77-r0/read.t2"));
 	run_done(&w);
+
+	/* Out of node order (another collector's): taken all the same. */
+	t = table_of(NULL, E2, E1);
+	write_file("x/77-r0/table", t);
+	free(t);
+	fc.t = 0;
+	run_init(&w, 2, "node2", 2);
+	run_go(&w);
+	expect_ok(&w, 1, 2, "10.0.0.1");
+	run_done(&w);
 }
 END_TEST
 
@@ -1682,6 +1729,43 @@ START_TEST(test_rank_nnodes_list)
 }
 END_TEST
 
+/* The MACs the nodes check each other's files with are RFC 2104's
+ * HMAC-SHA256 of the label, a NUL and the parts, as libcrypto's
+ * one-shot HMAC makes it (and mac-own.c, ddprank-static's, does:
+ * check_mac), however the parts are cut. */
+START_TEST(test_mac_parts)
+{
+	struct auth	 a;
+	struct mac_part	 v[3];
+	unsigned char	 got[AUTH_MAC_LEN], want[AUTH_MAC_LEN], msg[300];
+	unsigned int	 n;
+	char		*cause = NULL;
+	size_t		 i, j;
+
+	ck_assert_int_eq(auth_parse(&a, "00112233445566778899aabbccddeeff",
+	    "test", &cause), 0);
+	memcpy(msg, "lbl", 4);
+	for (i = 4; i < sizeof msg; i++)
+		msg[i] = (unsigned char)(i * 7);
+	n = AUTH_MAC_LEN;
+	ck_assert_ptr_nonnull(HMAC(EVP_sha256(), a.key, (int)a.len, msg,
+	    sizeof msg, want, &n));
+	for (i = 4; i <= sizeof msg; i += 37) {
+		for (j = i; j <= sizeof msg; j += 53) {
+			v[0].p = msg + 4;
+			v[0].len = i - 4;
+			v[1].p = msg + i;
+			v[1].len = j - i;
+			v[2].p = msg + j;
+			v[2].len = sizeof msg - j;
+			ck_assert_int_eq(auth_mac_parts(&a, "lbl", v, 3, got), 0);
+			ck_assert_msg(memcmp(got, want, AUTH_MAC_LEN) == 0,
+			    "cut at %zu and %zu", i, j);
+		}
+	}
+}
+END_TEST
+
 static Suite *
 exchange_suite(void)
 {
@@ -1699,11 +1783,13 @@ exchange_suite(void)
 	tcase_add_test(tc, test_number);
 	tcase_add_test(tc, test_number_conflict);
 	tcase_add_test(tc, test_parse_spec);
+	tcase_add_test(tc, test_mac_parts);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("dir");
 	tcase_add_checked_fixture(tc, dir_setup, dir_teardown);
 	tcase_add_test(tc, test_dir_not_first);
+	tcase_add_test(tc, test_dir_no_collector);
 	tcase_add_test(tc, test_dir_first_cleans_up);
 	tcase_add_test(tc, test_dir_one_node);
 	tcase_add_test(tc, test_dir_by_host);

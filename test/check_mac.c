@@ -87,6 +87,27 @@ START_TEST(test_libcrypto)
 }
 END_TEST
 
+/* In parts, cut anywhere: the MAC of the whole. */
+START_TEST(test_parts)
+{
+	struct mac_part	v[2];
+	unsigned char	msg[200], a[MAC_LEN], b[MAC_LEN];
+	size_t		i;
+
+	for (i = 0; i < sizeof msg; i++)
+		msg[i] = (unsigned char)(i * 13);
+	ck_assert_int_eq(mac_hmac_sha256("key", 3, msg, sizeof msg, a), 0);
+	for (i = 0; i <= sizeof msg; i++) {
+		v[0].p = msg;
+		v[0].len = i;
+		v[1].p = msg + i;
+		v[1].len = sizeof msg - i;
+		ck_assert_int_eq(mac_hmac_sha256_parts("key", 3, v, 2, b), 0);
+		ck_assert_msg(memcmp(a, b, MAC_LEN) == 0, "cut at %zu", i);
+	}
+}
+END_TEST
+
 START_TEST(test_equal)
 {
 	ck_assert_int_eq(mac_equal("abcd", "abcd", 4), 1);
@@ -110,6 +131,7 @@ mac_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_rfc4231);
 	tcase_add_test(tc, test_libcrypto);
+	tcase_add_test(tc, test_parts);
 	tcase_add_test(tc, test_equal);
 	suite_add_tcase(s, tc);
 	return s;

@@ -242,6 +242,24 @@ START_TEST(test_files)
 	/* Exclusive creation. */
 	ck_assert_int_eq(sdir_create(&run, "c"), 1);
 	ck_assert_int_eq(sdir_create(&run, "c"), 0);
+	/* Written once, in place: never over a name that is there, a
+	 * link least of all. */
+	ck_assert_int_eq(sdir_write_new(&run, "n", "new", 3, &st, &cause), 0);
+	ck_assert_int_eq(st.st_size, 3);
+	ck_assert_int_eq(st.st_mode & 07777, 0600);
+	ck_assert_int_eq(sdir_read(&run, "n", buf, sizeof buf, &st, &why), 3);
+	ck_assert_int_eq(sdir_write_new(&run, "n", "x", 1, NULL, &cause), -2);
+	ck_assert_int_eq(sdir_write_new(&run, "a", "x", 1, NULL, &cause), -2);
+	p = at("r/l2");
+	ck_assert_int_eq(symlink("zz", p), 0);
+	free(p);
+	ck_assert_int_eq(sdir_write_new(&run, "l2", "x", 1, NULL, &cause), -2);
+	p = at("r/zz");
+	ck_assert_int_eq(access(p, F_OK), -1);
+	free(p);
+	ck_assert_int_eq(sdir_exists(&run, "n"), 1);
+	ck_assert_int_eq(sdir_exists(&run, "l2"), 1);
+	ck_assert_int_eq(sdir_exists(&run, "nothing"), 0);
 	ck_assert_int_eq(sdir_probe(&run, &cause), 0);
 	sdir_close(&run);
 	sdir_close(&base);
