@@ -231,8 +231,9 @@ done
 # room for the generation and two login shells on loaded cores (13 s
 # with three cluster tests at once on 2 cores, torch 2.6).
 check "missing node: took $((t3 - t2)) s" test $((t3 - t2)) -le 60
+# The collector's mark too: task 1's node collects from its start.
 expect_eq "missing node: the directory stays" \
-    "$(ls "$share/.ddprank/$run" | tr '\n' ' ')" "entry.t1 entry.t2 "
+    "$(ls "$share/.ddprank/$run" | tr '\n' ' ')" "collector entry.t1 entry.t2 "
 rm -f "$share"/ddp.*
 
 # --- its rerun: 3 nodes, each task seeing only its own node ------------------------
