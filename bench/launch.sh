@@ -1,24 +1,35 @@
 #!/bin/sh
 # bench/launch.sh: launch latency on the namespace cluster of
-# test/cluster: from the start of a generated job (its first setup line)
-# to every rank past its first all-reduce (bench/launch-train.py, Gloo,
-# two processes per node), for one launcher at several node counts.
-# REPEAT jobs per count; prints the median, fastest and slowest. Root;
-# run by hand, not in make check.
+# test/cluster, side by side: from the start of a job (its first line
+# of work, a date) to every rank past its first all-reduce
+# (bench/launch-train.py, Gloo, two processes per node), for
+#   hand        a hand-written srun-direct script: srun starts the
+#               processes, MASTER_ADDR from scontrol, RANK and the rest
+#               from srun's variables
+#   srun        ddpgen --launcher srun (srun-direct through ddprank)
+#   torchrun    ddpgen's default, torchrun on each node
+# each without and with the preflight (+pf: ddpgen's preflight step;
+# the hand-written script's is the same ddprank doctor step, one task a
+# node), and srun-direct with the launch timeline off (srun-tl0:
+# DDPRANK_TIMELINE_WAIT=0; every other ddpgen job has it on, the
+# default), at each node count. The jobs take turns (one of each
+# variant, REPEAT times), so that a change of the machine's load falls
+# on all of them alike. Prints, per node count, the median, fastest and
+# slowest of each and the median's ratio to the hand-written script's.
+# Root; run by hand, not in make check.
 #
-# usage: sh bench/launch.sh [LAUNCHER [NODES...]]	(default: torchrun 2 3)
+# usage: sh bench/launch.sh [NODES...]		(default: 2 3)
 #
-# LAUNCHER other than torchrun is passed as ddpgen --launcher, which a
-# tree with the launcher table has. DDPGEN and DDPRANK name the programs
-# to measure (default: this tree's); the templates and shipped profiles
-# are those of DDPGEN's tree, the test profile this tree's.
+# DDPGEN and DDPRANK name the programs to measure (default: this
+# tree's); the templates and shipped profiles are those of DDPGEN's
+# tree, the test profile this tree's. VARIANTS picks some of the
+# variants above (default: all), REPEAT the jobs of each (default 5).
 
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 cluster=$here/test/cluster/cluster.sh
 : "${DDPGEN:=$here/ddpgen}" "${DDPRANK:=$here/ddprank}" "${REPEAT:=5}"
-launcher=${1:-torchrun}
-[ $# -gt 0 ] && shift
+: "${VARIANTS:=hand hand+pf srun srun+pf torchrun torchrun+pf srun-tl0}"
 [ $# -gt 0 ] || set -- 2 3
 [ "$(id -u)" = 0 ] || { echo "bench/launch.sh: must run as root" >&2; exit 1; }
 for p in "$DDPGEN" "$DDPRANK"; do
@@ -41,10 +52,10 @@ trap 'exit 130' INT TERM
 cp "$DDPGEN" "$T/ddpgen" && cp "$DDPRANK" "$T/ddprank" &&
     cp "$here/bench/launch-train.py" "$T/train.py" || exit 1
 tree=$(cd "$(dirname "$DDPGEN")" && pwd)
-# ddprank's legacy-store hook beside its copy, as in a build tree
-# (ddprank(1), LIBUV): a torch without libuv (Debian 13's) needs it.
-if [ -f "$tree/python/sitecustomize.py" ]; then
-	mkdir "$T/python" && cp "$tree/python/sitecustomize.py" "$T/python/" &&
+# ddprank's python hooks beside its copy, as in a build tree (ddprank(1),
+# LIBUV and TIMELINE): a torch without libuv (Debian 13's) needs one.
+if [ -d "$tree/python" ]; then
+	mkdir "$T/python" && cp "$tree"/python/*.py "$T/python/" &&
 	    chmod 0755 "$T/python" || exit 1
 fi
 DDPGEN_PROFILE_PATH=$here/test/e2e:$tree/profiles
@@ -69,32 +80,92 @@ elapsed() {
 	    '$1 > m { m = $1 } END { printf "%.2f\n", m - s }'
 }
 
-opt=
-[ "$launcher" = torchrun ] || opt="--launcher $launcher"
-printf '%-9s %-6s %-8s %-8s %-8s\n' launcher nodes median fastest slowest
+# hand N PREFLIGHT: the hand-written script, as a user writes one for
+# srun-direct; with PREFLIGHT 1, ddprank doctor first in a step of its
+# own, as ddpgen's preflight runs it.
+hand() {
+	cat <<EOF
+#!/bin/bash
+#SBATCH --nodes=$1
+#SBATCH --ntasks-per-node=2
+#SBATCH --exclusive
+#SBATCH --time=5
+#SBATCH --output=hand-%j.out
+date +%s.%N >"\$BENCH_DIR/start.\$SLURM_JOB_ID"
+set -eu
+export MASTER_ADDR=\$(scontrol show hostnames "\$SLURM_JOB_NODELIST" | head -n 1)
+export MASTER_PORT=\$((20000 + SLURM_JOB_ID % 20000))
+export OMP_NUM_THREADS=1
+EOF
+	[ "$2" = 0 ] || cat <<EOF
+DDPRANK_SECRET=\$(od -An -N32 -tx1 /dev/urandom | tr -d ' \\n')
+export DDPRANK_SECRET
+srun --nodes=\$SLURM_NNODES --ntasks=\$SLURM_NNODES --ntasks-per-node=1 \\
+    $T/ddprank doctor -p "\$MASTER_PORT" --launcher python3
+unset DDPRANK_SECRET
+EOF
+	cat <<EOF
+srun --kill-on-bad-exit=1 bash -c 'RANK=\$SLURM_PROCID LOCAL_RANK=\$SLURM_LOCALID \\
+    WORLD_SIZE=\$SLURM_NTASKS LOCAL_WORLD_SIZE=2 exec python3 $T/train.py'
+EOF
+}
+
+# script VARIANT N: writes the variant's job script as $T/VARIANT.sh.
+script() {
+	case $1 in
+	hand) hand "$2" 0 >"$T/$1.sh" ;;
+	hand+pf) hand "$2" 1 >"$T/$1.sh" ;;
+	*)
+		opt=--no-preflight
+		case $1 in *+pf) opt= ;; esac
+		case $1 in srun*) opt="$opt --launcher srun" ;; esac
+		# The job's start: a setup line, which the job runs first.
+		# shellcheck disable=SC2086,SC2016 # opt: words or none; $: in the job
+		"$T/ddpgen" -s e2e-slurm -N "$2" -t 5 $opt \
+		    --ddprank "$T/ddprank" -o "$T/$1.sh" \
+		    -S 'date +%s.%N >"$BENCH_DIR/start.$SLURM_JOB_ID"' \
+		    "$T/train.py" ;;
+	esac
+}
+
 for n in "$@"; do
 	"$cluster" up "$n" eth3 >/dev/null 2>&1 || {
 		echo "bench/launch.sh: cluster of $n nodes did not come up" >&2
 		exit 1
 	}
 	eval "$("$cluster" env)"
-	# The job's start: a setup line, which the job runs first.
-	# shellcheck disable=SC2086,SC2016 # opt: two words or none; $: in the job
-	"$T/ddpgen" -s e2e-slurm -N "$n" -t 5 --no-preflight $opt \
-	    --ddprank "$T/ddprank" -o "$T/job.sh" \
-	    -S 'date +%s.%N >"$BENCH_DIR/start.$SLURM_JOB_ID"' \
-	    "$T/train.py" || exit 1
-	: >"$T/times"
-	for i in $(seq "$REPEAT"); do
-		if ! id=$(cd "$T" && sbatch --parsable --wait job.sh) ||
-		    ! elapsed "$id" $((n * 2)) >>"$T/times"; then
-			echo "bench/launch.sh: job $i on $n nodes failed" >&2
-			cat "$T"/ddp-*.out >&2
-			exit 1
-		fi
+	for v in $VARIANTS; do
+		script "$v" "$n" || exit 1
+		: >"$T/times.$v"
 	done
-	printf '%-9s %-6s %-8s %-8s %-8s\n' "$launcher" "$n" \
-	    "$(median <"$T/times") s" "$(sort -n "$T/times" | head -1) s" \
-	    "$(sort -n "$T/times" | tail -1) s"
+	for i in $(seq "$REPEAT"); do
+		for v in $VARIANTS; do
+			tl=
+			[ "$v" != srun-tl0 ] || tl=DDPRANK_TIMELINE_WAIT=0
+			# shellcheck disable=SC2086 # tl: one word or none
+			if ! id=$(cd "$T" && env $tl sbatch --parsable --wait \
+			    "$v.sh") || ! elapsed "$id" $((n * 2)) \
+			    >>"$T/times.$v"; then
+				echo "bench/launch.sh: $v job $i on $n nodes" \
+				    "failed" >&2
+				cat "$T"/*-"$id".out >&2
+				exit 1
+			fi
+		done
+	done
+	base=
+	for v in $VARIANTS; do
+		[ "$v" = hand ] && base=$(median <"$T/times.hand")
+	done
+	printf '%s nodes, %s jobs each\n' "$n" "$REPEAT"
+	printf '%-12s %8s %8s %8s %6s\n' variant median fastest slowest ratio
+	for v in $VARIANTS; do
+		m=$(median <"$T/times.$v")
+		printf '%-12s %6s s %6s s %6s s %6s\n' "$v" "$m" \
+		    "$(sort -n "$T/times.$v" | head -1)" \
+		    "$(sort -n "$T/times.$v" | tail -1)" \
+		    "$(awk -v m="$m" -v b="${base:-0}" \
+		    'BEGIN { if (b > 0) printf "%.2f", m / b; else print "-" }')"
+	done
 	"$cluster" down >/dev/null 2>&1
 done
