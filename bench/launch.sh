@@ -15,7 +15,8 @@
 # default), at each node count. The jobs take turns (one of each
 # variant, REPEAT times), so that a change of the machine's load falls
 # on all of them alike. Prints, per node count, the median, fastest and
-# slowest of each and the median's ratio to the hand-written script's.
+# slowest of each and the median's ratio to the hand-written script's,
+# then node 0's launch timeline of the last srun and torchrun jobs.
 # Root; run by hand, not in make check.
 #
 # usage: sh bench/launch.sh [NODES...]		(default: 2 3)
@@ -119,11 +120,13 @@ script() {
 		opt=--no-preflight
 		case $1 in *+pf) opt= ;; esac
 		case $1 in srun*) opt="$opt --launcher srun" ;; esac
-		# The job's start: a setup line, which the job runs first.
+		# The job's start: a setup line, which the job runs first;
+		# the timeline's origin the same (ddprank(1), TIMELINE).
 		# shellcheck disable=SC2086,SC2016 # opt: words or none; $: in the job
 		"$T/ddpgen" -s e2e-slurm -N "$2" -t 5 $opt \
 		    --ddprank "$T/ddprank" -o "$T/$1.sh" \
 		    -S 'date +%s.%N >"$BENCH_DIR/start.$SLURM_JOB_ID"' \
+		    -S 'export DDPGEN_JOB_START=$EPOCHREALTIME' \
 		    "$T/train.py" ;;
 	esac
 }
@@ -151,6 +154,10 @@ for n in "$@"; do
 				cat "$T"/*-"$id".out >&2
 				exit 1
 			fi
+			# Node 0's launch timeline, the last job's of each.
+			[ ! -f "$T/ddp-$id.out" ] || sed -n 's/^[0-9]*: //
+			    /^ddprank timeline:/,/^start-up /p' \
+			    "$T/ddp-$id.out" >"$T/tl.$v"
 		done
 	done
 	base=
@@ -167,5 +174,15 @@ for n in "$@"; do
 		    "$(awk -v m="$m" -v b="${base:-0}" \
 		    'BEGIN { if (b > 0) printf "%.2f", m / b; else print "-" }')"
 	done
+	# Where the time went: the launch timeline of the last srun and
+	# torchrun jobs, and the slowest line of each ddpgen variant's.
+	for v in srun torchrun; do
+		[ ! -s "$T/tl.$v" ] || { echo "$v:"; cat "$T/tl.$v"; }
+	done
+	for v in $VARIANTS; do
+		[ ! -s "$T/tl.$v" ] || printf '%-12s %s\n' "$v" \
+		    "$(tail -n 1 "$T/tl.$v")"
+	done
+	rm -f "$T"/tl.*
 	"$cluster" down >/dev/null 2>&1
 done
