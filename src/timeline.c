@@ -514,9 +514,12 @@ timeline_notes(struct buf *b, const struct tl_report *r)
 			    "64 KiB" : "");
 			said++;
 		}
-		if (n->end == TL_END_WAITED && n->t[TL_PYTHON] > 0) {
-			buf_addf(b, "%s: no first collective within %d s\n",
-			    h, r->wait);
+		/* Out of time: before a collective, or before any worker's
+		 * python had started. */
+		if (n->end == TL_END_WAITED) {
+			buf_addf(b, "%s: no %s within %d s\n", h,
+			    n->t[TL_PYTHON] > 0 ? "first collective" :
+			    "worker's python", r->wait);
 			said++;
 		}
 	}

@@ -409,6 +409,25 @@ START_TEST(test_report_missing)
 	ck_assert_msg(strstr(b.s, "\nstart-up 0.0 s\n") != NULL, "%s", b.s);
 	buf_free(&b);
 	timeline_report_free(&r);
+
+	/* Out of time: one node's workers never reached a collective, the
+	 * other's python never started; both said. */
+	memset(&r, 0, sizeof r);
+	r.n = 2;
+	r.v = xcalloc(2, sizeof *r.v);
+	r.wait = 7;
+	fill(&r.v[0], 0, "nid001", SINCE, d1);
+	fill(&r.v[1], 1, "nid002", SINCE, d2);
+	r.v[0].end = r.v[1].end = TL_END_WAITED;
+	r.v[1].t[TL_PYTHON] = r.v[1].t[TL_IMPORT] = r.v[1].t[TL_INIT] =
+	    r.v[1].t[TL_COLLECTIVE] = 0;
+	r.v[0].t[TL_COLLECTIVE] = 0;
+	buf_init(&b);
+	timeline_format(&b, &r);
+	ck_assert_msg(strstr(b.s, "\nnid001: no first collective within 7 s\n"
+	    "nid002: no worker's python within 7 s\n") != NULL, "%s", b.s);
+	buf_free(&b);
+	timeline_report_free(&r);
 }
 END_TEST
 

@@ -18,6 +18,10 @@
 #             named as missing
 #   late      a mark after the report goes nowhere (the helper says so),
 #             and nothing blocks
+#   silent    a training that never reaches a collective and runs on:
+#             with DDPRANK_TIMELINE_WAIT=2 node 0's report comes while
+#             it still runs (it looks, 6 s after its start), both nodes
+#             in it, no collective
 #   off       DDPRANK_TIMELINE_WAIT=0: no report, no DDPRANK_TIMELINE
 #   bad-wait  DDPRANK_TIMELINE_WAIT=soon: one line, exit 2
 . "$(dirname "$0")/lib.sh"
@@ -58,6 +62,13 @@ if case == "garbage" and host == "node2":
         f.write(b"import yesterday\ncollective \x00\n")
         f.write(b"x" * 10000 + b"\n")
         f.write((b"init 1.5e9 a b\n" * 7000)[:100000])
+if case == "silent":
+    time.sleep(6)
+    with open("silent.node1.err") as f:
+        seen = "\nstart-up " in f.read()
+    with open("seen.%s.%s" % (case, host), "w") as f:
+        f.write("yes" if seen else "no")
+    sys.exit(0)
 mark("init")
 mark("collective")
 if case == "late":
@@ -106,6 +117,8 @@ node secret node1
 node secret node2 DDPRANK_SECRET=ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100
 node late node1
 node late node2
+node silent node1 DDPRANK_TIMELINE_WAIT=2
+node silent node2 DDPRANK_TIMELINE_WAIT=2
 node off node1 DDPRANK_TIMELINE_WAIT=0
 node off node2 DDPRANK_TIMELINE_WAIT=0
 node bad-wait node1 DDPRANK_TIMELINE_WAIT=soon
@@ -148,6 +161,18 @@ expect_eq "late: a mark after the end goes nowhere" \
     "$(cat late.node1.out late.node2.out)" "late mark: False
 late mark: False"
 
+r=$(cat silent.node1.err)
+expect_has "silent: a report" "ddprank timeline: 2 nodes" "$r"
+expect_lacks "silent: nothing missing" "no timeline from" "$r"
+expect_lacks "silent: no collective phase" "
+first collective" "$r"
+# Before its collective, or (on loaded cores) before its python started.
+check "silent: the wait named" matches "$r" "*
+node1: no * within 2 s
+*"
+expect_eq "silent: the report came while the trainings ran" \
+    "$(cat seen.silent.node1 seen.silent.node2)" "yesyes"
+
 expect_eq "off: no DDPRANK_TIMELINE" "$(cat env.off.node1 env.off.node2)" "--"
 expect_eq "off: nothing on standard error" "$(cat off.node1.err off.node2.err)" ""
 
@@ -155,7 +180,7 @@ expect_eq "bad-wait: exit status" "$(cat bad-wait.node1.rc)" 2
 expect_eq "bad-wait: one line" "$(cat bad-wait.node1.err)" \
     "ddprank: DDPRANK_TIMELINE_WAIT: 'soon' is not a number of seconds from 0 (off) to 86400"
 
-for c in slow garbage never secret late off; do
+for c in slow garbage never secret late silent off; do
 	for h in node1 node2; do
 		[ -f "$c.$h.rc" ] || continue
 		expect_eq "$c: $h's status" "$(cat "$c.$h.rc")" 0
