@@ -414,8 +414,13 @@ timeline_reporter(struct tl_reporter *t)
 		now = timeline_mono();
 		if (t->gone_mono == 0 && !watch_alive(t->w))
 			t->gone_mono = now;
-		if (!t->ended)
+		if (!t->ended) {
 			timeline_read_hook(t);
+			/* Past its bound the hook takes nothing more: new
+			 * opens lead nowhere, and the file stops growing. */
+			if (t->self->full)
+				timeline_close_hook(t);
+		}
 		timeline_end(t, now);
 		if (t->self->rank == 0 && !printed &&
 		    timeline_lead_over(t, now)) {

@@ -11,7 +11,7 @@
 #             bytes, a line of 10 kB, 100 kB in all) and closes it: the
 #             report still comes, says how many lines were refused and
 #             that the rest was not read; node2's phases written before
-#             the junk count
+#             the junk count; past the bound a mark goes nowhere
 #   never     node2 never starts: node 0 reports alone within seconds
 #             of its launcher's end, naming node2
 #   secret    node2 has another secret: its line is refused, and node2
@@ -62,6 +62,8 @@ if case == "garbage" and host == "node2":
         f.write(b"import yesterday\ncollective \x00\n")
         f.write(b"x" * 10000 + b"\n")
         f.write((b"init 1.5e9 a b\n" * 7000)[:100000])
+    time.sleep(0.5)
+    print("after the bound: %s" % mark("init"))
 if case == "silent":
     time.sleep(6)
     with open("silent.node1.err") as f:
@@ -145,6 +147,8 @@ node2: [0-9]* lines of the training's hook ignored, and everything after its fir
 check "garbage: node2's import counted" matches "$r" "*
 import  *"
 expect_lacks "garbage: nothing missing" "no timeline from" "$r"
+expect_eq "garbage: past its bound the hook leads nowhere" \
+    "$(cat garbage.node2.out)" "after the bound: False"
 
 r=$(report never)
 expect_has "never: node2 missing" "no timeline from node2 (1 node)" "$r"
