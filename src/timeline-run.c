@@ -322,6 +322,18 @@ timeline_names(struct tl_reporter *t)
 		nodes_free(&nl);
 }
 
+/* Whether any node's worker's python started. */
+static int
+timeline_python_seen(const struct tl_report *r)
+{
+	uint64_t	i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->v[i].reported && r->v[i].t[TL_PYTHON] > 0)
+			return 1;
+	return 0;
+}
+
 /* Node 0 prints the report, in one write. */
 static void
 timeline_print(struct tl_reporter *t)
@@ -347,6 +359,10 @@ timeline_print(struct tl_reporter *t)
 		gather_dir_close(&d);
 	}
 	t->r.dropped = t->sink.dropped;
+	/* A launcher gone before any worker's python started was no
+	 * training: no report, which would come after the command. */
+	if (t->gone_mono > 0 && !timeline_python_seen(&t->r))
+		return;
 	timeline_names(t);
 	buf_init(&b);
 	timeline_format(&b, &t->r);

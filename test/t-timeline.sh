@@ -22,6 +22,8 @@
 #             with DDPRANK_TIMELINE_WAIT=2 node 0's report comes while
 #             it still runs (it looks, 6 s after its start), both nodes
 #             in it, no collective
+#   none      a one-node job whose launcher is no training (true): no
+#             report, which would come after the command
 #   off       DDPRANK_TIMELINE_WAIT=0: no report, no DDPRANK_TIMELINE
 #   bad-wait  DDPRANK_TIMELINE_WAIT=soon: one line, exit 2
 . "$(dirname "$0")/lib.sh"
@@ -124,6 +126,11 @@ node silent node2 DDPRANK_TIMELINE_WAIT=2
 node off node1 DDPRANK_TIMELINE_WAIT=0
 node off node2 DDPRANK_TIMELINE_WAIT=0
 node bad-wait node1 DDPRANK_TIMELINE_WAIT=soon
+printf 'node1\n' >onehost
+# shellcheck disable=SC2086 # the command's words
+env SLURM_JOB_ID=4711 MASTER_ADDR=127.0.0.1 DDPRANK_SECRET=$secret \
+    timeout 60 $uts sh -c 'hostname node1 && exec "$@"' sh "$DDPRANK" exec \
+    --hostfile onehost --port-range 21000-21999 -- true 2>none.err &
 wait
 
 r=$(report slow)
@@ -176,6 +183,8 @@ node1: no * within 2 s
 *"
 expect_eq "silent: the report came while the trainings ran" \
     "$(cat seen.silent.node1 seen.silent.node2)" "yesyes"
+
+expect_eq "none: no report" "$(cat none.err)" ""
 
 expect_eq "off: no DDPRANK_TIMELINE" "$(cat env.off.node1 env.off.node2)" "--"
 expect_eq "off: nothing on standard error" "$(cat off.node1.err off.node2.err)" ""
