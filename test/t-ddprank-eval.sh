@@ -135,7 +135,7 @@ expect_eq "exec: not executable status" "$?" 126
 "$DDPRANK" env --scheduler "$(printf 'x\ny\001')" 2>err1 >/dev/null
 expect_eq "control characters: status" "$?" 2
 expect_eq "control characters: error line" "$(cat err1)" \
-    "ddprank: --scheduler: 'x\\ny\\x01' is not auto, slurm, hpcpack, flux, pbs, lsf or hostfile"
+    "ddprank: --scheduler: 'x\\ny\\x01' is not auto, slurm, hpcpack, flux, pbs, lsf, local or hostfile"
 
 # An error line sits in a pipe: ddprank exits only once the reader has
 # taken it (srun stops forwarding output when a task fails). The reader
