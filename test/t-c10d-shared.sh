@@ -6,7 +6,8 @@
 # Refused: a profile with exclusive = false, --rdzv c10d over such a
 # profile, and one node, which only HPC Pack holds exclusively; each
 # with one line naming the risk and c10d_shared, and no script. Allowed:
-# exclusive nodes (every shipped profile), and c10d_shared = true.
+# exclusive nodes (every shipped cluster profile; local jobs are
+# refused), and c10d_shared = true.
 . "$(dirname "$0")/lib.sh"
 
 need_built ddpgen
@@ -44,11 +45,15 @@ refuse 2 "ddpgen: rdzv: c10d on nodes that are not exclusive: $risk; set exclusi
     -s "$T/open.conf" -N 2 -r c10d
 refuse 2 "ddpgen: rdzv: c10d on one node, which is not held exclusively: $risk; use static, or accept the risk with c10d_shared = true" \
     -s cori -r c10d
-# Every shipped profile holds its nodes exclusively.
+# Every shipped cluster profile holds its nodes exclusively; local
+# jobs run on a machine other users may share, so they are refused.
 for f in "$srcdir"/profiles/*.conf; do
 	site=$(basename "$f" .conf)
+	test "$site" = local && continue
 	allow -s "$site" -N 2 -L torchrun -r c10d
 done
+refuse 2 "ddpgen: rdzv: c10d on this machine, which local jobs do not hold: $risk; use static, or accept the risk with c10d_shared = true" \
+    -s local -N 2 -L torchrun -r c10d
 allow -s "$T/accepted.conf" -N 2
 allow -s "$T/accepted.conf" -N 1
 # Static stays allowed everywhere.
