@@ -1,5 +1,5 @@
 /* doctor.c: ddprank doctor's checks, the findings' wire format and the
- * report; the network part (node 0 gathering) is in doctor_net.c. */
+ * report; the network part (node 0 gathering) is in doctor-net.c. */
 #include "config.h"
 
 #include <sys/types.h>

@@ -136,7 +136,7 @@ void	doctor_check_launcher(struct doctor_node *,
 void	doctor_check_gpus(struct doctor_node *, const struct doctor_opts *,
 	    const struct doctor_sys *);
 void	doctor_check_env(struct doctor_node *, const struct doctor_sys *);
-/* The binding (doctor_bind.c): the plan o->bind asks for can be made on
+/* The binding (doctor-bind.c): the plan o->bind asks for can be made on
  * this node, and every process of this user and job (the scheduler
  * row's job variable alike) that a binding step bound (BIND_PLAN_VAR
  * and LOCAL_RANK in its environment) runs on its rank's CPUs; a WARN
@@ -165,7 +165,7 @@ int	doctor_torch_local_addr(const char *launcher,
  * once; hide: the port is the job's secret and no message names it. */
 void	doctor_check_port(struct doctor_node *, const char *addr, int hide);
 
-/* The known variables (doctor_vars.c), sorted, NULL-terminated, and the
+/* The known variables (doctor-vars.c), sorted, NULL-terminated, and the
  * prefixes checked against them. */
 extern const char *const doctor_known_vars[];
 extern const char *const doctor_var_prefixes[];

@@ -18,7 +18,7 @@ code_vars() {
 	grep -nE '"(SLURM|SLURMD|CCP|PBS|LSB|FLUX|CSM|DDPGEN_LOCAL)_[A-Z_]*' "$@" |
 	    grep -vE ':[0-9]+:[[:space:]]*(/?\*|//)'
 }
-for f in rank.c doctor.c doctor_dir.c doctor_net.c doctor_vars.c \
+for f in rank.c doctor.c doctor-dir.c doctor-net.c doctor-vars.c \
     exchange.c exchange-dir.c exchange-table.c exchange-msg.c \
     exchange-clean.c restart.c; do
 	check "$f exists" test -f "$src/$f" || continue

@@ -1,4 +1,4 @@
-/* doctor_vars.c: the environment variables ddprank doctor knows, as data.
+/* doctor-vars.c: the environment variables ddprank doctor knows, as data.
  *
  * A variable with one of the prefixes below that is not in this list is
  * reported: a failure when it is within two edits of a known name (a

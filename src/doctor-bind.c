@@ -1,4 +1,4 @@
-/* doctor_bind.c: ddprank doctor's binding check (doctor.h): the plan
+/* doctor-bind.c: ddprank doctor's binding check (doctor.h): the plan
  * can be made on this node, and the processes a binding step bound run
  * where their plan put them. */
 #include "config.h"

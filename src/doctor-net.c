@@ -1,4 +1,4 @@
-/* doctor_net.c: ddprank doctor across nodes: node 0 gathers the
+/* doctor-net.c: ddprank doctor across nodes: node 0 gathers the
  * findings on the master address and the doctor's own port (port_doctor:
  * never the training's, which a listener would show every user of the
  * node) through gather.c, and every other node sends its findings there,

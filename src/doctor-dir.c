@@ -1,4 +1,4 @@
-/* doctor_dir.c: ddprank doctor under HPC Pack (--exchange dir:PATH):
+/* doctor-dir.c: ddprank doctor under HPC Pack (--exchange dir:PATH):
  * the nodes cannot count on a node list, so each one writes its findings
  * into a directory of the shared one, named after the run, and node 0
  * (task 1) reads them, through gather-dir.c; every wait is bounded, as
