@@ -5,6 +5,7 @@
 #include <sys/socket.h>
 
 #include <errno.h>
+#include <stddef.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -30,30 +31,16 @@
 #include "util.h"
 #include "xmalloc.h"
 
+/* In the order of cmds[]. */
 enum cmd {
+	CMD_ENV,
 	CMD_BIND,
 	CMD_DOCTOR,
-	CMD_ENV,
 	CMD_EXEC,
 	CMD_HOSTS,
 	CMD_IP,
 	CMD_KEY,
 	CMD_PORT
-};
-
-/* Each subcommand and the short options it takes. */
-static const struct cmdinfo {
-	const char	*name;
-	const char	*opts;
-} cmds[] = {
-	{ "bind", "bRXEnyl" },
-	{ "doctor", "sfiCpPrNxT46FGLWDbRXn" },
-	{ "env", "sfiCpPrFxTN" },
-	{ "exec", "sfiCpPrxTNLnabRH" },
-	{ "hosts", "sf" },
-	{ "ip", "i46m" },
-	{ "key", "" },
-	{ "port", "pP" }
 };
 
 struct options {
@@ -79,6 +66,65 @@ struct options {
 	int			 bind_set;	/* --bind given */
 	int			 argc;	/* operands */
 	char			**argv;
+};
+
+static int	cmd_bind(struct options *);
+static int	cmd_doctor(struct options *);
+static int	cmd_env(struct options *);
+static int	cmd_exec(struct options *);
+static int	cmd_hosts(struct options *);
+static int	cmd_ip(struct options *);
+static int	cmd_key(struct options *);
+static int	cmd_port(struct options *);
+
+/* Each subcommand (tmux's cmd_entry is the model): its name, the short
+ * options it takes, what runs it, and its usage: the forms, one a line
+ * after "ddprank ", a line that starts with a tab continuing the form
+ * above it. ddprank with no subcommand is env, the first row. */
+static const struct cmd_entry {
+	const char	*name;
+	const char	*opts;
+	int		(*exec)(struct options *);
+	const char	*usage;
+} cmds[] = {
+	{ "env", "sfiCpPrFxTN", cmd_env,
+	  "[env]\n"
+	  "\t[--scheduler auto|slurm|hpcpack|flux|pbs|lsf|local|hostfile]\n"
+	  "\t[--hostfile FILE] [--iface REGEX] [--comm-iface REGEX]\n"
+	  "\t[--port N|auto]\n"
+	  "\t[--port-range LO-HI] [--rdzv static|c10d] [--nnodes N]\n"
+	  "\t[--exchange dir:PATH|mpi] [--exchange-timeout SECONDS]\n"
+	  "\t[--format sh|json]" },
+	{ "bind", "bRXEnyl", cmd_bind,
+	  "bind --explain [--bind none|numa|gpu] [--bind-reserve CPUS]\n"
+	  "\t[--nproc-per-node N] [--topology FILE]\n"
+	  "bind [--python] [--local-rank-arg] -- COMMAND [ARGS...]" },
+	{ "doctor", "sfiCpPrNxT46FGLWDbRXn", cmd_doctor,
+	  "doctor [--scheduler S] [--hostfile FILE] [--iface REGEX]\n"
+	  "\t[--comm-iface REGEX] [--rdzv static|c10d]\n"
+	  "\t[-4|-6] [--port N|auto] [--port-range LO-HI] [--nnodes N]\n"
+	  "\t[--exchange dir:PATH] [--exchange-timeout SECONDS]\n"
+	  "\t[--launcher NAME] [--deep] [--gpus N] [--wait SECONDS]\n"
+	  "\t[--bind none|numa|gpu] [--bind-reserve CPUS]\n"
+	  "\t[--nproc-per-node N] [--topology FILE]\n"
+	  "\t[--format text|json]" },
+	{ "exec", "sfiCpPrxTNLnabRH", cmd_exec,
+	  "exec [--scheduler S] [--hostfile FILE] [--iface REGEX]\n"
+	  "\t[--comm-iface REGEX]\n"
+	  "\t[--port N|auto] [--port-range LO-HI] [--rdzv static|c10d]\n"
+	  "\t[--nnodes N] [--exchange dir:PATH|mpi]\n"
+	  "\t[--exchange-timeout SECONDS] [--launcher NAME]\n"
+	  "\t[--launcher-at N] [--nproc-per-node N]\n"
+	  "\t[--bind none|numa|gpu] [--bind-reserve CPUS]\n"
+	  "\t[--bind-nic-var NAME] -- COMMAND [ARGS...]" },
+	{ "hosts", "sf", cmd_hosts,
+	  "hosts [--scheduler S] [--hostfile FILE] [HOSTLIST]" },
+	{ "ip", "i46m", cmd_ip,
+	  "ip --iface REGEX [-4|-6] [--first-node]" },
+	{ "key", "", cmd_key,
+	  "key" },
+	{ "port", "pP", cmd_port,
+	  "port [--port N|auto] [--port-range LO-HI]" }
 };
 
 static const char optstr[] = "+:46C:Df:F:G:hi:L:n:N:p:P:r:s:T:VW:x:";
@@ -113,41 +159,31 @@ static const struct option longopts[] = {
 	{ NULL,		0,			NULL, 0 }
 };
 
+/* The forms of cmds[], then --help and --version; in one write, as the
+ * usage follows a message on standard error. */
 static void
 usage(FILE *f)
 {
-	fprintf(f,
-"usage: ddprank [env]\n"
-"               [--scheduler auto|slurm|hpcpack|flux|pbs|lsf|local|hostfile]\n"
-"               [--hostfile FILE] [--iface REGEX] [--comm-iface REGEX]\n"
-"               [--port N|auto]\n"
-"               [--port-range LO-HI] [--rdzv static|c10d] [--nnodes N]\n"
-"               [--exchange dir:PATH|mpi] [--exchange-timeout SECONDS]\n"
-"               [--format sh|json]\n"
-"       ddprank bind --explain [--bind none|numa|gpu] [--bind-reserve CPUS]\n"
-"               [--nproc-per-node N] [--topology FILE]\n"
-"       ddprank bind [--python] [--local-rank-arg] -- COMMAND [ARGS...]\n"
-"       ddprank doctor [--scheduler S] [--hostfile FILE] [--iface REGEX]\n"
-"               [--comm-iface REGEX] [--rdzv static|c10d]\n"
-"               [-4|-6] [--port N|auto] [--port-range LO-HI] [--nnodes N]\n"
-"               [--exchange dir:PATH] [--exchange-timeout SECONDS]\n"
-"               [--launcher NAME] [--deep] [--gpus N] [--wait SECONDS]\n"
-"               [--bind none|numa|gpu] [--bind-reserve CPUS]\n"
-"               [--nproc-per-node N] [--topology FILE]\n"
-"               [--format text|json]\n"
-"       ddprank exec [--scheduler S] [--hostfile FILE] [--iface REGEX]\n"
-"               [--comm-iface REGEX]\n"
-"               [--port N|auto] [--port-range LO-HI] [--rdzv static|c10d]\n"
-"               [--nnodes N] [--exchange dir:PATH|mpi]\n"
-"               [--exchange-timeout SECONDS] [--launcher NAME]\n"
-"               [--launcher-at N] [--nproc-per-node N]\n"
-"               [--bind none|numa|gpu] [--bind-reserve CPUS]\n"
-"               [--bind-nic-var NAME] -- COMMAND [ARGS...]\n"
-"       ddprank hosts [--scheduler S] [--hostfile FILE] [HOSTLIST]\n"
-"       ddprank ip --iface REGEX [-4|-6] [--first-node]\n"
-"       ddprank key\n"
-"       ddprank port [--port N|auto] [--port-range LO-HI]\n"
-"       ddprank --help | --version\n");
+	struct buf	 b;
+	const char	*lead = "usage: ", *p, *end;
+	size_t		 i;
+
+	buf_init(&b);
+	for (i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+		for (p = cmds[i].usage; *p != '\0'; p = end + (*end != '\0')) {
+			end = p + strcspn(p, "\n");
+			if (*p == '\t')
+				buf_addf(&b, "%15s%.*s\n", "",
+				    (int)(end - p - 1), p + 1);
+			else
+				buf_addf(&b, "%sddprank %.*s\n", lead,
+				    (int)(end - p), p);
+			lead = "       ";
+		}
+	}
+	buf_adds(&b, "       ddprank --help | --version\n");
+	fwrite(b.s, 1, b.len, f);
+	buf_free(&b);
 }
 
 /* Everything printed reached standard output: XC_OK, or one line on
@@ -201,52 +237,52 @@ optname(int c)
 	return s;
 }
 
-static void
+/* The numeric options: the field each sets (an int, or a uint64_t),
+ * its bounds, and what the message calls it. */
+static const struct numopt {
+	int		 c;
+	size_t		 off;		/* in struct options */
+	int		 u64;		/* the field is a uint64_t */
+	long long	 min, max;
+	const char	*what;
+} numopts[] = {
+	{ 'a', offsetof(struct options, ex.launcher_at), 0, 0, 1024,
+	  "number" },
+	{ 'G', offsetof(struct options, doc.gpus), 1, 0, 1024, "number" },
+	{ 'n', offsetof(struct options, ex.nproc), 0, 1, 1024, "number" },
+	{ 'N', offsetof(struct options, ro.nnodes), 1, 1,
+	  (long long)HOSTLIST_MAX_HOSTS, "number" },
+	{ 'T', offsetof(struct options, xo.timeout), 0, 1,
+	  EXCHANGE_TIMEOUT_MAX, "number of seconds" },
+	{ 'W', offsetof(struct options, doc.wait), 0, 1, DOCTOR_WAIT_MAX,
+	  "number of seconds" }
+};
+
+/* Sets c's field of numopts[] from arg; 0 if c is not a numeric
+ * option. */
+static int
 parse_number(struct options *o, int c, const char *arg)
 {
-	long long	v;
+	const struct numopt	*n;
+	long long		 v;
+	char			*field;
 
-	if (c == 'W') {
-		if (util_strtonum(arg, 1, DOCTOR_WAIT_MAX, &v) == -1)
-			exit(util_report(XC_USAGE, "--wait: '%s' is not a number "
-			    "of seconds from 1 to %d", arg, DOCTOR_WAIT_MAX));
-		o->doc.wait = (int)v;
-		return;
+	for (n = numopts; n < numopts + sizeof numopts / sizeof numopts[0];
+	    n++) {
+		if (n->c != c)
+			continue;
+		if (util_strtonum(arg, n->min, n->max, &v) == -1)
+			exit(util_report(XC_USAGE, "%s: '%s' is not a %s from "
+			    "%lld to %lld", optname(c), arg, n->what, n->min,
+			    n->max));
+		field = (char *)o + n->off;
+		if (n->u64)
+			*(uint64_t *)(void *)field = (uint64_t)v;
+		else
+			*(int *)(void *)field = (int)v;
+		return 1;
 	}
-	if (c == 'a') {
-		if (util_strtonum(arg, 0, 1024, &v) == -1)
-			exit(util_report(XC_USAGE, "--launcher-at: '%s' is not a "
-			    "number from 0 to 1024", arg));
-		o->ex.launcher_at = (int)v;
-		return;
-	}
-	if (c == 'n') {
-		if (util_strtonum(arg, 1, 1024, &v) == -1)
-			exit(util_report(XC_USAGE, "--nproc-per-node: '%s' is not a "
-			    "number from 1 to 1024", arg));
-		o->ex.nproc = o->bind.nranks = (int)v;
-		return;
-	}
-	if (c == 'G') {
-		if (util_strtonum(arg, 0, 1024, &v) == -1)
-			exit(util_report(XC_USAGE, "--gpus: '%s' is not a number "
-			    "from 0 to 1024", arg));
-		o->doc.gpus = (uint64_t)v;
-		return;
-	}
-	if (c == 'T') {
-		if (util_strtonum(arg, 1, EXCHANGE_TIMEOUT_MAX, &v) == -1)
-			exit(util_report(XC_USAGE, "--exchange-timeout: '%s' is not "
-			    "a number of seconds from 1 to %d", arg,
-			    EXCHANGE_TIMEOUT_MAX));
-		o->xo.timeout = (int)v;
-		o->timeout_set = 1;
-		return;
-	}
-	if (util_strtonum(arg, 1, (long long)HOSTLIST_MAX_HOSTS, &v) == -1)
-		exit(util_report(XC_USAGE, "--nnodes: '%s' is not a number from 1 "
-		    "to %llu", arg, HOSTLIST_MAX_HOSTS));
-	o->ro.nnodes = (uint64_t)v;
+	return 0;
 }
 
 /* env writes sh or json, doctor text or json. */
@@ -268,17 +304,12 @@ parse_value(struct options *o, int c, const char *arg)
 	char			*cause, *names;
 	int			 i, rc = 0;
 
+	o->timeout_set |= c == 'T';
+	if (parse_number(o, c, arg))
+		return;
 	switch (c) {
 	case 'x':
 		rc = exchange_parse(&o->xo, arg, &cause);
-		break;
-	case 'a':
-	case 'G':
-	case 'n':
-	case 'N':
-	case 'T':
-	case 'W':
-		parse_number(o, c, arg);
 		break;
 	case 'p':
 		rc = vocab_port_parse(arg, &o->ro.port, &cause);
@@ -507,6 +538,7 @@ parse_args(struct options *o, int argc, char **argv)
 	}
 	o->argc = argc - optind;
 	o->argv = argv + optind;
+	o->bind.nranks = o->ex.nproc;
 	parse_operands(o);
 	parse_iface(o);
 }
@@ -802,11 +834,12 @@ cmd_ip(struct options *o)
 /* Makes the key file if there is none, and checks it either way: the
  * path on standard output. */
 static int
-cmd_key(void)
+cmd_key(struct options *o)
 {
 	char	*home, *cause;
 	int	 made;
 
+	(void)o;
 	if ((home = key_home()) == NULL)
 		return util_report(XC_FAIL, "key: no home directory (HOME is "
 		    "unset, and the password database has none)");
@@ -837,7 +870,7 @@ int
 main(int argc, char **argv)
 {
 	struct options	o;
-	int		xc = XC_FAIL;
+	int		xc;
 
 	util_progname = "ddprank";
 	(void)atexit(drain_stderr);
@@ -848,32 +881,7 @@ main(int argc, char **argv)
 	o.xo.timeout = EXCHANGE_TIMEOUT_DEFAULT;
 	o.doc.wait = DOCTOR_WAIT_DEFAULT;
 	parse_args(&o, argc, argv);
-	switch (o.cmd) {
-	case CMD_BIND:
-		xc = cmd_bind(&o);
-		break;
-	case CMD_DOCTOR:
-		xc = cmd_doctor(&o);
-		break;
-	case CMD_ENV:
-		xc = cmd_env(&o);
-		break;
-	case CMD_EXEC:
-		xc = cmd_exec(&o);
-		break;
-	case CMD_HOSTS:
-		xc = cmd_hosts(&o);
-		break;
-	case CMD_IP:
-		xc = cmd_ip(&o);
-		break;
-	case CMD_KEY:
-		xc = cmd_key();
-		break;
-	case CMD_PORT:
-		xc = cmd_port(&o);
-		break;
-	}
+	xc = cmds[o.cmd].exec(&o);
 	if (o.ro.rx != NULL)
 		rx_free(&o.rx);
 	if (o.ro.comm_rx != NULL || o.doc.comm_rx != NULL)
