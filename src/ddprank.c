@@ -1,4 +1,5 @@
-/* ddprank.c: ddprank's options and subcommands; the work is in rank.c. */
+/* ddprank.c: ddprank's options and subcommands, dispatched by the rows of
+ * cmds[]; the work is in rank.c, and exec's around it in rank-exec.c. */
 #include "config.h"
 
 #include <sys/types.h>
