@@ -260,6 +260,25 @@ util_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
+int
+util_report(int xc, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	util_vwarn(fmt, ap);
+	va_end(ap);
+	return xc;
+}
+
+int
+util_report_cause(int xc, char *cause)
+{
+	util_warn("%s", cause);
+	free(cause);
+	return xc;
+}
+
 void
 util_searchpath(struct strlist *dirs, const char *var, const char *sub,
     const char *(*getenv_fn)(const char *), const char *exedir)

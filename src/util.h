@@ -56,6 +56,11 @@ void	 util_vwarn(const char *, va_list)
 	    __attribute__((format(printf, 1, 0)));
 void	 util_warn(const char *, ...)
 	    __attribute__((format(printf, 1, 2)));
+/* util_warn, then returns xc, an exit status. */
+int	 util_report(int xc, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+/* util_warn of cause, which it frees; returns xc. */
+int	 util_report_cause(int xc, char *cause);
 
 /* The message for getopt_long's '?' or ':' (ch), called with opterr 0
  * and an optstring starting "+:": "-x: unknown option", "--name:
@@ -98,6 +103,8 @@ void	 util_searchpath(struct strlist *dirs, const char *var,
  * stops forwarding the tasks' output once a task has exited non-zero, so
  * ddprank drains its standard error before it exits with an error. */
 int	 util_drain(int fd, int max_ms);
+/* How long, at most, an error line may wait in the pipe at exit. */
+#define UTIL_DRAIN_MS	2000
 
 /* Control bytes (1-31 and 127): what may not stand raw in a line of a
  * generated script or a profile value that becomes one. */

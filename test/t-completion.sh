@@ -38,7 +38,7 @@ check "ddpgen --list-sites does not see the test's site: $sites" \
 
 # rank_opts SUB: the options ddprank SUB accepts, from its tables.
 rank_opts() {
-	letters=$(sed -n "s/^[[:space:]]*{ \"$1\", \"\([^\"]*\)\" }.*/\1/p" \
+	letters=$(sed -n "s/^[[:space:]]*{ \"$1\", \"\([^\"]*\)\",.*/\1/p" \
 	    "$srcdir/src/ddprank.c")
 	# ddprank key takes no option: its letters are empty.
 	grep -q "^[[:space:]]*{ \"$1\", \"" "$srcdir/src/ddprank.c" ||

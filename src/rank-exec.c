@@ -1,0 +1,321 @@
+/* rank-exec.c: ddprank exec once its options are parsed (rank-exec.h):
+ * the rank comes from rank_compute, as for ddprank env; the rest is
+ * here. Part of ddprank's main: it prints its one line and returns the
+ * exit status. */
+#include "config.h"
+
+#include <sys/types.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "auth.h"
+#include "bindrun.h"
+#include "exchange.h"
+#include "exitcode.h"
+#include "launcher.h"
+#include "nodes.h"
+#include "rank.h"
+#include "rank-exec.h"
+#include "restart.h"
+#include "util.h"
+#include "watch-run.h"
+#include "xmalloc.h"
+
+static const char *
+env_get(const char *name)
+{
+	return getenv(name);
+}
+
+/* What the training learns of the runs before it; the launcher starts
+ * with the checkpoint signal ignored, so that the signal, sent to every
+ * process of the step, stops the workers (which install a handler) and
+ * not the agent. */
+static int
+restart_setenv(int *signo)
+{
+	struct restart	 r;
+	char		 num[32], *cause;
+
+	if (restart_read(&r, env_get, &cause) == -1)
+		return util_report_cause(XC_USAGE, cause);
+	snprintf(num, sizeof num, "%lld", r.count);
+	if (setenv("DDPGEN_RESTART_COUNT", num, 1) == -1 ||
+	    setenv("DDPGEN_LAST_STOP", r.last_stop, 1) == -1)
+		return util_report(XC_FAIL, "setenv: %s", strerror(errno));
+	if (r.signo != 0 && signal(r.signo, SIG_IGN) == SIG_ERR)
+		return util_report(XC_FAIL, "signal: %s", strerror(errno));
+	*signo = r.signo;
+	return XC_OK;
+}
+
+/* Every python of the job runs the hook: like OpenSSH's StrictModes,
+ * only a file and directory that no other user can write count (owned
+ * by root or this user, not writable by group or others). */
+static int
+hook_trusted(const char *path)
+{
+	struct stat	st;
+
+	return stat(path, &st) == 0 &&
+	    (st.st_uid == 0 || st.st_uid == getuid()) &&
+	    (st.st_mode & (S_IWGRP | S_IWOTH)) == 0;
+}
+
+/* The directory of the legacy-store hook (python/sitecustomize.py;
+ * ddprank(1), LIBUV): beside this program in a build tree, else where
+ * it is installed; NULL if neither has it. Caller frees. */
+static char *
+hook_dir(void)
+{
+	char	 exe[PATH_MAX], *dir, *file;
+	ssize_t	 n;
+	int	 i;
+
+	for (i = 0; i < 2; i++) {
+		if (i == 0) {
+			if ((n = readlink("/proc/self/exe", exe,
+			    sizeof exe - 1)) <= 0)
+				continue;
+			exe[n] = '\0';
+			*strrchr(exe, '/') = '\0';
+			xasprintf(&dir, "%s/python", exe);
+		} else
+			dir = xstrdup(DDPGEN_DATADIR "/python");
+		xasprintf(&file, "%s/sitecustomize.py", dir);
+		n = access(file, R_OK) == 0 && hook_trusted(file) &&
+		    hook_trusted(dir);
+		free(file);
+		if (n)
+			return dir;
+		free(dir);
+	}
+	return NULL;
+}
+
+/* Puts the hook first on PYTHONPATH, for every python the launcher
+ * starts: a torch built without libuv then gets its legacy store. */
+static int
+hook_setenv(void)
+{
+	const char	*old = getenv("PYTHONPATH");
+	char		*dir, *path;
+	int		 rc;
+
+	if ((dir = hook_dir()) == NULL)
+		return XC_OK;
+	if (old != NULL && *old != '\0')
+		xasprintf(&path, "%s:%s", dir, old);
+	else
+		path = xstrdup(dir);
+	rc = setenv("PYTHONPATH", path, 1);
+	free(path);
+	free(dir);
+	if (rc == -1)
+		return util_report(XC_FAIL, "setenv PYTHONPATH: %s",
+		    strerror(errno));
+	return XC_OK;
+}
+
+/* DeepSpeed's hostfile, "HOST slots=1" a node, in an anonymous file
+ * the command inherits: path is its /dev/fd name. No shared directory
+ * is written, so no other user can plant or race one. */
+static int
+exec_hostfile(const struct rank *r, char *path, size_t len)
+{
+	struct buf	 b;
+	uint64_t	 i;
+	int		 fd, bad;
+	ssize_t		 n;
+
+	if ((fd = memfd_create("ddprank-hostfile", 0)) == -1)
+		return util_report(XC_FAIL, "hostfile: memfd_create: %s",
+		    strerror(errno));
+	buf_init(&b);
+	for (i = 0; i < r->nnodes; i++) {
+		if (r->hosts.n == r->nnodes)
+			buf_addf(&b, "%s slots=1\n", r->hosts.v[i]);
+		else
+			buf_addf(&b, "node%llu slots=1\n",
+			    (unsigned long long)i);
+	}
+	n = write(fd, b.s, b.len);
+	bad = n == -1 || (size_t)n != b.len;
+	buf_free(&b);
+	if (bad)
+		return util_report(XC_FAIL, "hostfile: write: %s", n == -1 ?
+		    strerror(errno) : "short write");
+	snprintf(path, len, "/dev/fd/%d", fd);
+	return XC_OK;
+}
+
+/* The command with the launcher's run-time flags (deepspeed's and
+ * accelerate's; none for torchrun and srun). */
+static int
+exec_argv(const struct rank_exec *x, const struct rank *r,
+    struct strlist *argv)
+{
+	struct launcher_run	 run;
+	char			 path[64], *cause;
+	int			 xc;
+
+	memset(&run, 0, sizeof run);
+	run.node_rank = r->node_rank;
+	run.nnodes = r->nnodes;
+	run.nproc = (unsigned long long)x->nproc;
+	run.addr = r->master_addr;
+	run.port = r->master_port;
+	run.hostfile = path;
+	if (x->ro->want_hosts &&
+	    (xc = exec_hostfile(r, path, sizeof path)) != XC_OK)
+		return xc;
+	if (launcher_argv(argv, x->launcher, x->argv, (size_t)x->argc,
+	    (size_t)x->launcher_at, &run, &cause) == -1)
+		return util_report_cause(XC_USAGE, cause);
+	return XC_OK;
+}
+
+/* The launch timeline's marks (rank_opts' mark). */
+static void
+exec_mark(void *arg, enum rank_mark m)
+{
+	timeline_mark(arg, m == RANK_MARK_RANK ? TL_RANK : TL_EXCHANGE);
+}
+
+/* What the timeline's reporter needs of r; a task other than its node's
+ * first (srun-direct) has none. */
+static void
+exec_timeline(struct rank_exec *x, const struct rank *r)
+{
+	struct tl_run	*t = &x->tlr;
+
+	x->tl.rank = r->node_rank;
+	x->tl.host = xstrdup(r->host != NULL ? r->host : "?");
+	t->per_process = x->ro->per_process;
+	if (r->local_rank != 0)
+		t->wait = 0;
+	t->nnodes = r->nnodes;
+	t->addr = xstrdup(r->master_addr);
+	t->port = r->master_port;
+	t->lo = x->ro->lo;
+	t->hi = x->ro->hi;
+	t->auth = x->auth;
+	t->env = &nodes_env_real;
+	t->sched = x->ro->sched;
+	t->hostfile = x->ro->hostfile;
+	t->dir = x->xo->method == EXCHANGE_DIR ? x->xo->dir : NULL;
+	t->job_start = timeline_job_start(env_get);
+}
+
+/* The launcher's variables and command: torchrun's PET_*, a worker's
+ * RANK and the rest (srun-direct), or flags. */
+static int
+exec_prepare(struct rank_exec *x, const struct rank *r,
+    struct rank_vars *vs, struct strlist *argv)
+{
+	int	pet = x->launcher->vars == LAUNCHER_VARS_PET;
+
+	exec_timeline(x, r);
+	rank_vars(vs, r, pet, x->rdzv);
+	if (x->launcher->vars == LAUNCHER_VARS_WORKER)
+		rank_vars_worker(vs, r);
+	return r->duplicate ? XC_OK : exec_argv(x, r, argv);
+}
+
+/* The binding (bindrun.c): after the worker's variables, LOCAL_RANK
+ * among them, are set. */
+static int
+exec_bind(const struct rank_exec *x)
+{
+	char	*warning = NULL, *cause = NULL;
+	int	 xc;
+
+	xc = bindrun_exec(x->bind, x->launcher->per_process, &warning,
+	    &cause);
+	if (warning != NULL)
+		util_warn("warning: %s", warning);
+	free(warning);
+	return xc == XC_OK ? xc : util_report_cause(xc, cause);
+}
+
+/* The checkpoint signal, for the watcher to pass on: where the
+ * scheduler sends it to the launcher's process group only. */
+static int
+exec_forward(const struct rank_exec *x, int signo)
+{
+	return signo != 0 && sched_get(nodes_sched_resolve(&nodes_env_real,
+	    x->ro->sched, x->ro->hostfile))->signals_group ? signo : 0;
+}
+
+int
+rank_exec_begin(struct rank_exec *x, struct rank_opts *ro)
+{
+	char	*cause;
+
+	timeline_begin(&x->tl);
+	if (timeline_wait(env_get(TL_WAIT_ENV), &x->tlr.wait, &cause) == -1)
+		return util_report_cause(XC_USAGE, cause);
+	ro->mark = exec_mark;
+	ro->mark_arg = &x->tl;
+	return XC_OK;
+}
+
+int
+rank_exec(struct rank_exec *x, const struct rank *r)
+{
+	struct rank_vars	vs;
+	struct strlist		argv;
+	size_t			i;
+	char			*cause;
+	int			xc, saved, signo = 0;
+
+	strlist_init(&argv);
+	if ((xc = exec_prepare(x, r, &vs, &argv)) != XC_OK || r->duplicate) {
+		rank_vars_free(&vs);
+		strlist_free(&argv);
+		/* One torchrun per node, however many MPI processes. */
+		return r->duplicate ? util_report(XC_OK, "a lower MPI rank on "
+		    "this node (same address) runs the command; this process "
+		    "exits") : xc;
+	}
+	for (i = 0; i < vs.n && xc == XC_OK; i++) {
+		if (setenv(vs.v[i].name, vs.v[i].value, 1) == -1)
+			xc = util_report(XC_FAIL, "setenv %s: %s",
+			    vs.v[i].name, strerror(errno));
+	}
+	rank_vars_free(&vs);
+	if (xc == XC_OK)
+		xc = exec_bind(x);
+	if (xc == XC_OK && (xc = restart_setenv(&signo)) == XC_OK &&
+	    (xc = hook_setenv()) == XC_OK) {
+		/* The command has no use for the secret: one copy fewer to
+		 * leak. */
+		(void)unsetenv(AUTH_ENV);
+		if (timeline_launch(&x->tl, &x->tlr, &cause) == -1)
+			util_report_cause(XC_OK, cause);
+		watch_start(argv.v, exec_forward(x, signo));
+		execvp(argv.v[0], argv.v);
+		saved = errno;
+		xc = saved == ENOENT || saved == ENOTDIR ? XC_NOTFOUND :
+		    XC_NOEXEC;
+		util_warn("cannot execute '%s': %s", argv.v[0],
+		    strerror(saved));
+	}
+	strlist_free(&argv);
+	return xc;
+}
+
+void
+rank_exec_free(struct rank_exec *x)
+{
+	timeline_node_free(&x->tl);
+	free((char *)x->tlr.addr);
+}
