@@ -192,6 +192,23 @@ START_TEST(test_gen_texts)
 }
 END_TEST
 
+/* runtime_names, which the profile's container key and --container
+ * read, holds each runtime row's name in the rows' order. */
+START_TEST(test_runtime_names)
+{
+	char	*s;
+	int	 i;
+
+	for (i = 0; runtime_names[i] != NULL; i++)
+		ck_assert_str_eq(runtime_get(i)->name, runtime_names[i]);
+	ck_assert_int_eq(i, RT_COUNT);
+	s = runtime_names_text();
+	ck_assert_str_eq(s, "none, shifter, podman-hpc, apptainer, pyxis or "
+	    "charliecloud");
+	free(s);
+}
+END_TEST
+
 static Suite *
 scheduler_suite(void)
 {
@@ -200,6 +217,7 @@ scheduler_suite(void)
 
 	tcase_add_test(tc, test_parse);
 	tcase_add_test(tc, test_gen_names);
+	tcase_add_test(tc, test_runtime_names);
 	tcase_add_test(tc, test_rows);
 	tcase_add_test(tc, test_texts);
 	tcase_add_test(tc, test_formats);
