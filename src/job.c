@@ -165,7 +165,7 @@ job_format(struct profile *p, const char *format, char **cause)
 	if ((dot = strrchr(t, '.')) != NULL && strchr(dot, '/') == NULL)
 		*dot = '\0';
 	free(p->template);
-	xasprintf(&p->template, "%s%s", t, f->ext);
+	xasprintf(&p->template, "%s%s", t, tmpl_ctx_ext(f->ctx));
 	free(t);
 	return XC_OK;
 }
