@@ -15,8 +15,10 @@
 #include "exitcode.h"
 #include "job.h"
 #include "jobcheck.h"
+#include "launcher.h"
 #include "profile.h"
 #include "util.h"
+#include "vocab.h"
 #include "xmalloc.h"
 
 /* The command line: the job's options and operands, and the rest. */
@@ -84,6 +86,15 @@ static const struct option longopts[] = {
 	{ NULL,			0,			NULL, 0 }
 };
 
+/* The words of a table, as usage's "a|b|c". */
+static void
+usage_words(FILE *f, const char *const *v)
+{
+	for (; *v != NULL; v++)
+		fprintf(f, "%s%s", *v, v[1] != NULL ? "|" : "");
+}
+
+/* The choices of -r, -L and --bind come from their tables. */
 static void
 usage(FILE *f)
 {
@@ -92,12 +103,18 @@ usage(FILE *f)
 "              [-t time] [-p partition] [-A account] [-q qos]\n"
 "              [-C constraint] [-J job-name] [-o file] [-f format]\n"
 "              [-e name[=value]] [-S command] [-P port|auto]\n"
-"              [-r static|c10d] [-L torchrun|srun|deepspeed|accelerate]\n"
+"              [-r ");
+	usage_words(f, rdzv_names);
+	fprintf(f, "] [-L ");
+	usage_words(f, launcher_names);
+	fprintf(f, "]\n"
 "              [-i regex] [-T template] [--ddprank path]\n"
 "              [--preflight | --no-preflight]\n"
 "              [--requeue | --no-requeue] [--signal-lead seconds]\n"
 "              [--container runtime] [--image image] [--local]\n"
-"              [--bind none|numa|gpu]\n"
+"              [--bind ");
+	usage_words(f, bind_names);
+	fprintf(f, "]\n"
 "              script [argument ...]\n"
 "       ddpgen --check file\n"
 "       ddpgen --list-sites\n"

@@ -16,7 +16,7 @@
 #include "tmpl.h"
 #include "util.h"
 
-static const struct gen_format flux_formats[] = { { "flux", ".sh" } };
+static const struct gen_format flux_formats[] = { { "flux", TMPL_SH } };
 
 /* The profile's keys that #flux: lines or the life cycle write. */
 static const char *const flux_keys[] = { "partition", "account",

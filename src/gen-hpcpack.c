@@ -30,7 +30,7 @@
 #define HPCPACK_CMD_EXPAND		260
 
 static const struct gen_format hpcpack_formats[] = {
-	{ "xml", ".xml" }, { "cmd", ".cmd" }, { "ps", ".ps1" }
+	{ "xml", TMPL_XML }, { "cmd", TMPL_CMD }, { "ps", TMPL_PS }
 };
 
 /* The profile's keys the job file or its tasks write. */

@@ -14,7 +14,7 @@
 #include "util.h"
 #include "vocab.h"
 
-static const struct gen_format local_formats[] = { { "local", ".sh" } };
+static const struct gen_format local_formats[] = { { "local", TMPL_SH } };
 
 /* The life cycle, which the script rehearses; no request: there is no
  * one to ask. */

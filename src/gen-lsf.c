@@ -15,7 +15,7 @@
 #include "util.h"
 #include "xmalloc.h"
 
-static const struct gen_format lsf_formats[] = { { "lsf", ".sh" } };
+static const struct gen_format lsf_formats[] = { { "lsf", TMPL_SH } };
 
 /* The profile's keys that #BSUB lines, jsrun or the life cycle write. */
 static const char *const lsf_keys[] = { "partition", "account",

@@ -12,7 +12,7 @@
 #include "script.h"
 #include "tmpl.h"
 
-static const struct gen_format pbs_formats[] = { { "pbs", ".sh" } };
+static const struct gen_format pbs_formats[] = { { "pbs", TMPL_SH } };
 
 /* The profile's keys that #PBS lines or the life cycle write. */
 static const char *const pbs_keys[] = { "partition", "account",

@@ -12,7 +12,7 @@
 #include "tmpl.h"
 #include "util.h"
 
-static const struct gen_format slurm_formats[] = { { "sh", ".sh" } };
+static const struct gen_format slurm_formats[] = { { "sh", TMPL_SH } };
 
 /* The profile's keys that sbatch options or the life cycle write. */
 static const char *const slurm_keys[] = { "partition", "account", "qos",

@@ -8,6 +8,7 @@
 #include "gen.h"
 #include "profile.h"
 #include "util.h"
+#include "xmalloc.h"
 
 /* In enum sched_id order from SCHED_GEN_FIRST, up to SCHED_HOSTFILE;
  * check_scheduler holds each row's sched to its place. */
@@ -53,47 +54,36 @@ char *
 gen_keys_text(enum sched_id s)
 {
 	const struct gen	*g = gen_get(s);
-	const char *const	*k;
-	struct buf		 b;
 
-	buf_init(&b);
-	for (k = g != NULL ? g->keys : NULL; k != NULL && *k != NULL; k++)
-		buf_add_item(&b, *k, k[1] == NULL, " and ");
-	if (b.len == 0)
-		buf_adds(&b, "none");
-	return buf_take(&b);
+	if (g == NULL || g->keys == NULL || g->keys[0] == NULL)
+		return xstrdup("none");
+	return words_join(g->keys, " and ");
 }
 
 char *
 gen_env_pass_text(void)
 {
-	const char	*t[GEN_COUNT];
-	struct buf	 b;
+	const char	*t[GEN_COUNT + 1];
 	size_t		 i, n = 0;
 
 	for (i = 0; i < GEN_COUNT; i++)
 		if (gen_table[i]->flags & GEN_ENV_PASS)
 			t[n++] = sched_get(gen_table[i]->sched)->title;
-	buf_init(&b);
-	for (i = 0; i < n; i++)
-		buf_add_item(&b, t[i], i + 1 == n, " and ");
-	return buf_take(&b);
+	t[n] = NULL;
+	return words_join(t, " and ");
 }
 
 char *
 gen_images_text(int image)
 {
-	const char	*t[GEN_COUNT];
-	struct buf	 b;
+	const char	*t[GEN_COUNT + 1];
 	size_t		 i, n = 0;
 
 	for (i = 0; i < GEN_COUNT; i++)
 		if (gen_table[i]->images & (1 << image))
 			t[n++] = sched_name(gen_table[i]->sched);
-	buf_init(&b);
-	for (i = 0; i < n; i++)
-		buf_add_item(&b, t[i], i + 1 == n, " or ");
-	return buf_take(&b);
+	t[n] = NULL;
+	return words_join(t, " or ");
 }
 
 const struct gen_format *

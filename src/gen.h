@@ -22,7 +22,7 @@ struct profile;
 /* An output format of ddpgen: the template extension it selects. */
 struct gen_format {
 	const char	*name;		/* --format */
-	const char	*ext;		/* ".sh" */
+	enum tmpl_ctx	 ctx;		/* its template's, and so its extension */
 };
 
 /* What a scheduler can do; a row's flags. */

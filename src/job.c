@@ -63,12 +63,15 @@ job_port(struct profile *p, const char *port, char **cause)
 static int
 job_rdzv(struct profile *p, const char *rdzv, char **cause)
 {
-	int	i;
+	char	*w;
+	int	 i;
 
 	if (rdzv == NULL)
 		return XC_OK;
 	if ((i = vocab_word(rdzv_names, rdzv)) == -1) {
-		util_fail(cause, "--rdzv: '%s' is not static or c10d", rdzv);
+		w = words_join(rdzv_names, " or ");
+		util_fail(cause, "--rdzv: '%s' is not %s", rdzv, w);
+		free(w);
 		return XC_USAGE;
 	}
 	p->rdzv = (enum rdzv)i;
@@ -162,7 +165,7 @@ job_format(struct profile *p, const char *format, char **cause)
 	if ((dot = strrchr(t, '.')) != NULL && strchr(dot, '/') == NULL)
 		*dot = '\0';
 	free(p->template);
-	xasprintf(&p->template, "%s%s", t, f->ext);
+	xasprintf(&p->template, "%s%s", t, tmpl_ctx_ext(f->ctx));
 	free(t);
 	return XC_OK;
 }

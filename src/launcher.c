@@ -202,12 +202,5 @@ launcher_argv(struct strlist *out, const struct launcher *l,
 char *
 launcher_names_text(void)
 {
-	struct buf	b;
-	size_t		i;
-
-	buf_init(&b);
-	for (i = 0; i < LAUNCHER_COUNT; i++)
-		buf_add_item(&b, launcher_table[i].name,
-		    i + 1 == LAUNCHER_COUNT, " or ");
-	return buf_take(&b);
+	return words_join(launcher_names, " or ");
 }

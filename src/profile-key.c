@@ -537,21 +537,18 @@ static int
 parse_enum(const char *const *names, const char *s, int *out,
     char **cause)
 {
-	struct buf	b;
-	char		*v;
-	int		 i;
+	char	*v, *w;
+	int	 i;
 
 	if ((i = vocab_word(names, s)) != -1) {
 		*out = i;
 		return 0;
 	}
-	buf_init(&b);
-	for (i = 0; names[i] != NULL; i++)
-		buf_add_item(&b, names[i], names[i + 1] == NULL, " or ");
+	w = words_join(names, " or ");
 	v = profile_vis(s);
-	util_fail(cause, "bad value '%s' (%s)", v, b.s);
+	util_fail(cause, "bad value '%s' (%s)", v, w);
 	free(v);
-	buf_free(&b);
+	free(w);
 	return -1;
 }
 

@@ -95,14 +95,7 @@ runtime_get(enum runtime_id id)
 char *
 runtime_names_text(void)
 {
-	struct buf	b;
-	int		i;
-
-	buf_init(&b);
-	for (i = 0; runtime_names[i] != NULL; i++)
-		buf_add_item(&b, runtime_names[i], runtime_names[i + 1] == NULL,
-		    " or ");
-	return buf_take(&b);
+	return words_join(runtime_names, " or ");
 }
 
 /* -1 and *cause: "'ITEM': WHY", the item made visible. */

@@ -7,6 +7,7 @@
 #include "hostlist.h"
 #include "scheduler.h"
 #include "util.h"
+#include "xmalloc.h"
 
 /* SLURM_NODELIST is the older name of SLURM_JOB_NODELIST, still set by
  * some wrappers and by Slurm itself for compatibility: the last resort.
@@ -213,21 +214,16 @@ sched_list_vars_text(void)
 char *
 sched_job_vars_text(enum sched_id s, enum sched_id first)
 {
-	const char	*vars[SCHED_COUNT];
-	struct buf	 b;
+	const char	*vars[SCHED_COUNT + 1];
 	size_t		 i, n = 0;
 
-	buf_init(&b);
-	if (sched_table[s].job_var != NULL) {
-		buf_adds(&b, sched_table[s].job_var);
-		return buf_take(&b);
-	}
+	if (sched_table[s].job_var != NULL)
+		return xstrdup(sched_table[s].job_var);
 	if (sched_table[first].job_var != NULL)
 		vars[n++] = sched_table[first].job_var;
 	for (i = 0; i < SCHED_COUNT; i++)
 		if (i != first && sched_table[i].job_var != NULL)
 			vars[n++] = sched_table[i].job_var;
-	for (i = 0; i < n; i++)
-		buf_add_item(&b, vars[i], i + 1 == n, " or ");
-	return buf_take(&b);
+	vars[n] = NULL;
+	return words_join(vars, " or ");
 }

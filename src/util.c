@@ -106,6 +106,19 @@ buf_add_item(struct buf *b, const char *word, int last, const char *conj)
 }
 
 char *
+words_join(const char *const *v, const char *conj)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	for (; *v != NULL; v++)
+		buf_add_item(&b, *v, v[1] == NULL, conj);
+	if (b.s == NULL)
+		buf_adds(&b, "");
+	return buf_take(&b);
+}
+
+char *
 buf_take(struct buf *b)
 {
 	char	*s = b->s;

@@ -30,6 +30,9 @@ char	*buf_take(struct buf *);
  * it, or conj (" or ", " and ") when last says it ends the list; nothing
  * before the first. */
 void	 buf_add_item(struct buf *, const char *, int, const char *);
+/* The NULL-terminated words v as one list, "a, b or c" with conj " or "
+ * (or " and "); "" for none. The caller frees it. */
+char	*words_join(const char *const *, const char *);
 
 /* A list of owned strings; v[n] is NULL so it can serve as an argv. */
 struct strlist {

@@ -21,6 +21,7 @@ START_TEST(test_find)
 		ck_assert_int_eq(launcher_find(launcher_names[i]), i);
 		ck_assert_str_eq(launcher_get(i)->name, launcher_names[i]);
 	}
+	ck_assert_int_eq(i, LAUNCHER_COUNT);
 	ck_assert_int_eq(launcher_find("/opt/venv/bin/deepspeed"),
 	    LAUNCHER_DEEPSPEED);
 	ck_assert_int_eq(launcher_find("python3"), LAUNCHER_TORCHRUN);
@@ -181,6 +182,30 @@ START_TEST(test_names)
 }
 END_TEST
 
+/* The one joiner behind every "a, b or c" in a message. */
+START_TEST(test_words_join)
+{
+	const char *const	 none[] = { NULL };
+	const char *const	 one[] = { "a", NULL };
+	const char *const	 two[] = { "a", "b", NULL };
+	const char *const	 three[] = { "a", "b", "c", NULL };
+	char			*s;
+
+	s = words_join(none, " or ");
+	ck_assert_str_eq(s, "");
+	free(s);
+	s = words_join(one, " or ");
+	ck_assert_str_eq(s, "a");
+	free(s);
+	s = words_join(two, " and ");
+	ck_assert_str_eq(s, "a and b");
+	free(s);
+	s = words_join(three, " or ");
+	ck_assert_str_eq(s, "a, b or c");
+	free(s);
+}
+END_TEST
+
 static Suite *
 launcher_suite(void)
 {
@@ -192,6 +217,7 @@ launcher_suite(void)
 	tcase_add_test(tc, test_argv);
 	tcase_add_test(tc, test_argv_at);
 	tcase_add_test(tc, test_names);
+	tcase_add_test(tc, test_words_join);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -111,14 +111,14 @@ START_TEST(test_formats)
 	f = gen_format("ps", &s);
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(s, SCHED_HPCPACK);
-	ck_assert_str_eq(f->ext, ".ps1");
+	ck_assert_str_eq(tmpl_ctx_ext(f->ctx), ".ps1");
 	f = gen_format("sh", &s);
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(s, SCHED_SLURM);
 	f = gen_format("pbs", &s);
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(s, SCHED_PBS);
-	ck_assert_str_eq(f->ext, ".sh");
+	ck_assert_str_eq(tmpl_ctx_ext(f->ctx), ".sh");
 	ck_assert_str_eq(gen_get(SCHED_PBS)->tmpl, "pbs.sh");
 	/* PBS has no warning signal: its script arms a timer. */
 	ck_assert_int_eq(gen_get(SCHED_PBS)->flags & GEN_WARN_SIGNAL, 0);
@@ -126,7 +126,7 @@ START_TEST(test_formats)
 	f = gen_format("lsf", &s);
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(s, SCHED_LSF);
-	ck_assert_str_eq(f->ext, ".sh");
+	ck_assert_str_eq(tmpl_ctx_ext(f->ctx), ".sh");
 	t = gen_formats_text(SCHED_AUTO);
 	ck_assert_str_eq(t, "sh, xml, cmd, ps, flux, pbs, lsf or local");
 	free(t);
@@ -142,7 +142,7 @@ START_TEST(test_formats)
 	f = gen_format("flux", &s);
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(s, SCHED_FLUX);
-	ck_assert_str_eq(f->ext, ".sh");
+	ck_assert_str_eq(tmpl_ctx_ext(f->ctx), ".sh");
 }
 END_TEST
 
@@ -192,6 +192,23 @@ START_TEST(test_gen_texts)
 }
 END_TEST
 
+/* runtime_names, which the profile's container key and --container
+ * read, holds each runtime row's name in the rows' order. */
+START_TEST(test_runtime_names)
+{
+	char	*s;
+	int	 i;
+
+	for (i = 0; runtime_names[i] != NULL; i++)
+		ck_assert_str_eq(runtime_get(i)->name, runtime_names[i]);
+	ck_assert_int_eq(i, RT_COUNT);
+	s = runtime_names_text();
+	ck_assert_str_eq(s, "none, shifter, podman-hpc, apptainer, pyxis or "
+	    "charliecloud");
+	free(s);
+}
+END_TEST
+
 static Suite *
 scheduler_suite(void)
 {
@@ -200,6 +217,7 @@ scheduler_suite(void)
 
 	tcase_add_test(tc, test_parse);
 	tcase_add_test(tc, test_gen_names);
+	tcase_add_test(tc, test_runtime_names);
 	tcase_add_test(tc, test_rows);
 	tcase_add_test(tc, test_texts);
 	tcase_add_test(tc, test_formats);

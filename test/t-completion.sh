@@ -5,7 +5,9 @@
 # TAB.  Each offers every option of the programs' option tables and no
 # other, the values of --site (the sites on the search path, here one
 # of DDPGEN_PROFILE_PATH), --format (those of the site's scheduler:
-# exactly those ddpgen accepts), --rdzv and ddprank's subcommands, and
+# exactly those ddpgen accepts), --rdzv, --launcher, --container, --bind
+# and --scheduler (the rows' words, read from the programs' refusals of
+# a bad word, which the tables build), ddprank's subcommands, and
 # knows which options take a value, so the word after one is never
 # taken for the training script.
 . "$(dirname "$0")/lib.sh"
@@ -54,6 +56,49 @@ rank_opts() {
 	} | sort | tr '\n' ' '
 }
 rank_cmds="bind doctor env exec hosts ip key port"
+
+# row_words PROG OPTION: the words OPTION takes, sorted on one line, as
+# PROG's refusal of a bad one lists them; those lists are built from the
+# tables (launcher, runtime, rdzv, bind and scheduler rows), so the
+# completions are held to the rows, not to a second hand-written list.
+row_words() {
+	"$1" "$2=-bad-" train.py 2>&1 >/dev/null |
+	    sed -n "s/.* is not \(.*\)\$/\1/p" |
+	    sed 's/, / /g; s/ or / /' | tr ' ' '\n' | sort | tr '\n' ' '
+}
+launchers=$(row_words ddpgen --launcher)
+runtimes=$(row_words ddpgen --container)
+binds=$(row_words ddpgen --bind)
+rdzvs=$(row_words ddpgen --rdzv)
+scheds=$(row_words ddprank --scheduler)
+check "cannot read the launcher rows: $launchers" matches "$launchers" "*torchrun *"
+check "cannot read the runtime rows: $runtimes" matches "$runtimes" "*apptainer *"
+check "cannot read the bind rows: $binds" matches "$binds" "*numa *"
+check "cannot read the rdzv rows: $rdzvs" matches "$rdzvs" "*c10d *"
+check "cannot read the scheduler rows: $scheds" matches "$scheds" "*slurm *"
+
+# zsh's _ddpgen names each list in a spec, "(a b c)" after the tag:
+# every such list is the rows' words.
+zsh_lists() {
+	sed -n "s/.*:$1:(\([^)]*\)).*/\1/p" "$comp/_ddpgen" |
+	    while read -r l; do
+		printf '%s\n' $l | sort | tr '\n' ' '
+		echo
+	    done
+}
+for pair in "launcher:$launchers" "runtime:$runtimes" "policy:$binds" \
+    "rendezvous:$rdzvs" "scheduler:$scheds"; do
+	tag=${pair%%:*}
+	want=${pair#*:}
+	n=0
+	while IFS= read -r got; do
+		n=$((n + 1))
+		expect_eq "_ddpgen: the $tag list $n is the rows'" "$got" "$want"
+	done <<EOT
+$(zsh_lists "$tag")
+EOT
+	check "_ddpgen lists no $tag" test "$n" -gt 0
+done
 
 # formats SITE: the formats ddpgen accepts for SITE, by trying each.
 formats() {
@@ -105,7 +150,11 @@ if check "bash-completion is not installed (Debian package bash-completion)" \
 		printf 'ddpgen train.py --\t\n'
 		printf 'ddpgen --nodes 2 -- --\t\n'
 		printf 'ddprank \t%s \n' "$rank_cmds"
-		printf 'ddprank --scheduler \tauto flux hostfile hpcpack local lsf pbs slurm \n'
+		printf 'ddprank --scheduler \t%s\n' "$scheds"
+		printf 'ddpgen --launcher \t%s\n' "$launchers"
+		printf 'ddpgen --container \t%s\n' "$runtimes"
+		printf 'ddpgen --bind \t%s\n' "$binds"
+		printf 'ddpgen --rdzv \t%s\n' "$rdzvs"
 		printf 'ddprank env --format \tjson sh \n'
 		printf 'ddprank exec --rdzv \tc10d static \n'
 		printf 'ddprank exec --nnodes 2 --rdz\t--rdzv \n'
@@ -176,8 +225,14 @@ if check "fish is not installed (Debian package fish)" \
 		    "$want"
 	done
 	expect_eq "fish: ddprank --scheduler" \
-	    "$(fish_complete 'ddprank --scheduler ')" \
-	    "auto flux hostfile hpcpack local lsf pbs slurm "
+	    "$(fish_complete 'ddprank --scheduler ')" "$scheds"
+	expect_eq "fish: --launcher" "$(fish_complete 'ddpgen --launcher ')" \
+	    "$launchers"
+	expect_eq "fish: --container" \
+	    "$(fish_complete 'ddpgen --container ')" "$runtimes"
+	expect_eq "fish: --bind" "$(fish_complete 'ddpgen --bind ')" "$binds"
+	expect_eq "fish: --rdzv rows" "$(fish_complete 'ddpgen --rdzv ')" \
+	    "$rdzvs"
 	expect_eq "fish: ddprank exec -- command" \
 	    "$(fish_complete 'ddprank exec -- ddpge')" "ddpgen "
 fi
