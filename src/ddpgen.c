@@ -106,7 +106,7 @@ usage(FILE *f)
 "              [-r ");
 	usage_words(f, rdzv_names);
 	fprintf(f, "] [-L ");
-	usage_words(f, launcher_names);
+	usage_words(f, launcher_names());
 	fprintf(f, "]\n"
 "              [-i regex] [-T template] [--ddprank path]\n"
 "              [--preflight | --no-preflight]\n"

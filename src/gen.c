@@ -18,10 +18,17 @@ static const struct gen *const gen_table[] = {
 #define GEN_COUNT	(sizeof gen_table / sizeof gen_table[0])
 _Static_assert(SCHED_GEN_FIRST + GEN_COUNT == SCHED_HOSTFILE, "gen_table");
 
-/* The rows' scheduler names, in the same order (check_scheduler holds
- * them to the rows). */
-const char *const gen_names[] = { "slurm", "hpcpack", "flux", "pbs", "lsf",
-    "local", NULL };
+const char *const *
+gen_names(void)
+{
+	static const char	*names[GEN_COUNT + 1];
+	size_t			 i;
+
+	if (names[0] == NULL)
+		for (i = 0; i < GEN_COUNT; i++)
+			names[i] = sched_get(gen_table[i]->sched)->name;
+	return names;
+}
 
 const struct gen *
 gen_get(enum sched_id s)

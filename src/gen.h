@@ -121,8 +121,9 @@ extern const struct gen gen_lsf;
 extern const struct gen gen_local;
 
 /* The names of the schedulers ddpgen generates jobs for, in enum order
- * from SCHED_GEN_FIRST, NULL-ended (the profile's scheduler key). */
-extern const char *const gen_names[];
+ * from SCHED_GEN_FIRST, NULL-ended (the profile's scheduler key): a
+ * vector filled from the rows' scheduler rows, which hold the names. */
+const char *const *gen_names(void);
 
 /* The row of the scheduler s, or NULL when ddpgen writes no jobs for it. */
 const struct gen *gen_get(enum sched_id s);

@@ -86,7 +86,7 @@ job_container(struct profile *p, const char *container, char **cause)
 
 	if (container == NULL)
 		return XC_OK;
-	if ((i = vocab_word(runtime_names, container)) == -1) {
+	if ((i = vocab_word(runtime_names(), container)) == -1) {
 		names = runtime_names_text();
 		util_fail(cause, "--container: '%s' is not %s", container,
 		    names);
@@ -122,7 +122,7 @@ job_launcher(struct profile *p, const char *name, char **cause)
 
 	if (name == NULL)
 		return XC_OK;
-	if ((i = vocab_word(launcher_names, name)) == -1) {
+	if ((i = vocab_word(launcher_names(), name)) == -1) {
 		util_fail(cause, "--launcher: '%s' is not %s", name,
 		    (names = launcher_names_text()));
 		free(names);

@@ -84,8 +84,17 @@ static const struct launcher launcher_table[LAUNCHER_COUNT] = {
 	},
 };
 
-const char *const launcher_names[] = { "torchrun", "srun", "deepspeed",
-    "accelerate", NULL };
+const char *const *
+launcher_names(void)
+{
+	static const char	*names[LAUNCHER_COUNT + 1];
+	size_t			 i;
+
+	if (names[0] == NULL)
+		for (i = 0; i < LAUNCHER_COUNT; i++)
+			names[i] = launcher_table[i].name;
+	return names;
+}
 
 const struct launcher *
 launcher_get(enum launcher_id id)
@@ -202,5 +211,5 @@ launcher_argv(struct strlist *out, const struct launcher *l,
 char *
 launcher_names_text(void)
 {
-	return words_join(launcher_names, " or ");
+	return words_join(launcher_names(), " or ");
 }

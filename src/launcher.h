@@ -79,7 +79,9 @@ struct launcher {
 	int		 rdzv;		/* torchrun's --rdzv applies */
 };
 
-extern const char *const launcher_names[];	/* NULL-ended */
+/* The rows' names in enum order, NULL-ended: a vector filled from the
+ * rows, which hold the one copy. */
+const char *const *launcher_names(void);
 
 const struct launcher *launcher_get(enum launcher_id);
 

@@ -50,6 +50,9 @@ struct key {
 	int			  flags;
 	int			  min, max;	/* K_INT, K_RANGE */
 	const char *const	 *names;	/* K_ENUM, in enum order */
+	/* K_ENUM whose words are a table's row names: the table's function
+	 * that gives them (gen_names, runtime_names), instead of names. */
+	const char *const	*(*rows)(void);
 	int			  base;		/* K_ENUM: the first name's value */
 	int			(*check)(const char *, char **);
 };

@@ -68,7 +68,7 @@ static const struct key keys[] = {
 	{ .name = "description", .type = K_STR, .off = OFF(description),
 	  .flags = KF_LINE | KF_REQUIRED | KF_WHERE },
 	{ .name = "scheduler", .type = K_ENUM, .off = OFF(scheduler),
-	  .flags = KF_REQUIRED | KF_WHERE, .names = gen_names,
+	  .flags = KF_REQUIRED | KF_WHERE, .rows = gen_names,
 	  .base = SCHED_GEN_FIRST },
 	{ .name = "discovery", .type = K_ENUM, .off = OFF(discovery),
 	  .flags = KF_WHERE, .names = profile_disc_names },
@@ -126,7 +126,7 @@ static const struct key keys[] = {
 	{ .name = "bind_nic_var", .type = K_STR, .off = OFF(bind_nic_var),
 	  .flags = KF_LINE | KF_WHERE, .check = check_var },
 	{ .name = "container", .type = K_ENUM, .off = OFF(container),
-	  .names = runtime_names },
+	  .rows = runtime_names },
 	{ .name = "image", .type = K_STR, .off = OFF(image),
 	  .flags = KF_LINE, .check = check_image },
 	{ .name = "container_mounts", .type = K_LIST,
@@ -533,6 +533,13 @@ parse_bool(const char *s, int *out, char **cause)
 	return 0;
 }
 
+/* The words of enum key k, in enum order. */
+static const char *const *
+key_names(const struct key *k)
+{
+	return k->rows != NULL ? k->rows() : k->names;
+}
+
 static int
 parse_enum(const char *const *names, const char *s, int *out,
     char **cause)
@@ -591,7 +598,7 @@ profile_key_item(const struct key *k, const char *s, int *out, char **cause)
 		rc = parse_bool(s, &n, &why);
 		break;
 	case K_ENUM:
-		rc = parse_enum(k->names, s, &n, &why);
+		rc = parse_enum(key_names(k), s, &n, &why);
 		n += k->base;
 		break;
 	case K_PORT:
@@ -638,8 +645,8 @@ profile_key_scalar(const struct profile *p, const struct key *k)
 	if (k->type == K_PORT && v == 0)
 		return xstrdup("auto");
 	if (k->type == K_ENUM && v - k->base >= 0 &&
-	    v - k->base < enum_count(k->names))
-		return xstrdup(k->names[v - k->base]);
+	    v - k->base < enum_count(key_names(k)))
+		return xstrdup(key_names(k)[v - k->base]);
 	xasprintf(&s, "%d", v);
 	return s;
 }

@@ -51,7 +51,7 @@ struct profile {
 	struct strlist	 chain;		/* every file loaded, base first */
 
 	char		*description;
-	enum sched_id	 scheduler;	/* one of gen_names (gen.h) */
+	enum sched_id	 scheduler;	/* one of gen_names() (gen.h) */
 	enum profile_disc discovery;
 	char		*iface;		/* PCRE2 pattern, checked at load */
 	char		*comm_iface;	/* Gloo's and NCCL's; "" = iface's */

@@ -10,12 +10,6 @@
 #include "util.h"
 #include "xmalloc.h"
 
-const char *const runtime_names[] = {
-	[RT_NONE] = "none", [RT_SHIFTER] = "shifter",
-	[RT_PODMAN_HPC] = "podman-hpc", [RT_APPTAINER] = "apptainer",
-	[RT_PYXIS] = "pyxis", [RT_CHARLIECLOUD] = "charliecloud", NULL
-};
-
 /*
  * Shifter (shifter.readthedocs.io, "shifter command", and NERSC's
  * "How to use Shifter" job scripts, read 2026-12): "#SBATCH
@@ -92,10 +86,22 @@ runtime_get(enum runtime_id id)
 	return &runtimes[id];
 }
 
+const char *const *
+runtime_names(void)
+{
+	static const char	*names[RT_COUNT + 1];
+	size_t			 i;
+
+	if (names[0] == NULL)
+		for (i = 0; i < RT_COUNT; i++)
+			names[i] = runtimes[i].name;
+	return names;
+}
+
 char *
 runtime_names_text(void)
 {
-	return words_join(runtime_names, " or ");
+	return words_join(runtime_names(), " or ");
 }
 
 /* -1 and *cause: "'ITEM': WHY", the item made visible. */

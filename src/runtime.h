@@ -8,7 +8,7 @@
 
 #include "util.h"
 
-/* The profile's container key: RT_NONE first, then runtime_names' order. */
+/* The profile's container key: RT_NONE first, then the rows' order. */
 enum runtime_id {
 	RT_NONE,
 	RT_SHIFTER,
@@ -59,8 +59,9 @@ struct runtime {
 /* The row of a runtime; RT_NONE's has a NULL argv and image NONE. */
 const struct runtime *runtime_get(enum runtime_id);
 
-/* The profile's words, indexed by enum runtime_id, NULL-ended. */
-extern const char *const runtime_names[];
+/* The profile's words, the rows' names indexed by enum runtime_id,
+ * NULL-ended: a vector filled from the rows, which hold the one copy. */
+const char *const *runtime_names(void);
 
 /* "none, shifter, ... or charliecloud", for messages; the caller frees. */
 char	*runtime_names_text(void);

@@ -9,8 +9,8 @@
 
 /* The schedulers. SCHED_AUTO (ddprank's --scheduler auto, and what a
  * zeroed struct holds) is none in particular. Those ddpgen generates jobs
- * for follow it, in the order of gen.h's gen_names, so the profile's
- * scheduler key is SCHED_GEN_FIRST plus an index into it. */
+ * for follow it, in the order of gen.c's table, so the profile's
+ * scheduler key is SCHED_GEN_FIRST plus an index into gen_names(). */
 enum sched_id {
 	SCHED_AUTO,
 	SCHED_SLURM,

@@ -266,7 +266,7 @@ script_vars(const struct job *job)
 	tmpl_set_list(v, "args", job->args, job->nargs);
 	script_set_node_commands(v, job);
 	tmpl_set(v, "container", p->container == RT_NONE ? "" :
-	    runtime_names[p->container]);
+	    runtime_get(p->container)->name);
 	tmpl_set(v, "image", p->image);
 	if (job->env_pass != NULL)
 		script_set_list(v, "env_pass", job->env_pass);

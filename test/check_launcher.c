@@ -9,19 +9,26 @@
 #include "launcher.h"
 #include "testlib.h"
 #include "util.h"
+#include "vocab.h"
 #include "xmalloc.h"
 
-/* A row's name, or a path ending in it, names the row; any other
+/* A row's name, or a path ending in it, names the row (so no two rows
+ * share a name, and --launcher's word finds that row); any other
  * program is torchrun-compatible. */
 START_TEST(test_find)
 {
-	int	i;
+	const char *const	*names = launcher_names();
+	char			*path;
+	int			 i;
 
-	for (i = 0; launcher_names[i] != NULL; i++) {
-		ck_assert_int_eq(launcher_find(launcher_names[i]), i);
-		ck_assert_str_eq(launcher_get(i)->name, launcher_names[i]);
+	for (i = 0; i < LAUNCHER_COUNT; i++) {
+		ck_assert_int_eq(launcher_find(launcher_get(i)->name), i);
+		ck_assert_int_eq(vocab_word(names, launcher_get(i)->name), i);
+		xasprintf(&path, "/opt/bin/%s", launcher_get(i)->name);
+		ck_assert_int_eq(launcher_find(path), i);
+		free(path);
 	}
-	ck_assert_int_eq(i, LAUNCHER_COUNT);
+	ck_assert_ptr_null(names[LAUNCHER_COUNT]);
 	ck_assert_int_eq(launcher_find("/opt/venv/bin/deepspeed"),
 	    LAUNCHER_DEEPSPEED);
 	ck_assert_int_eq(launcher_find("python3"), LAUNCHER_TORCHRUN);

@@ -14,6 +14,8 @@
 #include "gen.h"
 #include "profile.h"
 #include "profile-int.h"
+#include "runtime.h"
+#include "scheduler.h"
 #include "testlib.h"
 #include "util.h"
 #include "xmalloc.h"
@@ -503,6 +505,39 @@ START_TEST(test_enums)
 	ck_assert_int_eq(got, enums[_i].want);
 	profile_free(p);
 	free(text);
+}
+END_TEST
+
+/* The keys whose words are a table's rows: each row's own name (the
+ * back-end's scheduler row, the runtime row) is read as that row and
+ * spelt back as that name. */
+START_TEST(test_row_enums)
+{
+	const struct key	*ks = profile_key_find("scheduler");
+	const struct key	*kc = profile_key_find("container");
+	struct profile		*p = parse_ok(BASE);
+	const char		*name;
+	char			*s, *cause = NULL;
+	int			 i, got;
+
+	for (i = SCHED_GEN_FIRST; gen_get(i) != NULL; i++) {
+		name = sched_get(gen_get(i)->sched)->name;
+		ck_assert_int_eq(profile_key_item(ks, name, &got, &cause), 0);
+		ck_assert_int_eq(got, i);
+		p->scheduler = (enum sched_id)i;
+		ck_assert_str_eq(s = profile_key_scalar(p, ks), name);
+		free(s);
+	}
+	ck_assert_int_eq(i, SCHED_HOSTFILE);
+	for (i = 0; i < RT_COUNT; i++) {
+		name = runtime_get(i)->name;
+		ck_assert_int_eq(profile_key_item(kc, name, &got, &cause), 0);
+		ck_assert_int_eq(got, i);
+		p->container = (enum runtime_id)i;
+		ck_assert_str_eq(s = profile_key_scalar(p, kc), name);
+		free(s);
+	}
+	profile_free(p);
 }
 END_TEST
 
@@ -1897,6 +1932,7 @@ profile_suite(void)
 	tcase_add_test(tc, test_sched_keys);
 	tcase_add_loop_test(tc, test_enums, 0,
 	    sizeof enums / sizeof enums[0]);
+	tcase_add_test(tc, test_row_enums);
 	tcase_add_test(tc, test_bools);
 	tcase_add_test(tc, test_port_auto);
 	tcase_add_test(tc, test_syntax);

@@ -11,6 +11,7 @@
 #include "runtime.h"
 #include "scheduler.h"
 #include "testlib.h"
+#include "vocab.h"
 
 START_TEST(test_parse)
 {
@@ -33,12 +34,13 @@ END_TEST
  * a vars hook and places what every runtime's word needs. */
 START_TEST(test_gen_names)
 {
+	const char *const	*names = gen_names();
 	const struct gen	*g;
 	enum sched_id		 s;
 	int			 i, n = 0;
 
-	for (i = 0; gen_names[i] != NULL; i++) {
-		ck_assert_int_eq(sched_parse(gen_names[i], &s), 0);
+	for (i = 0; names[i] != NULL; i++) {
+		ck_assert_int_eq(sched_parse(names[i], &s), 0);
 		ck_assert_int_eq(s, SCHED_GEN_FIRST + i);
 		ck_assert_ptr_nonnull(g = gen_get(s));
 		ck_assert_int_eq(g->sched, s);
@@ -192,16 +194,18 @@ START_TEST(test_gen_texts)
 }
 END_TEST
 
-/* runtime_names, which the profile's container key and --container
- * read, holds each runtime row's name in the rows' order. */
+/* Each runtime row's name, read as the profile's container key and
+ * --container read it, gives back that row (so no two rows share a
+ * name); the messages list them in the rows' order. */
 START_TEST(test_runtime_names)
 {
-	char	*s;
-	int	 i;
+	const char *const	*names = runtime_names();
+	char			*s;
+	int			 i;
 
-	for (i = 0; runtime_names[i] != NULL; i++)
-		ck_assert_str_eq(runtime_get(i)->name, runtime_names[i]);
-	ck_assert_int_eq(i, RT_COUNT);
+	for (i = 0; i < RT_COUNT; i++)
+		ck_assert_int_eq(vocab_word(names, runtime_get(i)->name), i);
+	ck_assert_ptr_null(names[RT_COUNT]);
 	s = runtime_names_text();
 	ck_assert_str_eq(s, "none, shifter, podman-hpc, apptainer, pyxis or "
 	    "charliecloud");

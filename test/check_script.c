@@ -194,13 +194,13 @@ START_TEST(test_vars_backends)
 	size_t	 i, k;
 
 	/* A new back-end adds its line to each. */
-	for (i = 0; gen_names[i] != NULL; i++)
+	for (i = 0; gen_names()[i] != NULL; i++)
 		;
 	ck_assert_uint_eq(i, sizeof want / sizeof want[0]);
 	ck_assert_uint_eq(i, sizeof own / sizeof own[0]);
-	for (i = 0; gen_names[i] != NULL; i++) {
+	for (i = 0; gen_names()[i] != NULL; i++) {
 		xasprintf(&prof, "description = \"d\"\nscheduler = %s\n"
-		    "time = \"1-00:00:30\"\n", gen_names[i]);
+		    "time = \"1-00:00:30\"\n", gen_names()[i]);
 		s = render(prof, "[{{time|raw}}] [{{output|raw}}] "
 		    "[{{exclusive}}]", 2);
 		ck_assert_str_eq(s, want[i]);
