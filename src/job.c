@@ -100,12 +100,15 @@ job_container(struct profile *p, const char *container, char **cause)
 static int
 job_bind(struct profile *p, const char *bind, char **cause)
 {
-	int	i;
+	char	*w;
+	int	 i;
 
 	if (bind == NULL)
 		return XC_OK;
 	if ((i = vocab_word(bind_names, bind)) == -1) {
-		util_fail(cause, "--bind: '%s' is not none, numa or gpu", bind);
+		w = words_join(bind_names, " or ");
+		util_fail(cause, "--bind: '%s' is not %s", bind, w);
+		free(w);
 		return XC_USAGE;
 	}
 	p->bind = (enum bind_policy)i;
