@@ -310,7 +310,7 @@ parse_value(struct options *o, int c, const char *arg)
 		return;
 	switch (c) {
 	case 'x':
-		rc = exchange_parse(&o->xo, arg, &cause);
+		rc = exchange_parse(&o->xo, arg, exchange_have_mpi(), &cause);
 		break;
 	case 'p':
 		rc = vocab_port_parse(arg, &o->ro.port, &cause);

@@ -25,12 +25,13 @@
 #define EXCHANGE_RUN_HEX	32
 
 int
-exchange_parse(struct exchange_opts *o, const char *spec, char **cause)
+exchange_parse(struct exchange_opts *o, const char *spec, int have_mpi,
+    char **cause)
 {
 	size_t	n;
 
 	if (strcmp(spec, "mpi") == 0) {
-		if (!exchange_have_mpi())
+		if (!have_mpi)
 			return util_fail(cause, "ddprank was built without MPI "
 			    "support (./configure --with-mpi)");
 		o->method = EXCHANGE_MPI;

@@ -85,9 +85,11 @@ struct exchange_result {
 };
 
 /* Parses --exchange: "dir:PATH" (PATH absolute) or "mpi", which fails
- * when ddprank was built without MPI. Returns 0, or -1 and sets *cause.
- * Free with exchange_opts_free. */
-int	exchange_parse(struct exchange_opts *, const char *spec, char **cause);
+ * unless have_mpi (exchange_have_mpi(), which the caller asks: the MPI
+ * files call this one, never the other way). Returns 0, or -1 and sets
+ * *cause. Free with exchange_opts_free. */
+int	exchange_parse(struct exchange_opts *, const char *spec, int have_mpi,
+	    char **cause);
 void	exchange_opts_free(struct exchange_opts *);
 /* 1 if built with MPI. */
 int	exchange_have_mpi(void);
