@@ -28,52 +28,6 @@
  * written its report when a node gives up. */
 #define DOCTOR_FOLLOW_EXTRA	2
 
-/* Files what one node sent; a second claim on a rank is named. Returns
- * 1 when it is the first report of its rank. */
-static int
-doctor_file(void *arg, const char *msg, size_t len, uint64_t *rank)
-{
-	struct doctor_report	*r = arg;
-	struct doctor_node	 n, *slot;
-	char			*cause;
-
-	if (doctor_decode(&n, msg, len, &cause) == -1) {
-		free(cause);
-		return 0;
-	}
-	*rank = n.rank;
-	if (n.rank >= r->n) {
-		doctor_node_free(&n);
-		return 0;
-	}
-	slot = &r->v[n.rank];
-	/* Two nodes with one rank collide in the rendezvous; a second
-	 * node 0 would even host it. */
-	if (slot->reported) {
-		doctor_set(slot, DOCTOR_NODES, DOCTOR_FAIL, "%s also claims "
-		    "node rank %llu", n.host, (unsigned long long)n.rank);
-		doctor_node_free(&n);
-		return 0;
-	}
-	doctor_node_free(slot);
-	*slot = n;
-	slot->reported = 1;
-	return 1;
-}
-
-/* Node 0's side of the doctor's gather, TCP or directory. */
-void
-doctor_sink(struct gather_sink *s, struct doctor_report *r,
-    const struct gather_scope *sc)
-{
-	memset(s, 0, sizeof *s);
-	s->file = doctor_file;
-	s->arg = r;
-	s->label = DOCTOR_MAC_LABEL;
-	s->scope = sc;
-	s->want = r->n > 0 ? (size_t)r->n - 1 : 0;
-}
-
 /* Names for the nodes that may never report, from the node list. */
 static void
 doctor_names(struct doctor_report *r, const struct doctor_opts *o,

@@ -1,5 +1,6 @@
-/* doctor-report.c: the report: node 0 compares the nodes' findings,
- * decides the verdict and prints it as text or JSON. */
+/* doctor-report.c: the report: node 0 files each node's findings as
+ * the gather brings them (doctor_sink, for both gathers), compares
+ * them, decides the verdict and prints it as text or JSON. */
 #include "config.h"
 
 #include <stdio.h>
@@ -19,6 +20,52 @@ doctor_report_free(struct doctor_report *r)
 		doctor_node_free(&r->v[i]);
 	free(r->v);
 	memset(r, 0, sizeof *r);
+}
+
+/* Files what one node sent; a second claim on a rank is named. Returns
+ * 1 when it is the first report of its rank. */
+static int
+doctor_file(void *arg, const char *msg, size_t len, uint64_t *rank)
+{
+	struct doctor_report	*r = arg;
+	struct doctor_node	 n, *slot;
+	char			*cause;
+
+	if (doctor_decode(&n, msg, len, &cause) == -1) {
+		free(cause);
+		return 0;
+	}
+	*rank = n.rank;
+	if (n.rank >= r->n) {
+		doctor_node_free(&n);
+		return 0;
+	}
+	slot = &r->v[n.rank];
+	/* Two nodes with one rank collide in the rendezvous; a second
+	 * node 0 would even host it. */
+	if (slot->reported) {
+		doctor_set(slot, DOCTOR_NODES, DOCTOR_FAIL, "%s also claims "
+		    "node rank %llu", n.host, (unsigned long long)n.rank);
+		doctor_node_free(&n);
+		return 0;
+	}
+	doctor_node_free(slot);
+	*slot = n;
+	slot->reported = 1;
+	return 1;
+}
+
+/* Node 0's side of the doctor's gather, TCP or directory. */
+void
+doctor_sink(struct gather_sink *s, struct doctor_report *r,
+    const struct gather_scope *sc)
+{
+	memset(s, 0, sizeof *s);
+	s->file = doctor_file;
+	s->arg = r;
+	s->label = DOCTOR_MAC_LABEL;
+	s->scope = sc;
+	s->want = r->n > 0 ? (size_t)r->n - 1 : 0;
 }
 
 /* The master address and the training's port, as a report may show
