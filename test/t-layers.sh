@@ -2,8 +2,10 @@
 # t-layers.sh: what one scheduler is stays in its places. Its enum names
 # only scheduler.c (the table), the back-ends gen-*.c and launcher.c
 # (srun's row); ddprank's modules read the detected row, so no scheduler
-# variable is spelt in their code; and every part of the shell skeleton
-# a back-end's job includes exists for each shell scheduler.
+# variable is spelt in their code; the doctor's files call down their
+# layers, and the files of src/ call one way, with no cycle; and every
+# part of the shell skeleton a back-end's job includes exists for each
+# shell scheduler.
 . "$(dirname "$0")/lib.sh"
 
 src=$srcdir/src
@@ -71,6 +73,109 @@ upward=$(for f in $doctor_files; do
 done)
 expect_eq "the doctor's files call only the layers below their own" \
     "$upward" ""
+
+# Calls go one way between all the files of src/: no file calls, by
+# however long a way, back into a file it calls. callgraph prints
+# "A B FN FILE:LINE" for each call in file A of a function that file B
+# defines for other files (not static), outside comments and strings;
+# files that define the same functions (build-time alternatives:
+# mac-openssl.c and mac-own.c, exchange-mpi.c and exchange-nompi.c ...)
+# are one node, "a.c|b.c", and main is no file's.
+callgraph() {
+	(cd "$1" && awk '
+	function code(s) {
+		if (s ~ /^[ \t]*(\/\*|\*|\/\/)/)
+			return ""
+		gsub(/'\''([^'\''\\]|\\.)'\''/, "0", s)
+		gsub(/"([^"\\]|\\.)*"/, "\"\"", s)
+		gsub(/\/\*.*\*\//, "", s)
+		sub(/\/[*\/].*/, "", s)
+		return s
+	}
+	function node(f) { return (f in alt) ? alt[f] : f }
+	FNR == 1 { file = FILENAME; sub(/^\.\//, "", file) }
+	pass == 1 && /^[a-z_][a-z0-9_]*\(/ {
+		fn = $0
+		sub(/\(.*/, "", fn)
+		own[file, fn] = 1
+		if (prev !~ /^static/ && fn != "main") {
+			d = (fn in def) ? def[fn] "|" file : file
+			def[fn] = d
+		}
+	}
+	pass == 1 { prev = $0; next }
+	!grouped {
+		for (fn in def)
+			if (def[fn] ~ /\|/) {
+				n = split(def[fn], g, "|")
+				for (i = 1; i <= n; i++)
+					alt[g[i]] = def[fn]
+			}
+		grouped = 1
+	}
+	{
+		s = code($0)
+		while (match(s, /[a-z_][a-z0-9_]*\(/)) {
+			fn = substr(s, RSTART, RLENGTH - 1)
+			before = RSTART > 1 ? substr(s, RSTART - 1, 1) : ""
+			s = substr(s, RSTART + RLENGTH)
+			# A member (g->vars(), o.check()) is no call by name.
+			if (before ~ /[A-Za-z0-9_.>]/ || !(fn in def) ||
+			    own[file, fn])
+				continue
+			split(def[fn], g, "|")
+			if (node(file) != node(g[1]))
+				print node(file), node(g[1]), fn, \
+				    file ":" FNR
+		}
+	}' pass=1 ./*.c pass=2 ./*.c)
+}
+# cycles: of callgraph's lines, each call from A into B where B leads
+# back to A, with the shortest way back; one line per such call.
+cycles() {
+	awk '
+	!(($1, $2) in at) { at[$1, $2] = $3 " at " $4; out[$1] = out[$1] " " $2 }
+	function way(a, b,    q, from, h, t, x, n, i, y) {
+		h = t = 1
+		q[1] = a
+		from[a] = ""
+		while (h <= t) {
+			n = split(out[x = q[h++]], y, " ")
+			for (i = 1; i <= n; i++) {
+				if (y[i] in from)
+					continue
+				from[y[i]] = x
+				q[++t] = y[i]
+				if (y[i] != b)
+					continue
+				for (x = b; from[x] != ""; x = from[x])
+					b = from[x] " -> " b
+				return b
+			}
+		}
+		return ""
+	}
+	END {
+		for (e in at) {
+			split(e, ab, SUBSEP)
+			if ((back = way(ab[2], ab[1])) != "")
+				print ab[1] " calls " ab[2] "\047s " at[e] \
+				    "; back: " back
+		}
+	}' | sort
+}
+# The detector finds a cycle of three and the pair inside a longer chain.
+expect_eq "cycles finds a cycle" "$(printf '%s\n' 'a.c b.c f a.c:1' \
+    'b.c c.c g b.c:2' 'c.c a.c h c.c:3' 'c.c d.c i c.c:4' | cycles)" \
+"a.c calls b.c's f at a.c:1; back: b.c -> c.c -> a.c
+b.c calls c.c's g at b.c:2; back: c.c -> a.c -> b.c
+c.c calls a.c's h at c.c:3; back: a.c -> b.c -> c.c"
+callgraph "$src" >"$T/calls"
+check "the call graph holds ddprank.c's call of rank_compute" \
+    grep -q '^ddprank\.c rank\.c rank_compute ' "$T/calls"
+check "the call graph joins the MAC's alternatives" \
+    grep -q '^auth\.c mac-openssl\.c|mac-own\.c ' "$T/calls"
+expect_eq "calls between files go one way" "$(cycles <"$T/calls")" ""
 
 # Each shell scheduler's template is the skeleton, and renders alone.
 for s in slurm flux pbs lsf local; do
