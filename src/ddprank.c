@@ -286,6 +286,16 @@ parse_number(struct options *o, int c, const char *arg)
 	return 0;
 }
 
+/* An option's value that is none of its words: usage, with the words
+ * from the option's own vocabulary. */
+static void __attribute__((noreturn))
+not_a_word(const char *opt, const char *arg, const char *const *words)
+{
+	char	*w = words_join(words, " or ");
+
+	exit(util_report(XC_USAGE, "%s: '%s' is not %s", opt, arg, w));
+}
+
 /* env writes sh or json, doctor text or json. */
 static void
 parse_format(struct options *o, const char *arg)
@@ -330,8 +340,7 @@ parse_value(struct options *o, int c, const char *arg)
 		break;
 	case 'r':
 		if ((i = vocab_word(rdzv_names, arg)) == -1)
-			exit(util_report(XC_USAGE, "--rdzv: '%s' is not static "
-			    "or c10d", arg));
+			not_a_word("--rdzv", arg, rdzv_names);
 		o->rdzv = (enum rdzv)i;
 		break;
 	case 'F':
@@ -339,8 +348,7 @@ parse_value(struct options *o, int c, const char *arg)
 		break;
 	case 'b':
 		if ((i = vocab_word(bind_names, arg)) == -1)
-			exit(util_report(XC_USAGE, "--bind: '%s' is not none, "
-			    "numa or gpu", arg));
+			not_a_word("--bind", arg, bind_names);
 		o->bind.policy = (enum bind_policy)i;
 		o->bind_set = 1;
 		break;

@@ -197,12 +197,7 @@ doctor_dir_alone(struct doctor_report *r, struct doctor_node *self,
 		doctor_set(self, c, DOCTOR_FAIL, "%s", cause);
 		free(cause);
 	}
-	r->n = 1;
-	r->v = xcalloc(1, sizeof *r->v);
-	r->v[0] = *self;
-	r->v[0].reported = 1;
-	r->local = 1;
-	doctor_compare(r);
+	doctor_alone(r, self);
 }
 
 /* A node other than node 0: its findings into the run's directory. */

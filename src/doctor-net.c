@@ -120,17 +120,6 @@ doctor_send(const struct doctor_node *self, int wait,
 /* --- the whole run ------------------------------------------------------------- */
 
 static void
-doctor_alone(struct doctor_report *r, struct doctor_node *self)
-{
-	r->n = 1;
-	r->v = xcalloc(1, sizeof *r->v);
-	r->v[0] = *self;
-	r->v[0].reported = 1;
-	r->local = 1;
-	doctor_compare(r);
-}
-
-static void
 doctor_local(struct doctor_node *self, const struct doctor_opts *o,
     const struct doctor_sys *sys)
 {

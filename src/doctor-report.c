@@ -68,6 +68,19 @@ doctor_sink(struct gather_sink *s, struct doctor_report *r,
 	s->want = r->n > 0 ? (size_t)r->n - 1 : 0;
 }
 
+/* A report of this node's findings alone, when it could not send them
+ * (either gather): self's fields move into r. */
+void
+doctor_alone(struct doctor_report *r, struct doctor_node *self)
+{
+	r->n = 1;
+	r->v = xcalloc(1, sizeof *r->v);
+	r->v[0] = *self;
+	r->v[0].reported = 1;
+	r->local = 1;
+	doctor_compare(r);
+}
+
 /* The master address and the training's port, as a report may show
  * them: not the port when it is the job's secret. */
 static void

@@ -230,6 +230,9 @@ void	doctor_format_json(struct buf *, const struct doctor_report *);
  * set: it waits for r->n - 1 findings. */
 void	doctor_sink(struct gather_sink *, struct doctor_report *,
 	    const struct gather_scope *);
+/* This node's findings alone in r (r->local), compared: for a node
+ * whose gather failed. self's fields move into r. */
+void	doctor_alone(struct doctor_report *, struct doctor_node *);
 
 /* Runs the checks on this node, then: node 0 gathers the others'
  * findings into r; another node sends its own and sets *sent, or, when
