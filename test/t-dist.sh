@@ -22,7 +22,7 @@ if [ -e "$srcdir/.git" ]; then
 	    "$(comm -23 "$T/tracked" "$T/files")" ""
 fi
 for f in MANIFEST configure Makefile.in VERSION debian/rules \
-    contrib/modulefile.lua.in completion/_ddpgen test/golden/cori.out; do
+    contrib/modulefile.lua.in completion/_ddpgen test/golden/slurm/cori.out; do
 	check "the tarball holds $f" grep -qx "$f" "$T/files"
 done
 

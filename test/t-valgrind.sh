@@ -107,7 +107,7 @@ vg 2 "$DDPGEN" --nodes 2
 # Unknown site, a profile with several errors, a bad template.
 vg 3 "$DDPGEN" --site nosuch train.py
 vg 3 "$DDPGEN" --show-site nosuch
-vg 3 "$DDPGEN" --site "$srcdir/test/golden/bad.conf" train.py
+vg 3 "$DDPGEN" --site "$srcdir/test/golden/common/bad.conf" train.py
 printf 'description = "x"\nscheduler = slurm\nextends = "nosuch"\n' >ext.conf
 vg 3 "$DDPGEN" --site ./ext.conf train.py
 printf '#!/bin/bash\n{{#args}}{{.}}\n' >unclosed.sh
