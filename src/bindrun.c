@@ -16,7 +16,7 @@
 #include "bind.h"
 #include "bindrun.h"
 #include "cpuset.h"
-#include "exitcode.h"
+#include "fault.h"
 #include "topo.h"
 #include "util.h"
 #include "vocab.h"
@@ -25,8 +25,8 @@
 /* The largest device list a visible-devices variable may hold. */
 #define BINDRUN_MAXDEV	1024
 
-/* Sets *cause; returns XC_BIND, the status of every binding failure. */
-static int __attribute__((format(printf, 2, 3)))
+/* Sets *cause; returns FAULT_BIND, the status of every binding failure. */
+static enum fault __attribute__((format(printf, 2, 3)))
 bindrun_fail(char **cause, const char *fmt, ...)
 {
 	va_list	ap;
@@ -34,7 +34,7 @@ bindrun_fail(char **cause, const char *fmt, ...)
 	va_start(ap, fmt);
 	xvasprintf(cause, fmt, ap);
 	va_end(ap);
-	return XC_BIND;
+	return FAULT_BIND;
 }
 
 /* The variable that lists the devices the job sees for t's GPUs:
@@ -57,39 +57,38 @@ bindrun_visible_var(const struct topo *t)
 
 /* The device numbers the visible-devices variable lists, into *vis
  * (caller frees; NULL when the variable is unset). */
-static int
+static enum fault
 bindrun_visible(const struct topo *t, int **vis, size_t *n, char **cause)
 {
 	const char	*var = bindrun_visible_var(t), *s, *e;
 	char		*item;
 	long long	 v;
-	int		 rc;
+	enum fault	 xc;
 
 	*vis = NULL;
 	*n = 0;
 	if (var == NULL)
-		return XC_OK;
+		return FAULT_NONE;
 	s = getenv(var);
 	*vis = xreallocarray(NULL, BINDRUN_MAXDEV, sizeof **vis);
 	for (; *s != '\0' && *n < BINDRUN_MAXDEV; s = *e == ',' ? e + 1 : e) {
 		e = s + strcspn(s, ",");
 		item = xstrndup(s, (size_t)(e - s));
-		rc = util_strtonum(item, 0, BINDRUN_MAXDEV - 1, &v);
-		if (rc == -1) {
-			rc = bindrun_fail(cause, "%s: '%s' is not a device "
+		if (util_strtonum(item, 0, BINDRUN_MAXDEV - 1, &v) == -1) {
+			xc = bindrun_fail(cause, "%s: '%s' is not a device "
 			    "number: bind = gpu maps numbers to the node's "
 			    "GPUs in PCI bus order", var, item);
 			free(item);
-			return rc;
+			return xc;
 		}
 		free(item);
 		(*vis)[(*n)++] = (int)v;
 	}
-	return XC_OK;
+	return FAULT_NONE;
 }
 
 /* A positive number of local ranks from variable name, or 0 unset. */
-static int
+static enum fault
 bindrun_var_count(const char *name, size_t *n, char **cause)
 {
 	const char	*s = getenv(name);
@@ -97,32 +96,32 @@ bindrun_var_count(const char *name, size_t *n, char **cause)
 
 	*n = 0;
 	if (s == NULL)
-		return XC_OK;
+		return FAULT_NONE;
 	if (util_strtonum(s, 1, BIND_MAXRANKS, &v) == -1)
 		return bindrun_fail(cause, "%s: '%s' is not a number from 1 "
 		    "to %d", name, s, BIND_MAXRANKS);
 	*n = (size_t)v;
-	return XC_OK;
+	return FAULT_NONE;
 }
 
-int
+enum fault
 bindrun_plan(struct bind_plan *p, struct topo *t,
     const struct bindrun_opts *o, char **cause)
 {
 	struct bind_opts	 bo;
 	int			*vis = NULL;
 	size_t			 nvis = 0;
-	int			 xc;
+	enum fault		 xc;
 
 	memset(p, 0, sizeof *p);
 	memset(&bo, 0, sizeof bo);
 	if (topo_load(t, o->topology, cause) == -1)
-		return XC_BIND;
+		return FAULT_BIND;
 	bo.policy = o->policy;
 	bo.reserve = o->reserve;
 	bo.nranks = (size_t)o->nranks;
 	if (bo.nranks == 0 && (xc = bindrun_var_count("LOCAL_WORLD_SIZE",
-	    &bo.nranks, cause)) != XC_OK)
+	    &bo.nranks, cause)) != FAULT_NONE)
 		return xc;
 	/* One per GPU, or per NUMA domain; one on a node without (where
 	 * bind = gpu then says there is no GPU). */
@@ -131,16 +130,16 @@ bindrun_plan(struct bind_plan *p, struct topo *t,
 	if (bo.nranks == 0)
 		bo.nranks = 1;
 	if (o->policy == BIND_GPU &&
-	    (xc = bindrun_visible(t, &vis, &nvis, cause)) != XC_OK)
+	    (xc = bindrun_visible(t, &vis, &nvis, cause)) != FAULT_NONE)
 		return xc;
 	bo.visible = vis;
 	bo.nvisible = nvis;
-	xc = bind_make(p, t, &bo, cause) == -1 ? XC_BIND : XC_OK;
+	xc = bind_make(p, t, &bo, cause) == -1 ? FAULT_BIND : FAULT_NONE;
 	free(vis);
 	return xc;
 }
 
-int
+enum fault
 bindrun_allowed(struct cpuset *s, char **cause)
 {
 	cpu_set_t	*set = CPU_ALLOC(CPUSET_MAX);
@@ -159,10 +158,10 @@ bindrun_allowed(struct cpuset *s, char **cause)
 		if (CPU_ISSET_S((size_t)cpu, size, set))
 			cpuset_set(s, cpu);
 	CPU_FREE(set);
-	return XC_OK;
+	return FAULT_NONE;
 }
 
-int
+enum fault
 bindrun_affinity(int pid, const struct cpuset *cpus, size_t rank,
     char **warning, char **cause)
 {
@@ -170,7 +169,8 @@ bindrun_affinity(int pid, const struct cpuset *cpus, size_t rank,
 	size_t		 size = CPU_ALLOC_SIZE(CPUSET_MAX);
 	struct cpuset	 got;
 	struct buf	 a, b;
-	int		 cpu, xc = XC_OK;
+	enum fault	 xc = FAULT_NONE;
+	int		 cpu;
 
 	if (set == NULL)
 		return bindrun_fail(cause, "CPU_ALLOC: %s", strerror(errno));
@@ -186,7 +186,7 @@ bindrun_affinity(int pid, const struct cpuset *cpus, size_t rank,
 	else if (sched_getaffinity(pid, size, set) == -1)
 		xc = bindrun_fail(cause, "local rank %zu: sched_getaffinity: "
 		    "%s", rank, strerror(errno));
-	if (xc == XC_OK) {
+	if (xc == FAULT_NONE) {
 		cpuset_zero(&got);
 		for (cpu = 0; cpu < CPUSET_MAX; cpu++)
 			if (CPU_ISSET_S((size_t)cpu, size, set))
@@ -207,7 +207,7 @@ bindrun_affinity(int pid, const struct cpuset *cpus, size_t rank,
 /* What a bound worker's program reads: its thread count, CUDA's device
  * order (that of hwloc, by PCI bus id, so that device LOCAL_RANK is the
  * plan's GPU), and the site's NIC variable. */
-static int
+static enum fault
 bindrun_setenv(int ncores, int gpu, const char *nic_var, const char *nic,
     char **cause)
 {
@@ -219,13 +219,13 @@ bindrun_setenv(int ncores, int gpu, const char *nic_var, const char *nic,
 	    (nic_var != NULL && *nic_var != '\0' && *nic != '\0' &&
 	    setenv(nic_var, nic, 1) == -1)) {
 		util_fail(cause, "setenv: %s", strerror(errno));
-		return XC_FAIL;
+		return FAULT_SYS;
 	}
-	return XC_OK;
+	return FAULT_NONE;
 }
 
 /* This worker's local rank, LOCAL_RANK. */
-static int
+static enum fault
 bindrun_local_rank(size_t *rank, char **cause)
 {
 	const char	*s = getenv("LOCAL_RANK");
@@ -239,7 +239,7 @@ bindrun_local_rank(size_t *rank, char **cause)
 		return bindrun_fail(cause, "LOCAL_RANK: '%s' is not a number "
 		    "from 0 to %d", s, BIND_MAXRANKS - 1);
 	*rank = (size_t)v;
-	return XC_OK;
+	return FAULT_NONE;
 }
 
 /* The name of a NIC in the plan, as bind_encode gives it. */
@@ -252,7 +252,7 @@ bindrun_nic(const struct topo *t, int nic)
 	    t->nics[nic].iface;
 }
 
-int
+enum fault
 bindrun_exec(const struct bindrun_opts *o, int per_process, char **warning,
     char **cause)
 {
@@ -262,17 +262,17 @@ bindrun_exec(const struct bindrun_opts *o, int per_process, char **warning,
 	struct bind_plan	 one;
 	struct buf		 b;
 	size_t			 rank = 0;
-	int			 xc;
+	enum fault		 xc;
 
 	if (o->policy == BIND_NONE)
-		return XC_OK;
-	if ((xc = bindrun_plan(&p, &t, o, cause)) == XC_OK &&
-	    (xc = bindrun_allowed(&allowed, cause)) == XC_OK &&
-	    per_process && (xc = bindrun_local_rank(&rank, cause)) == XC_OK &&
-	    rank >= p.n)
+		return FAULT_NONE;
+	if ((xc = bindrun_plan(&p, &t, o, cause)) == FAULT_NONE &&
+	    (xc = bindrun_allowed(&allowed, cause)) == FAULT_NONE &&
+	    per_process && (xc = bindrun_local_rank(&rank, cause)) ==
+	    FAULT_NONE && rank >= p.n)
 		xc = bindrun_fail(cause, "local rank %zu, and the plan has "
 		    "%zu ranks (--nproc-per-node)", rank, p.n);
-	if (xc == XC_OK) {
+	if (xc == FAULT_NONE) {
 		/* srun-direct's task checks its own rank only. */
 		one = p;
 		if (per_process) {
@@ -280,22 +280,22 @@ bindrun_exec(const struct bindrun_opts *o, int per_process, char **warning,
 			one.n = 1;
 		}
 		if (bind_fit(&one, &t, &allowed, cause) == -1)
-			xc = XC_BIND;
+			xc = FAULT_BIND;
 	}
-	if (xc == XC_OK && per_process &&
+	if (xc == FAULT_NONE && per_process &&
 	    (xc = bindrun_affinity(0, &p.r[rank].cpus, rank, warning,
-	    cause)) == XC_OK)
+	    cause)) == FAULT_NONE)
 		xc = bindrun_setenv(p.r[rank].ncores, p.r[rank].gpu >= 0,
 		    o->nic_var, bindrun_nic(&t, p.r[rank].nic), cause);
 	/* Also for srun-direct, whose task is the worker: the doctor finds
 	 * bound processes by it. */
-	if (xc == XC_OK) {
+	if (xc == FAULT_NONE) {
 		buf_init(&b);
 		bind_encode(&b, &p, &t, o->nic_var);
 		if (setenv(BIND_PLAN_VAR, b.s, 1) == -1) {
 			util_fail(cause, "setenv " BIND_PLAN_VAR ": %s",
 			    strerror(errno));
-			xc = XC_FAIL;
+			xc = FAULT_SYS;
 		}
 		buf_free(&b);
 	}
@@ -308,7 +308,7 @@ bindrun_exec(const struct bindrun_opts *o, int per_process, char **warning,
  * agent's) command line, which is the interpreter its script's #! line
  * names, or the python that runs "python -m torch.distributed.run".
  * Caller frees. */
-static int
+static enum fault
 bindrun_python(char **py, char **cause)
 {
 	char	 path[64], buf[PATH_MAX];
@@ -332,22 +332,23 @@ bindrun_python(char **py, char **cause)
 		    "python, and the binding step runs the training with the "
 		    "launcher's python", buf, (long)ppid);
 	*py = xstrdup(buf);
-	return XC_OK;
+	return FAULT_NONE;
 }
 
 /* The worker's command: python -u first when asked, --local_rank=N
  * after the script when asked, then the rest. */
-static int
+static enum fault
 bindrun_command(const struct bindrun_opts *o, char *const *argv, int argc,
     size_t rank, struct strlist *out, char **cause)
 {
-	char	*py = NULL, *s;
-	int	 i, xc;
+	char		*py = NULL, *s;
+	enum fault	 xc;
+	int		 i;
 
 	if (argc < 1)
 		return bindrun_fail(cause, "bind: no command given");
 	if (o->python) {
-		if ((xc = bindrun_python(&py, cause)) != XC_OK)
+		if ((xc = bindrun_python(&py, cause)) != FAULT_NONE)
 			return xc;
 		strlist_addown(out, py);
 		strlist_add(out, "-u");
@@ -359,48 +360,48 @@ bindrun_command(const struct bindrun_opts *o, char *const *argv, int argc,
 	}
 	for (i = 1; i < argc; i++)
 		strlist_add(out, argv[i]);
-	return XC_OK;
+	return FAULT_NONE;
 }
 
-int
+enum fault
 bindrun_worker(const struct bindrun_opts *o, char *const *argv, int argc,
     struct strlist *out, char **warning, char **cause)
 {
 	struct bind_wire	 w;
 	const char		*plan = getenv(BIND_PLAN_VAR);
 	size_t			 rank, lws;
-	int			 xc;
+	enum fault		 xc;
 
 	if (plan == NULL)
 		return bindrun_fail(cause, BIND_PLAN_VAR " is not set: ddprank "
 		    "bind runs in a worker of a launcher that ddprank exec "
 		    "started with --bind");
-	if ((xc = bindrun_local_rank(&rank, cause)) != XC_OK ||
+	if ((xc = bindrun_local_rank(&rank, cause)) != FAULT_NONE ||
 	    (xc = bindrun_var_count("LOCAL_WORLD_SIZE", &lws, cause)) !=
-	    XC_OK)
+	    FAULT_NONE)
 		return xc;
 	if (bind_decode(&w, plan, rank, cause) == -1)
-		return XC_BIND;
+		return FAULT_BIND;
 	if (lws != 0 && lws != w.n)
 		return bindrun_fail(cause, "the launcher started %zu workers "
 		    "on this node and the plan has %zu ranks "
 		    "(--nproc-per-node)", lws, w.n);
 	if ((xc = bindrun_affinity(0, &w.cpus, rank, warning, cause)) !=
-	    XC_OK ||
+	    FAULT_NONE ||
 	    (xc = bindrun_setenv(w.ncores, w.gpu[0] != '\0', w.nic_var,
-	    w.nic, cause)) != XC_OK)
+	    w.nic, cause)) != FAULT_NONE)
 		return xc;
 	return bindrun_command(o, argv, argc, rank, out, cause);
 }
 
-int
+enum fault
 bindrun_explain(const struct bindrun_opts *o, struct buf *out, char **cause)
 {
 	struct bind_plan	 p;
 	struct topo		 t;
 	struct cpuset		 allowed;
 	char			 host[256];
-	int			 xc;
+	enum fault		 xc;
 
 	if (gethostname(host, sizeof host) == -1)
 		snprintf(host, sizeof host, "this node");
@@ -408,15 +409,15 @@ bindrun_explain(const struct bindrun_opts *o, struct buf *out, char **cause)
 	if (o->policy == BIND_NONE) {
 		buf_addf(out, "%s: bind none: the workers run where their "
 		    "launcher and the scheduler put them\n", host);
-		return XC_OK;
+		return FAULT_NONE;
 	}
 	xc = bindrun_plan(&p, &t, o, cause);
 	/* The plan of another machine's topology is not this task's. */
-	if (xc == XC_OK && o->topology == NULL &&
-	    (xc = bindrun_allowed(&allowed, cause)) == XC_OK &&
+	if (xc == FAULT_NONE && o->topology == NULL &&
+	    (xc = bindrun_allowed(&allowed, cause)) == FAULT_NONE &&
 	    bind_fit(&p, &t, &allowed, cause) == -1)
-		xc = XC_BIND;
-	if (xc == XC_OK)
+		xc = FAULT_BIND;
+	if (xc == FAULT_NONE)
 		bind_explain(out, &p, &t, host);
 	bind_plan_free(&p);
 	topo_free(&t);

@@ -2,14 +2,15 @@
  * plan for this node from its topology, its GPUs as the job sees them
  * and its local ranks (bind.h), handed by ddprank exec to the workers,
  * applied by each worker to itself (sched_setaffinity, read back), and
- * printed by ddprank bind --explain. Functions returning int give an
- * exit status from exitcode.h and set *cause (caller frees) otherwise;
- * nothing here prints. */
+ * printed by ddprank bind --explain. Functions returning enum fault
+ * give FAULT_NONE on success, and otherwise a category (fault.h) and
+ * set *cause (caller frees); nothing here prints. */
 #ifndef DDPGEN_BINDRUN_H
 #define DDPGEN_BINDRUN_H
 
 #include "bind.h"
 #include "cpuset.h"
+#include "fault.h"
 #include "topo.h"
 #include "util.h"
 
@@ -31,11 +32,11 @@ struct bindrun_opts {
  * ranks (else LOCAL_WORLD_SIZE's; with neither, one per GPU for gpu and
  * one per NUMA domain for numa). Free both with bind_plan_free and
  * topo_free whatever this returns. */
-int	bindrun_plan(struct bind_plan *, struct topo *,
+enum fault bindrun_plan(struct bind_plan *, struct topo *,
 	    const struct bindrun_opts *, char **cause);
 
 /* This process's CPUs, as sched_getaffinity(2) reports them. */
-int	bindrun_allowed(struct cpuset *, char **cause);
+enum fault bindrun_allowed(struct cpuset *, char **cause);
 
 /* ddprank exec, before it runs the command: the plan, checked against
  * this task's CPUs and exported in BIND_PLAN_VAR; for a launcher with
@@ -44,25 +45,25 @@ int	bindrun_allowed(struct cpuset *, char **cause);
  * part, its rank being LOCAL_RANK. Nothing when o->policy is BIND_NONE.
  * *warning (caller frees) when the kernel runs the task elsewhere than
  * planned, which is no error. */
-int	bindrun_exec(const struct bindrun_opts *, int per_process,
+enum fault bindrun_exec(const struct bindrun_opts *, int per_process,
 	    char **warning, char **cause);
 
 /* ddprank bind -- COMMAND: this worker's part of BIND_PLAN_VAR (its rank
  * is LOCAL_RANK), applied; then the command to run in out: COMMAND, or
  * with o->python the launcher's python (its parent's first word) with
  * -u before it. */
-int	bindrun_worker(const struct bindrun_opts *, char *const *argv,
+enum fault bindrun_worker(const struct bindrun_opts *, char *const *argv,
 	    int argc, struct strlist *out, char **warning, char **cause);
 
 /* Applies one rank's part to process pid (0: this one) and reads the
  * CPUs back: an error when the kernel refuses the CPUs, *warning (caller
  * frees) when it gave others. */
-int	bindrun_affinity(int pid, const struct cpuset *, size_t rank,
+enum fault bindrun_affinity(int pid, const struct cpuset *, size_t rank,
 	    char **warning, char **cause);
 
 /* ddprank bind --explain: the plan for this node, one line per local
  * rank (bind_explain), or one line saying bind none binds nothing. */
-int	bindrun_explain(const struct bindrun_opts *, struct buf *,
+enum fault bindrun_explain(const struct bindrun_opts *, struct buf *,
 	    char **cause);
 
 #endif

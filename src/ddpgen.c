@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "exitcode.h"
+#include "fault.h"
 #include "job.h"
 #include "jobcheck.h"
 #include "launcher.h"
@@ -121,6 +122,25 @@ usage(FILE *f)
 "       ddpgen --show-site site\n"
 "       ddpgen -h | -V\n");
 }
+
+/* The exit status of each fault a lower layer returns, the one place
+ * where ddpgen turns one into its status: ddpgen(1), EXIT STATUS. */
+static const int exit_of[] = {
+	[FAULT_NONE] = XC_OK,
+	[FAULT_USAGE] = XC_USAGE,
+	[FAULT_SYS] = XC_FAIL,
+	[FAULT_NODES] = XC_NODES,
+	[FAULT_CONFIG] = XC_CONFIG,
+	[FAULT_PORT] = XC_PORT,
+	[FAULT_IFACE] = XC_IFACE,
+	[FAULT_CHECK] = XC_CHECK,
+	[FAULT_EXCHANGE] = XC_EXCHANGE,
+	[FAULT_NOEXEC] = XC_NOEXEC,
+	[FAULT_BIND] = XC_BIND,
+	[FAULT_NOTFOUND] = XC_NOTFOUND
+};
+_Static_assert(sizeof exit_of / sizeof exit_of[0] == FAULT_NOTFOUND + 1,
+    "exit_of has a status for every fault");
 
 static void __attribute__((noreturn, format(printf, 2, 3)))
 die(int status, const char *fmt, ...)
@@ -387,14 +407,14 @@ generate(const struct opts *o, struct profile *p, const char *exedir)
 	struct job_resolved	 r;
 	struct buf		 b;
 	char			*cause;
-	int			 xc;
+	enum fault		 f;
 
 	buf_init(&b);
-	xc = job_resolve(&r, p, &o->j, exedir, &cause);
+	f = job_resolve(&r, p, &o->j, exedir, &cause);
 	if (r.warning != NULL)
 		util_warn("warning: %s", r.warning);
-	if (xc != XC_OK || (xc = job_render(&r, &b, &cause)) != XC_OK)
-		die(xc, "%s", cause);
+	if (f != FAULT_NONE || (f = job_render(&r, &b, &cause)) != FAULT_NONE)
+		die(exit_of[f], "%s", cause);
 	if (r.prof->rdzv == RDZV_C10D)
 		util_warn("warning: rdzv c10d: torch's store has no "
 		    "authentication and c10d unpickles what it holds: anyone "
@@ -453,6 +473,7 @@ check_job(const char *file, const struct strlist *dirs, const char *exedir)
 	struct opts		 o;
 	struct buf		 b;
 	char			*text, *cause;
+	enum fault		 f;
 	int			 xc;
 
 	if ((text = util_readfile_max(file, JOBCHECK_FILE_MAX, NULL,
@@ -470,10 +491,11 @@ check_job(const char *file, const struct strlist *dirs, const char *exedir)
 	if (o.j.site == NULL)
 		o.j.site = "slurm";
 	buf_init(&b);
-	xc = job_resolve(&r, load_job_profile(&o.j, dirs), &o.j, exedir,
+	f = job_resolve(&r, load_job_profile(&o.j, dirs), &o.j, exedir,
 	    &cause);
-	if (xc != XC_OK || (xc = job_render(&r, &b, &cause)) != XC_OK)
-		die(xc, "%s: its 'Regenerate with' line: %s", file, cause);
+	if (f != FAULT_NONE || (f = job_render(&r, &b, &cause)) != FAULT_NONE)
+		die(exit_of[f], "%s: its 'Regenerate with' line: %s", file,
+		    cause);
 	jobcheck_run(&c, &r, file, text, &b);
 	print_findings(&c);
 	xc = jobcheck_failed(&c) ? XC_CHECK : XC_OK;

@@ -20,6 +20,7 @@
 #include "doctor.h"
 #include "exchange.h"
 #include "exitcode.h"
+#include "fault.h"
 #include "hostlist.h"
 #include "launcher.h"
 #include "netif.h"
@@ -69,14 +70,14 @@ struct options {
 	char			**argv;
 };
 
-static int	cmd_bind(struct options *);
-static int	cmd_doctor(struct options *);
-static int	cmd_env(struct options *);
-static int	cmd_exec(struct options *);
-static int	cmd_hosts(struct options *);
-static int	cmd_ip(struct options *);
-static int	cmd_key(struct options *);
-static int	cmd_port(struct options *);
+static enum fault	cmd_bind(struct options *);
+static enum fault	cmd_doctor(struct options *);
+static enum fault	cmd_env(struct options *);
+static enum fault	cmd_exec(struct options *);
+static enum fault	cmd_hosts(struct options *);
+static enum fault	cmd_ip(struct options *);
+static enum fault	cmd_key(struct options *);
+static enum fault	cmd_port(struct options *);
 
 /* Each subcommand (tmux's cmd_entry is the model): its name, the short
  * options it takes, what runs it, and its usage: the forms, one a line
@@ -85,7 +86,7 @@ static int	cmd_port(struct options *);
 static const struct cmd_entry {
 	const char	*name;
 	const char	*opts;
-	int		(*exec)(struct options *);
+	enum fault	(*exec)(struct options *);
 	const char	*usage;
 } cmds[] = {
 	{ "env", "sfiCpPrFxTN", cmd_env,
@@ -187,15 +188,35 @@ usage(FILE *f)
 	buf_free(&b);
 }
 
-/* Everything printed reached standard output: XC_OK, or one line on
- * standard error and XC_FAIL (a full disk, /dev/full, a closed pipe). */
-static int
+/* The exit status of each fault, the one place where ddprank turns
+ * what a lower layer returned into its status: ddprank(1), EXIT STATUS.
+ * Its own usage errors exit XC_USAGE directly. */
+static const int exit_of[] = {
+	[FAULT_NONE] = XC_OK,
+	[FAULT_USAGE] = XC_USAGE,
+	[FAULT_SYS] = XC_FAIL,
+	[FAULT_NODES] = XC_NODES,
+	[FAULT_CONFIG] = XC_CONFIG,
+	[FAULT_PORT] = XC_PORT,
+	[FAULT_IFACE] = XC_IFACE,
+	[FAULT_CHECK] = XC_DOCTOR,
+	[FAULT_EXCHANGE] = XC_EXCHANGE,
+	[FAULT_NOEXEC] = XC_NOEXEC,
+	[FAULT_BIND] = XC_BIND,
+	[FAULT_NOTFOUND] = XC_NOTFOUND
+};
+_Static_assert(sizeof exit_of / sizeof exit_of[0] == FAULT_NOTFOUND + 1,
+    "exit_of has a status for every fault");
+
+/* Everything printed reached standard output: FAULT_NONE, or one line on
+ * standard error and FAULT_SYS (a full disk, /dev/full, a closed pipe). */
+static enum fault
 flush_stdout(void)
 {
 	if (fflush(stdout) == EOF || ferror(stdout))
-		return util_report(XC_FAIL, "standard output: %s", errno != 0 ?
-		    strerror(errno) : "write error");
-	return XC_OK;
+		return util_report(FAULT_SYS, "standard output: %s",
+		    errno != 0 ? strerror(errno) : "write error");
+	return FAULT_NONE;
 }
 
 /* Prints "ddprank: message" and the usage; exits 2. */
@@ -414,10 +435,10 @@ parse_option(struct options *o, int c, const char *arg)
 		break;
 	case 'h':
 		usage(stdout);
-		exit(flush_stdout());
+		exit(exit_of[flush_stdout()]);
 	case 'V':
 		printf("ddprank %s\n", DDPGEN_VERSION);
-		exit(flush_stdout());
+		exit(exit_of[flush_stdout()]);
 	default:
 		parse_value(o, c, arg);
 		break;
@@ -573,7 +594,7 @@ warn_no_key(const struct options *o)
 {
 	if (!o->nokey)
 		return;
-	util_report(XC_OK, "no secret: %s is unset and there is no %s/"
+	util_report(FAULT_NONE, "no secret: %s is unset and there is no %s/"
 	    AUTH_KEYDIR "/" AUTH_KEYFILE ", so another user can predict the "
 	    "exchange directory's name and nothing in it is authenticated; "
 	    "make the key with 'ddprank key' (ddprank(1), SECURITY)", AUTH_ENV,
@@ -585,7 +606,7 @@ warn_no_key(const struct options *o)
  * file under the home directory, which every node must hold alike. The
  * key file is not read otherwise: on nodes whose home directories
  * differ, the port would differ. */
-static int
+static enum fault
 load_secret(struct options *o)
 {
 	const char	*s;
@@ -593,20 +614,20 @@ load_secret(struct options *o)
 
 	if ((s = nodes_var(&nodes_env_real, AUTH_ENV)) != NULL) {
 		if (auth_parse(&o->auth, s, AUTH_ENV, &cause) == -1)
-			return util_report_cause(XC_USAGE, cause);
+			return util_report_cause(FAULT_USAGE, cause);
 	} else if (o->xo.method == EXCHANGE_DIR) {
 		home = key_home();
 		if (home != NULL && auth_load_file(&o->auth, home, geteuid(),
 		    &cause) == -1) {
 			free(home);
-			return util_report_cause(XC_EXCHANGE, cause);
+			return util_report_cause(FAULT_EXCHANGE, cause);
 		}
 		o->nokey = o->auth.len == 0;
 		o->key_home = home;
 	}
 	o->ro.auth = &o->auth;
 	o->xo.auth = &o->auth;
-	return XC_OK;
+	return FAULT_NONE;
 }
 
 /* rank_opts' local_addr_ok for exec: the launcher's torch is 2.3 or
@@ -622,11 +643,11 @@ local_addr_ok(void *arg, char **why)
 }
 
 /* Fills r (free it with rank_free whatever this returns). */
-static int
+static enum fault
 cmd_rank(struct options *o, struct rank *r, int exec)
 {
 	char		*cause;
-	int		 xc;
+	enum fault	 xc;
 
 	memset(r, 0, sizeof *r);
 	o->ro.check_port = 1;
@@ -636,33 +657,33 @@ cmd_rank(struct options *o, struct rank *r, int exec)
 		o->ro.local_addr_ok = local_addr_ok;
 		o->ro.local_addr_arg = o;
 	}
-	if ((xc = load_secret(o)) != XC_OK)
+	if ((xc = load_secret(o)) != FAULT_NONE)
 		return xc;
 	xc = rank_compute(r, &o->ro, &nodes_env_real, &netif_sys_real,
 	    &cause);
 	if (r->warning != NULL)
-		util_report(XC_OK, "warning: %s", r->warning);
+		util_report(FAULT_NONE, "warning: %s", r->warning);
 	if (r->note != NULL)
-		util_report(XC_OK, "%s", r->note);
-	if (xc != XC_OK)
+		util_report(FAULT_NONE, "%s", r->note);
+	if (xc != FAULT_NONE)
 		return util_report_cause(xc, cause);
 	warn_no_key(o);
-	return XC_OK;
+	return FAULT_NONE;
 }
 
-static int
+static enum fault
 cmd_env(struct options *o)
 {
 	struct rank_vars	vs;
 	struct rank		r;
 	struct buf		b;
-	int			xc;
+	enum fault		xc;
 
 	xc = cmd_rank(o, &r, 0);
-	if (xc == XC_OK)
+	if (xc == FAULT_NONE)
 		rank_vars(&vs, &r, 0, o->rdzv);
 	rank_free(&r);
-	if (xc != XC_OK)
+	if (xc != FAULT_NONE)
 		return xc;
 	buf_init(&b);
 	if (o->json)
@@ -677,11 +698,11 @@ cmd_env(struct options *o)
 
 /* The rank as env computes it (torchrun's PET_* variables for torchrun,
  * with its --rdzv), then the rest of exec (rank-exec.c). */
-static int
+static enum fault
 cmd_exec(struct options *o)
 {
 	struct rank	r;
-	int		xc;
+	enum fault	xc;
 
 	o->ex.rdzv = o->rdzv;
 	o->ex.argv = o->argv;
@@ -690,10 +711,10 @@ cmd_exec(struct options *o)
 	o->ex.xo = &o->xo;
 	o->ex.auth = &o->auth;
 	o->ex.bind = &o->bind;
-	if ((xc = rank_exec_begin(&o->ex, &o->ro)) != XC_OK)
+	if ((xc = rank_exec_begin(&o->ex, &o->ro)) != FAULT_NONE)
 		return xc;
 	if ((xc = cmd_rank(o, &r, o->ex.launcher->vars ==
-	    LAUNCHER_VARS_PET)) == XC_OK)
+	    LAUNCHER_VARS_PET)) == FAULT_NONE)
 		xc = rank_exec(&o->ex, &r);
 	rank_free(&r);
 	return xc;
@@ -701,37 +722,40 @@ cmd_exec(struct options *o)
 
 /* bind --explain prints the plan; bind -- COMMAND is a worker's binding
  * step, which runs COMMAND once bound. */
-static int
+static enum fault
 cmd_bind(struct options *o)
 {
 	struct strlist	 argv;
 	struct buf	 b;
 	char		*warning = NULL, *cause = NULL;
-	int		 xc, saved;
+	enum fault	 xc;
+	int		 saved;
 
 	if (o->explain) {
 		if (o->bind.policy == BIND_NONE && !o->bind_set)
 			o->bind.policy = BIND_GPU;
 		buf_init(&b);
-		if ((xc = bindrun_explain(&o->bind, &b, &cause)) == XC_OK)
+		if ((xc = bindrun_explain(&o->bind, &b, &cause)) == FAULT_NONE)
 			fwrite(b.s, 1, b.len, stdout);
 		buf_free(&b);
-		return xc == XC_OK ? flush_stdout() :
-		    util_report_cause(xc, cause);
+		if (xc != FAULT_NONE)
+			return util_report_cause(xc, cause);
+		return flush_stdout();
 	}
 	strlist_init(&argv);
 	xc = bindrun_worker(&o->bind, o->argv, o->argc, &argv, &warning,
 	    &cause);
 	if (warning != NULL)
-		util_report(XC_OK, "warning: %s", warning);
+		util_report(FAULT_NONE, "warning: %s", warning);
 	free(warning);
-	if (xc != XC_OK) {
+	if (xc != FAULT_NONE) {
 		strlist_free(&argv);
 		return util_report_cause(xc, cause);
 	}
 	execvp(argv.v[0], argv.v);
 	saved = errno;
-	xc = saved == ENOENT || saved == ENOTDIR ? XC_NOTFOUND : XC_NOEXEC;
+	xc = saved == ENOENT || saved == ENOTDIR ? FAULT_NOTFOUND :
+	    FAULT_NOEXEC;
 	util_report(xc, "cannot execute '%s': %s", argv.v[0], strerror(saved));
 	strlist_free(&argv);
 	return xc;
@@ -739,15 +763,16 @@ cmd_bind(struct options *o)
 
 /* Node 0 prints the report; another node only when its findings did
  * not reach node 0. */
-static int
+static enum fault
 cmd_doctor(struct options *o)
 {
 	struct doctor_report	r;
 	struct buf		b;
-	int			sent, xc;
+	enum fault		xc;
+	int			sent;
 
 	/* The port, as exec will derive it, may depend on the secret. */
-	if ((xc = load_secret(o)) != XC_OK)
+	if ((xc = load_secret(o)) != FAULT_NONE)
 		return xc;
 	/* What exec would refuse, the doctor checks itself: its own
 	 * rank_compute takes neither. */
@@ -763,7 +788,7 @@ cmd_doctor(struct options *o)
 	doctor_run(&r, &sent, &o->doc, &doctor_sys_real);
 	warn_no_key(o);
 	if (sent)
-		return XC_OK;
+		return FAULT_NONE;
 	buf_init(&b);
 	r.exclude_opt = sched_get(nodes_sched_resolve(&nodes_env_real,
 	    o->ro.sched, o->ro.hostfile))->exclude_opt;
@@ -773,17 +798,17 @@ cmd_doctor(struct options *o)
 		doctor_format_text(&b, &r);
 	fwrite(b.s, 1, b.len, stdout);
 	buf_free(&b);
-	xc = doctor_failed(&r) ? XC_DOCTOR : XC_OK;
+	xc = doctor_failed(&r) ? FAULT_CHECK : FAULT_NONE;
 	doctor_report_free(&r);
-	if (flush_stdout() != XC_OK)
-		return XC_FAIL;
+	if (flush_stdout() != FAULT_NONE)
+		return FAULT_SYS;
 	/* srun stops forwarding output once a task fails: let it go. */
-	if (xc != XC_OK)
+	if (xc != FAULT_NONE)
 		(void)util_drain(STDOUT_FILENO, UTIL_DRAIN_MS);
 	return xc;
 }
 
-static int
+static enum fault
 print_hosts(const struct hostlist *hl)
 {
 	char		name[HOSTLIST_NAME_MAX + 1];
@@ -791,49 +816,49 @@ print_hosts(const struct hostlist *hl)
 
 	for (i = 0; i < n && !ferror(stdout); i++) {
 		if (hostlist_nth(hl, i, name, sizeof name) == -1)
-			return util_report(XC_NODES, "host %llu: name too long",
-			    (unsigned long long)i);
+			return util_report(FAULT_NODES, "host %llu: name too "
+			    "long", (unsigned long long)i);
 		puts(name);
 	}
 	return flush_stdout();
 }
 
-static int
+static enum fault
 cmd_hosts(struct options *o)
 {
 	struct hostlist	*hl;
 	struct nodes	 n;
 	char		*cause;
-	int		 xc;
+	enum fault	 xc;
 
 	/* A malformed operand is a bad operand, as for every subcommand;
 	 * a malformed list from the environment is a node list error. */
 	if (o->argc == 1) {
 		if ((hl = hostlist_parse(o->argv[0], &cause)) == NULL)
-			return util_report_cause(XC_USAGE, cause);
+			return util_report_cause(FAULT_USAGE, cause);
 		xc = print_hosts(hl);
 		hostlist_free(hl);
 		return xc;
 	}
 	if (nodes_load(&n, &nodes_env_real, o->ro.sched, o->ro.hostfile,
 	    &cause) == -1)
-		return util_report_cause(XC_NODES, cause);
+		return util_report_cause(FAULT_NODES, cause);
 	xc = print_hosts(n.list);
 	nodes_free(&n);
 	return xc;
 }
 
-static int
+static enum fault
 cmd_ip(struct options *o)
 {
-	char	*addr, *cause;
-	int	 xc;
+	char		*addr, *cause;
+	enum fault	 xc;
 
 	if (o->first_node && (xc = rank_first_node(&o->ro, &nodes_env_real,
-	    &netif_sys_real, &cause)) != XC_OK)
+	    &netif_sys_real, &cause)) != FAULT_NONE)
 		return util_report_cause(xc, cause);
 	xc = rank_ip(&addr, &o->ro, o->family, &netif_sys_real, &cause);
-	if (xc != XC_OK)
+	if (xc != FAULT_NONE)
 		return util_report_cause(xc, cause);
 	printf("%s\n", addr);
 	free(addr);
@@ -842,7 +867,7 @@ cmd_ip(struct options *o)
 
 /* Makes the key file if there is none, and checks it either way: the
  * path on standard output. */
-static int
+static enum fault
 cmd_key(struct options *o)
 {
 	char	*home, *cause;
@@ -850,26 +875,28 @@ cmd_key(struct options *o)
 
 	(void)o;
 	if ((home = key_home()) == NULL)
-		return util_report(XC_FAIL, "key: no home directory (HOME is "
+		return util_report(FAULT_SYS, "key: no home directory (HOME is "
 		    "unset, and the password database has none)");
 	if (auth_make_file(home, geteuid(), &made, &cause) == -1) {
 		free(home);
-		return util_report_cause(XC_EXCHANGE, cause);
+		return util_report_cause(FAULT_EXCHANGE, cause);
 	}
 	printf("%s/" AUTH_KEYDIR "/" AUTH_KEYFILE "\n", home);
 	free(home);
 	return flush_stdout();
 }
 
-static int
+static enum fault
 cmd_port(struct options *o)
 {
-	char	*cause;
-	int	 port, xc;
+	char		*cause;
+	enum fault	 xc;
+	int		 port;
 
-	if ((xc = load_secret(o)) != XC_OK)
+	if ((xc = load_secret(o)) != FAULT_NONE)
 		return xc;
-	if ((xc = rank_port(&port, &o->ro, &nodes_env_real, &cause)) != XC_OK)
+	if ((xc = rank_port(&port, &o->ro, &nodes_env_real, &cause)) !=
+	    FAULT_NONE)
 		return util_report_cause(xc, cause);
 	printf("%d\n", port);
 	return flush_stdout();
@@ -879,7 +906,7 @@ int
 main(int argc, char **argv)
 {
 	struct options	o;
-	int		xc;
+	enum fault	f;
 
 	util_progname = "ddprank";
 	(void)atexit(drain_stderr);
@@ -890,7 +917,7 @@ main(int argc, char **argv)
 	o.xo.timeout = EXCHANGE_TIMEOUT_DEFAULT;
 	o.doc.wait = DOCTOR_WAIT_DEFAULT;
 	parse_args(&o, argc, argv);
-	xc = cmds[o.cmd].exec(&o);
+	f = cmds[o.cmd].exec(&o);
 	if (o.ro.rx != NULL)
 		rx_free(&o.rx);
 	if (o.ro.comm_rx != NULL || o.doc.comm_rx != NULL)
@@ -899,5 +926,5 @@ main(int argc, char **argv)
 	rank_exec_free(&o.ex);
 	free(o.key_home);
 	explicit_bzero(&o.auth, sizeof o.auth);
-	return xc;
+	return exit_of[f];
 }

@@ -12,7 +12,7 @@
 #include "bindrun.h"
 #include "cpuset.h"
 #include "doctor.h"
-#include "exitcode.h"
+#include "fault.h"
 #include "nodes.h"
 #include "rank.h"
 #include "scheduler.h"
@@ -169,7 +169,7 @@ doctor_check_bind(struct doctor_node *n, const struct doctor_opts *o,
 	job.id = job.var != NULL ? nodes_var(sys->env, job.var) : NULL;
 	buf_init(&b);
 	if (planned) {
-		if (bindrun_plan(&p, &t, o->bind, &cause) != XC_OK) {
+		if (bindrun_plan(&p, &t, o->bind, &cause) != FAULT_NONE) {
 			doctor_set(n, DOCTOR_BIND, DOCTOR_FAIL, "%s", cause);
 			free(cause);
 			bind_plan_free(&p);

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "doctor.h"
-#include "exitcode.h"
+#include "fault.h"
 #include "hostlist.h"
 #include "netif.h"
 #include "port.h"
@@ -47,7 +47,7 @@ doctor_check_c10d(struct doctor_node *n, const struct doctor_opts *o,
 	struct doctor_c10d_arg	 arg = { o, sys };
 	struct rank_opts	 ro;
 	char			*cause;
-	int			 xc;
+	enum fault		 xc;
 
 	if (!o->c10d || o->ro->rx == NULL)
 		return;
@@ -55,7 +55,7 @@ doctor_check_c10d(struct doctor_node *n, const struct doctor_opts *o,
 	ro.local_addr_ok = doctor_local_addr_ok;
 	ro.local_addr_arg = &arg;
 	if ((xc = rank_c10d_check(&ro, o->family, sys->net,
-	    &cause)) != XC_OK) {
+	    &cause)) != FAULT_NONE) {
 		doctor_set(n, DOCTOR_IFACE, DOCTOR_FAIL, "%s", cause);
 		free(cause);
 	}

@@ -16,7 +16,7 @@
 #include "auth.h"
 #include "doctor.h"
 #include "exchange.h"
-#include "exitcode.h"
+#include "fault.h"
 #include "gather.h"
 #include "hostlist.h"
 #include "netif.h"
@@ -101,7 +101,7 @@ doctor_dir_self(struct doctor_node *self, const struct doctor_opts *o,
 		    "to %llu (--nnodes %llu)", var, (long long)task,
 		    (long long)base, (unsigned long long)(o->ro->nnodes +
 		    (uint64_t)base - 1), (unsigned long long)o->ro->nnodes);
-	if (rank_port(&port, o->ro, sys->env, cause) != XC_OK)
+	if (rank_port(&port, o->ro, sys->env, cause) != FAULT_NONE)
 		return -1;
 	self->rank = (uint64_t)(task - base);
 	self->nnodes = o->ro->nnodes;

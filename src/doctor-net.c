@@ -14,7 +14,7 @@
 
 #include "auth.h"
 #include "doctor.h"
-#include "exitcode.h"
+#include "fault.h"
 #include "gather.h"
 #include "hostlist.h"
 #include "netif.h"
@@ -212,7 +212,7 @@ doctor_run(struct doctor_report *r, int *sent, const struct doctor_opts *o,
 		ro.rx = NULL;
 	ro.check_port = 0;
 	ro.mark = NULL;
-	if (rank_compute(&rk, &ro, sys->env, sys->net, &why) != XC_OK) {
+	if (rank_compute(&rk, &ro, sys->env, sys->net, &why) != FAULT_NONE) {
 		doctor_set(&self, DOCTOR_NODES, DOCTOR_FAIL, "%s", why);
 		free(why);
 		rank_free(&rk);

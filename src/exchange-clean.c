@@ -14,7 +14,7 @@
 #include "auth.h"
 #include "exchange.h"
 #include "exchange-dir.h"
-#include "exitcode.h"
+#include "fault.h"
 #include "util.h"
 #include "xmalloc.h"
 
@@ -39,7 +39,7 @@ exchange_format_read(struct exchange_dir_ctx *c, const char *key,
 	return rc;
 }
 
-int
+enum fault
 exchange_mark_read(struct exchange_dir_ctx *c, char **cause)
 {
 	struct buf	 b;
@@ -50,7 +50,7 @@ exchange_mark_read(struct exchange_dir_ctx *c, char **cause)
 		buf_free(&b);
 		util_fail(cause, "exchange in %s: cannot sign the read "
 		    "marker: HMAC-SHA256 failed", c->run);
-		return XC_EXCHANGE;
+		return FAULT_EXCHANGE;
 	}
 	xasprintf(&name, EXCHANGE_READ "%s", c->key);
 	/* Node 0 takes a marker it cannot check as not yet written. */
@@ -59,7 +59,7 @@ exchange_mark_read(struct exchange_dir_ctx *c, char **cause)
 		rc = sdir_write(&c->rundir, name, b.s, b.len, NULL, cause);
 	free(name);
 	buf_free(&b);
-	return rc == -1 ? XC_EXCHANGE : XC_OK;
+	return rc == -1 ? FAULT_EXCHANGE : FAULT_NONE;
 }
 
 /* 1 when the node of key has said it read the directory. */

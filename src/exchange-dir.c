@@ -19,7 +19,7 @@
 #include "auth.h"
 #include "exchange.h"
 #include "exchange-dir.h"
-#include "exitcode.h"
+#include "fault.h"
 #include "scheduler.h"
 #include "util.h"
 #include "xmalloc.h"
@@ -71,7 +71,7 @@ exchange_open_run(struct exchange_dir_ctx *c, char **cause)
 	    "exchange directory", cause);
 }
 
-static int
+static enum fault
 exchange_publish(struct exchange_dir_ctx *c, char **cause)
 {
 	struct stat	 st;
@@ -84,7 +84,7 @@ exchange_publish(struct exchange_dir_ctx *c, char **cause)
 	if (c->auth != NULL && exchange_sign_entry(&b, c->auth, c->name,
 	    cause) == -1) {
 		buf_free(&b);
-		return XC_EXCHANGE;
+		return FAULT_EXCHANGE;
 	}
 	xasprintf(&name, EXCHANGE_ENTRY "%s", c->key);
 	/* Written once, in place: a reader takes an entry that does not
@@ -97,7 +97,7 @@ exchange_publish(struct exchange_dir_ctx *c, char **cause)
 		c->mtime = exchange_mtime(&st);
 	free(name);
 	buf_free(&b);
-	return rc == -1 ? XC_EXCHANGE : XC_OK;
+	return rc == -1 ? FAULT_EXCHANGE : FAULT_NONE;
 }
 
 /* The key of an entry or marker file name, or NULL for anything else:
@@ -404,12 +404,12 @@ exchange_await_table(struct exchange_dir_ctx *c, double start)
 	return 0;
 }
 
-static int
+static enum fault
 exchange_vanished(struct exchange_dir_ctx *c, char **cause)
 {
 	util_fail(cause, "exchange in %s: this node's entry %s%s has vanished",
 	    c->run, EXCHANGE_ENTRY, c->key);
-	return XC_EXCHANGE;
+	return FAULT_EXCHANGE;
 }
 
 /* Polls the run directory until nnodes entries are there. Until every
@@ -419,7 +419,7 @@ exchange_vanished(struct exchange_dir_ctx *c, char **cause)
  * A node reads each file at most once, and no poll costs more than one
  * directory read. Where nodes have task ids, only the first task's node
  * lists: the others poll for the table from the start. */
-static int
+static enum fault
 exchange_gather(struct exchange_dir_ctx *c, char **cause)
 {
 	double	start = c->clock->now(c->clock->arg), poll = EXCHANGE_POLL_MIN;
@@ -427,14 +427,14 @@ exchange_gather(struct exchange_dir_ctx *c, char **cause)
 	int	late, reads;
 
 	if (exchange_await_table(c, start))
-		return XC_OK;
+		return FAULT_NONE;
 	for (;;) {
 		t = c->clock->now(c->clock->arg);
 		late = t - start >= c->o->timeout;
 		reads = all >= 0 && exchange_reads_entries(c, t - all);
 		if (all < 0 || reads || late) {
 			if (exchange_list(c, cause) == -1)
-				return XC_EXCHANGE;
+				return FAULT_EXCHANGE;
 			if (!exchange_listed_self(c))
 				return exchange_vanished(c, cause);
 		}
@@ -445,7 +445,7 @@ exchange_gather(struct exchange_dir_ctx *c, char **cause)
 			reads = exchange_reads_entries(c, 0);
 		}
 		if ((all >= 0 || c->table != 0) && exchange_use_table(c))
-			return XC_OK;
+			return FAULT_NONE;
 		if (late || reads) {
 			exchange_load_listed(c);
 			if (exchange_find(c, c->key) == NULL)
@@ -453,7 +453,7 @@ exchange_gather(struct exchange_dir_ctx *c, char **cause)
 			if (c->n == c->x->nnodes) {
 				if (c->collector)
 					exchange_write_table(c);
-				return XC_OK;
+				return FAULT_NONE;
 			}
 			if (c->n > c->x->nnodes)
 				return exchange_too_many(c, cause);
@@ -466,14 +466,14 @@ exchange_gather(struct exchange_dir_ctx *c, char **cause)
 
 /* This node has read the run: its marker, what was ignored, and node
  * 0's cleanup. */
-static int
+static enum fault
 exchange_finish(struct exchange_dir_ctx *c, struct exchange_result *r,
     char **cause)
 {
 	struct buf	warn;
-	int		xc;
+	enum fault	xc;
 
-	if ((xc = exchange_mark_read(c, cause)) != XC_OK)
+	if ((xc = exchange_mark_read(c, cause)) != FAULT_NONE)
 		return xc;
 	buf_init(&warn);
 	if (c->nignored > 0) {
@@ -485,20 +485,20 @@ exchange_finish(struct exchange_dir_ctx *c, struct exchange_result *r,
 	if (warn.len > 0)
 		r->warning = buf_take(&warn);
 	buf_free(&warn);
-	return XC_OK;
+	return FAULT_NONE;
 }
 
-static int
+static enum fault
 exchange_dir_run(struct exchange_dir_ctx *c, struct exchange_result *r,
     char **cause)
 {
 	const struct exchange_entry	*self;
 	char				 key[sizeof c->key], *why;
-	int				 xc;
+	enum fault			 xc;
 
 	if (exchange_open_base(c, cause) == -1 ||
 	    exchange_open_run(c, cause) == -1)
-		return XC_EXCHANGE;
+		return FAULT_EXCHANGE;
 	/* The first task's node collects from the start, and says so
 	 * before its entry is there: it lists, alone, as fast as the
 	 * others poll for the table. */
@@ -507,8 +507,8 @@ exchange_dir_run(struct exchange_dir_ctx *c, struct exchange_result *r,
 		c->collector = 1;
 		c->poll_max = exchange_poll_lookup(c);
 	}
-	if ((xc = exchange_publish(c, cause)) != XC_OK ||
-	    (xc = exchange_gather(c, cause)) != XC_OK)
+	if ((xc = exchange_publish(c, cause)) != FAULT_NONE ||
+	    (xc = exchange_gather(c, cause)) != FAULT_NONE)
 		return xc;
 	if (c->compact) {
 		r->node_rank = c->self_at;
@@ -519,7 +519,7 @@ exchange_dir_run(struct exchange_dir_ctx *c, struct exchange_result *r,
 	if (exchange_order(c->v, c->n, &why) == -1) {
 		util_fail(cause, "exchange in %s: %s", c->run, why);
 		free(why);
-		return XC_EXCHANGE;
+		return FAULT_EXCHANGE;
 	}
 	for (r->node_rank = 0; r->node_rank < c->n; r->node_rank++) {
 		self = &c->v[r->node_rank];
@@ -532,19 +532,19 @@ exchange_dir_run(struct exchange_dir_ctx *c, struct exchange_result *r,
 	return exchange_finish(c, r, cause);
 }
 
-int
+enum fault
 exchange_dir(struct exchange_result *r, const struct exchange_opts *o,
     const struct exchange_node *x, char **cause)
 {
 	struct exchange_dir_ctx	 c;
 	char			*vars;
-	int			 xc;
+	enum fault		 xc;
 
 	memset(r, 0, sizeof *r);
 	if (x->nnodes == 0) {
 		util_fail(cause, "--exchange dir: needs --nnodes N, the number "
 		    "of nodes to wait for");
-		return XC_USAGE;
+		return FAULT_USAGE;
 	}
 	if (x->jobid == NULL) {
 		/* The numbered tasks' scheduler first: it is what this
@@ -554,7 +554,7 @@ exchange_dir(struct exchange_result *r, const struct exchange_opts *o,
 		util_fail(cause, "--exchange dir: needs a job id to name its "
 		    "directory, and none is set (%s)", vars);
 		free(vars);
-		return XC_EXCHANGE;
+		return FAULT_EXCHANGE;
 	}
 	memset(&c, 0, sizeof c);
 	c.o = o;
@@ -569,7 +569,7 @@ exchange_dir(struct exchange_result *r, const struct exchange_opts *o,
 	if ((c.name = exchange_run_name(c.auth, x->jobid, x->retry)) == NULL) {
 		util_fail(cause, "--exchange dir: cannot name the run "
 		    "directory: HMAC-SHA256 failed");
-		xc = XC_EXCHANGE;
+		xc = FAULT_EXCHANGE;
 	} else {
 		xasprintf(&c.run, "%s/%s", o->dir, c.name);
 		xc = exchange_dir_run(&c, r, cause);

@@ -160,11 +160,11 @@ void	 exchange_write_table(struct exchange_dir_ctx *);
 void	 exchange_describe(struct buf *, const struct exchange_entry *);
 void	 exchange_said_ignored(struct buf *, const struct exchange_dir_ctx *,
 	    const char *sep);
-int	 exchange_timed_out(struct exchange_dir_ctx *, char **cause);
-int	 exchange_too_many(struct exchange_dir_ctx *, char **cause);
+enum fault	 exchange_timed_out(struct exchange_dir_ctx *, char **cause);
+enum fault	 exchange_too_many(struct exchange_dir_ctx *, char **cause);
 
 /* exchange-clean.c */
-int	 exchange_mark_read(struct exchange_dir_ctx *, char **cause);
+enum fault	 exchange_mark_read(struct exchange_dir_ctx *, char **cause);
 void	 exchange_cleanup(struct exchange_dir_ctx *, struct buf *warn);
 
 #endif

@@ -9,7 +9,7 @@
 #include <mpi.h>
 
 #include "exchange.h"
-#include "exitcode.h"
+#include "fault.h"
 #include "util.h"
 #include "xmalloc.h"
 
@@ -58,7 +58,7 @@ exchange_allgather(const struct exchange_entry *self,
 	return rc == 0 ? 0 : -1;
 }
 
-int
+enum fault
 exchange_mpi(struct exchange_result *r, const struct exchange_opts *o,
     const struct exchange_node *x, char **cause)
 {
@@ -69,7 +69,7 @@ exchange_mpi(struct exchange_result *r, const struct exchange_opts *o,
 	memset(r, 0, sizeof *r);
 	if (MPI_Init(NULL, NULL) != MPI_SUCCESS) {
 		util_fail(cause, "exchange: MPI_Init failed");
-		return XC_EXCHANGE;
+		return FAULT_EXCHANGE;
 	}
 	rc = exchange_allgather(&x->self, &v, &size, &rank, cause);
 	/* Before the command is executed: torchrun must not inherit a live
@@ -79,13 +79,13 @@ exchange_mpi(struct exchange_result *r, const struct exchange_opts *o,
 		rc = exchange_number(r, v, (size_t)size, (size_t)rank, cause);
 	free(v);
 	if (rc == -1)
-		return XC_EXCHANGE;
+		return FAULT_EXCHANGE;
 	if (x->nnodes != 0 && r->nnodes != x->nnodes) {
 		util_fail(cause, "exchange: the %d MPI processes are on %llu "
 		    "nodes (distinct addresses), not --nnodes %llu", size,
 		    (unsigned long long)r->nnodes,
 		    (unsigned long long)x->nnodes);
-		return XC_EXCHANGE;
+		return FAULT_EXCHANGE;
 	}
-	return XC_OK;
+	return FAULT_NONE;
 }

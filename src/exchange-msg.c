@@ -7,7 +7,7 @@
 
 #include "exchange.h"
 #include "exchange-dir.h"
-#include "exitcode.h"
+#include "fault.h"
 #include "util.h"
 #include "xmalloc.h"
 
@@ -127,7 +127,7 @@ exchange_said_ignored(struct buf *b, const struct exchange_dir_ctx *c,
 		buf_addf(b, " and %zu more", c->nignored - EXCHANGE_LIST_MAX);
 }
 
-int
+enum fault
 exchange_timed_out(struct exchange_dir_ctx *c, char **cause)
 {
 	struct buf	b;
@@ -143,10 +143,10 @@ exchange_timed_out(struct exchange_dir_ctx *c, char **cause)
 		    c->stale == 1 ? "y" : "ies");
 	exchange_said_ignored(&b, c, ";");
 	*cause = b.s;
-	return XC_EXCHANGE;
+	return FAULT_EXCHANGE;
 }
 
-int
+enum fault
 exchange_too_many(struct exchange_dir_ctx *c, char **cause)
 {
 	struct buf	b;
@@ -156,6 +156,6 @@ exchange_too_many(struct exchange_dir_ctx *c, char **cause)
 	    c->n, (unsigned long long)c->x->nnodes);
 	exchange_arrived(&b, c);
 	*cause = b.s;
-	return XC_EXCHANGE;
+	return FAULT_EXCHANGE;
 }
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "exchange.h"
-#include "exitcode.h"
+#include "fault.h"
 #include "util.h"
 
 int
@@ -13,7 +13,7 @@ exchange_have_mpi(void)
 	return 0;
 }
 
-int
+enum fault
 exchange_mpi(struct exchange_result *r, const struct exchange_opts *o,
     const struct exchange_node *x, char **cause)
 {
@@ -22,5 +22,5 @@ exchange_mpi(struct exchange_result *r, const struct exchange_opts *o,
 	memset(r, 0, sizeof *r);
 	util_fail(cause, "ddprank was built without MPI support "
 	    "(./configure --with-mpi)");
-	return XC_USAGE;
+	return FAULT_USAGE;
 }

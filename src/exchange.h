@@ -3,14 +3,16 @@
  * exchange.c has the format, order and numbering (no I/O), exchange-dir.c
  * and the files that share exchange-dir.h the directory, exchange-mpi.c
  * or exchange-nompi.c MPI.
- * Functions returning int give an exit status from exitcode.h (XC_OK on
- * success) and set *cause (caller frees) otherwise, unless they say. */
+ * Functions returning enum fault give FAULT_NONE on success, and
+ * otherwise a category (fault.h) and set *cause (caller frees), unless
+ * they say. */
 #ifndef DDPGEN_EXCHANGE_H
 #define DDPGEN_EXCHANGE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fault.h"
 #include "netif.h"
 #include "vocab.h"
 
@@ -142,11 +144,13 @@ int	exchange_number(struct exchange_result *r,
 
 /* The directory exchange in o->dir/exchange_run_name; see ddprank(1). Fills
  * r; free it with exchange_result_free whatever this returns. */
-int	exchange_dir(struct exchange_result *r, const struct exchange_opts *o,
-	    const struct exchange_node *, char **cause);
+enum fault exchange_dir(struct exchange_result *r,
+	    const struct exchange_opts *o, const struct exchange_node *,
+	    char **cause);
 /* MPI_Init, an allgather of the addresses, MPI_Finalize. */
-int	exchange_mpi(struct exchange_result *r, const struct exchange_opts *o,
-	    const struct exchange_node *, char **cause);
+enum fault exchange_mpi(struct exchange_result *r,
+	    const struct exchange_opts *o, const struct exchange_node *,
+	    char **cause);
 void	exchange_result_free(struct exchange_result *);
 
 /* The run directory's name: "JOBID-rRETRY", followed with a secret by

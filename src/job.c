@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "exitcode.h"
+#include "fault.h"
 #include "gen.h"
 #include "job.h"
 #include "launcher.h"
@@ -47,7 +47,7 @@ job_set_str(char **dst, const char *src)
 }
 
 /* One grammar and one message (vocab_port_parse), as ddprank's. */
-static int
+static enum fault
 job_port(struct profile *p, const char *port, char **cause)
 {
 	char	*why = NULL;
@@ -55,94 +55,94 @@ job_port(struct profile *p, const char *port, char **cause)
 	if (port != NULL && vocab_port_parse(port, &p->port, &why) == -1) {
 		util_fail(cause, "--port: %s", why);
 		free(why);
-		return XC_USAGE;
+		return FAULT_USAGE;
 	}
-	return XC_OK;
+	return FAULT_NONE;
 }
 
-static int
+static enum fault
 job_rdzv(struct profile *p, const char *rdzv, char **cause)
 {
 	char	*w;
 	int	 i;
 
 	if (rdzv == NULL)
-		return XC_OK;
+		return FAULT_NONE;
 	if ((i = vocab_word(rdzv_names, rdzv)) == -1) {
 		w = words_join(rdzv_names, " or ");
 		util_fail(cause, "--rdzv: '%s' is not %s", rdzv, w);
 		free(w);
-		return XC_USAGE;
+		return FAULT_USAGE;
 	}
 	p->rdzv = (enum rdzv)i;
-	return XC_OK;
+	return FAULT_NONE;
 }
 
-static int
+static enum fault
 job_container(struct profile *p, const char *container, char **cause)
 {
 	char	*names;
 	int	 i;
 
 	if (container == NULL)
-		return XC_OK;
+		return FAULT_NONE;
 	if ((i = vocab_word(runtime_names(), container)) == -1) {
 		names = runtime_names_text();
 		util_fail(cause, "--container: '%s' is not %s", container,
 		    names);
 		free(names);
-		return XC_USAGE;
+		return FAULT_USAGE;
 	}
 	p->container = (enum runtime_id)i;
-	return XC_OK;
+	return FAULT_NONE;
 }
 
-static int
+static enum fault
 job_bind(struct profile *p, const char *bind, char **cause)
 {
 	char	*w;
 	int	 i;
 
 	if (bind == NULL)
-		return XC_OK;
+		return FAULT_NONE;
 	if ((i = vocab_word(bind_names, bind)) == -1) {
 		w = words_join(bind_names, " or ");
 		util_fail(cause, "--bind: '%s' is not %s", bind, w);
 		free(w);
-		return XC_USAGE;
+		return FAULT_USAGE;
 	}
 	p->bind = (enum bind_policy)i;
-	return XC_OK;
+	return FAULT_NONE;
 }
 
 /* --launcher NAME names a row; a profile whose launcher names the same
  * row keeps its words (a torchrun at a path stays). */
-static int
+static enum fault
 job_launcher(struct profile *p, const char *name, char **cause)
 {
 	char	*names;
 	int	 i;
 
 	if (name == NULL)
-		return XC_OK;
+		return FAULT_NONE;
 	if ((i = vocab_word(launcher_names(), name)) == -1) {
 		util_fail(cause, "--launcher: '%s' is not %s", name,
 		    (names = launcher_names_text()));
 		free(names);
-		return XC_USAGE;
+		return FAULT_USAGE;
 	}
 	if (p->launcher.n > 0 &&
 	    launcher_find(p->launcher.v[0]) == (enum launcher_id)i)
-		return XC_OK;
+		return FAULT_NONE;
 	strlist_free(&p->launcher);
 	strlist_init(&p->launcher);
 	strlist_add(&p->launcher, name);
-	return XC_OK;
+	return FAULT_NONE;
 }
 
 /* --format picks the template of the same name with the format's
  * extension: hpcpack.xml becomes hpcpack.cmd. */
-static int
+static enum fault
 job_format(struct profile *p, const char *format, char **cause)
 {
 	const struct gen_format	*f;
@@ -150,7 +150,7 @@ job_format(struct profile *p, const char *format, char **cause)
 	char			*dot, *t, *names;
 
 	if (format == NULL)
-		return XC_OK;
+		return FAULT_NONE;
 	if ((f = gen_format(format, &s)) == NULL || s != p->scheduler) {
 		names = gen_formats_text(f == NULL ? SCHED_AUTO :
 		    p->scheduler);
@@ -162,7 +162,7 @@ job_format(struct profile *p, const char *format, char **cause)
 			    "sites (%s)", format,
 			    sched_get(p->scheduler)->title, names);
 		free(names);
-		return XC_USAGE;
+		return FAULT_USAGE;
 	}
 	t = xstrdup(p->template);
 	if ((dot = strrchr(t, '.')) != NULL && strchr(dot, '/') == NULL)
@@ -170,14 +170,14 @@ job_format(struct profile *p, const char *format, char **cause)
 	free(p->template);
 	xasprintf(&p->template, "%s%s", t, tmpl_ctx_ext(f->ctx));
 	free(t);
-	return XC_OK;
+	return FAULT_NONE;
 }
 
 /* Command-line values win over the profile's. */
-static int
+static enum fault
 job_apply_opts(struct profile *p, const struct job_opts *o, char **cause)
 {
-	int	xc;
+	enum fault xc;
 
 	if (o->gpus != -1)
 		p->gpus_per_node = o->gpus;
@@ -202,21 +202,21 @@ job_apply_opts(struct profile *p, const struct job_opts *o, char **cause)
 		job_set_str(&p->iface, o->iface);
 		p->discovery = PROFILE_IFACE;
 	}
-	if ((xc = job_format(p, o->format, cause)) != XC_OK ||
-	    (xc = job_port(p, o->port, cause)) != XC_OK ||
-	    (xc = job_rdzv(p, o->rdzv, cause)) != XC_OK ||
-	    (xc = job_container(p, o->container, cause)) != XC_OK ||
-	    (xc = job_bind(p, o->bind, cause)) != XC_OK ||
-	    (xc = job_launcher(p, o->launcher, cause)) != XC_OK)
+	if ((xc = job_format(p, o->format, cause)) != FAULT_NONE ||
+	    (xc = job_port(p, o->port, cause)) != FAULT_NONE ||
+	    (xc = job_rdzv(p, o->rdzv, cause)) != FAULT_NONE ||
+	    (xc = job_container(p, o->container, cause)) != FAULT_NONE ||
+	    (xc = job_bind(p, o->bind, cause)) != FAULT_NONE ||
+	    (xc = job_launcher(p, o->launcher, cause)) != FAULT_NONE)
 		return xc;
 	/* An image nothing runs would be dropped without a word. */
 	if (o->image != NULL && p->container == RT_NONE) {
 		util_fail(cause, "--image: '%s' needs a container runtime: "
 		    "--container, or the profile's container", o->image);
-		return XC_USAGE;
+		return FAULT_USAGE;
 	}
 	strlist_copy(&p->setup, &o->setup);
-	return XC_OK;
+	return FAULT_NONE;
 }
 
 /* A job no longer than the signal lead would be warned as it starts:
@@ -297,7 +297,7 @@ job_env_defaults(struct profile *p, const struct strlist *pass)
 /* Applies each --env in order, the last for a name winning: NAME=VALUE
  * replaces the profile's NAME; a bare NAME is passed from the submitting
  * shell at run time instead (into pass), so its value is never written. */
-static int
+static enum fault
 job_apply_env(struct profile *p, const struct job_opts *o,
     struct strlist *pass, char **cause)
 {
@@ -321,10 +321,10 @@ job_apply_env(struct profile *p, const struct job_opts *o,
 		    "submitting shell works on %s sites only; give %s=VALUE",
 		    pass->v[0], where, pass->v[0]);
 		free(where);
-		return XC_USAGE;
+		return FAULT_USAGE;
 	}
 	job_env_defaults(p, pass);
-	return XC_OK;
+	return FAULT_NONE;
 }
 
 /* ddpgen's command line for the job's "Regenerate with" comment, with
@@ -377,7 +377,7 @@ job_path_ddprank(void)
 /* Where ddprank lives on the nodes: the profile or --ddprank, else the
  * one beside this ddpgen, else BINDIR's, else the first in PATH. The
  * script calls it by this absolute path. */
-static int
+static enum fault
 job_find_ddprank(char **out, const char *given, const char *exedir,
     char **cause)
 {
@@ -387,16 +387,16 @@ job_find_ddprank(char **out, const char *given, const char *exedir,
 		if (given[0] != '/') {
 			util_fail(cause, "ddprank path '%s' is not absolute",
 			    given);
-			return XC_USAGE;
+			return FAULT_USAGE;
 		}
 		*out = xstrdup(given);
-		return XC_OK;
+		return FAULT_NONE;
 	}
 	if (exedir != NULL) {
 		xasprintf(&p, "%s/ddprank", exedir);
 		if (access(p, X_OK) == 0) {
 			*out = p;
-			return XC_OK;
+			return FAULT_NONE;
 		}
 		free(p);
 	}
@@ -406,40 +406,40 @@ job_find_ddprank(char **out, const char *given, const char *exedir,
 		util_fail(cause, "cannot find ddprank (beside ddpgen, in %s or "
 		    "in PATH); install it or set ddprank in the profile",
 		    DDPGEN_BINDIR);
-		return XC_FAIL;
+		return FAULT_SYS;
 	}
-	return XC_OK;
+	return FAULT_NONE;
 }
 
 /* A runtime that starts the tasks inside it mounts ddprank's directory
  * (nodecmd_srun_container), as one item of a ',' list of SRC:DST. */
-static int
+static enum fault
 job_check_inside(const struct profile *p, const char *ddprank, char **cause)
 {
 	const char	*slash = strrchr(ddprank, '/');
 
 	if (!runtime_get(p->container)->inside)
-		return XC_OK;
+		return FAULT_NONE;
 	if (slash == ddprank || strpbrk(ddprank, ",:") != NULL) {
 		util_fail(cause, "ddprank path '%s': %s mounts its directory, "
 		    "which must not be / or hold ',' or ':'", ddprank,
 		    runtime_get(p->container)->name);
-		return XC_USAGE;
+		return FAULT_USAGE;
 	}
-	return XC_OK;
+	return FAULT_NONE;
 }
 
 /* The profile's template path is already absolute when it has a slash
  * (see profile.c); -T's is relative to the current directory. A name
  * without a slash is looked up in the template path, which the render
  * keeps for the template's partials. */
-static int
+static enum fault
 job_find_template(struct job_resolved *r, const struct profile *p,
     const char *exedir, char **cause)
 {
 	script_template_path(&r->tdirs, NULL, exedir);
 	r->tpath = script_find_template(p->template, &r->tdirs, cause);
-	return r->tpath == NULL ? XC_CONFIG : XC_OK;
+	return r->tpath == NULL ? FAULT_CONFIG : FAULT_NONE;
 }
 
 /* Setup lines are shell code: bash -n checks them as a block, and a
@@ -447,7 +447,7 @@ job_find_template(struct job_resolved *r, const struct profile *p,
  * when only together they fail, as an unclosed if). nprof of them come
  * from the profile, where at ("FILE:LINE: ") set them, the rest from
  * -S. */
-static int
+static enum fault
 job_check_setup(const struct strlist *setup, size_t nprof, const char *at,
     char **cause)
 {
@@ -457,14 +457,14 @@ job_check_setup(const struct strlist *setup, size_t nprof, const char *at,
 	int		 rc;
 
 	if (setup->n == 0)
-		return XC_OK;
+		return FAULT_NONE;
 	buf_init(&b);
 	for (i = 0; i < setup->n; i++)
 		buf_addf(&b, "%s\n", setup->v[i]);
 	rc = script_check_syntax(b.s, 0, &all);
 	buf_free(&b);
 	if (rc != -1)
-		return XC_OK;
+		return FAULT_NONE;
 	for (i = 0; i < setup->n; i++) {
 		if (script_check_syntax(setup->v[i], 1, &why) != -1)
 			continue;
@@ -472,17 +472,17 @@ job_check_setup(const struct strlist *setup, size_t nprof, const char *at,
 		util_fail(cause, "%ssetup: '%s' is not valid shell: %s",
 		    i < nprof ? at : "--", setup->v[i], why);
 		free(why);
-		return i < nprof ? XC_CONFIG : XC_USAGE;
+		return i < nprof ? FAULT_CONFIG : FAULT_USAGE;
 	}
 	util_fail(cause, "%ssetup lines are not valid shell together: %s",
 	    nprof > 0 ? at : "", all);
 	free(all);
-	return nprof == setup->n ? XC_CONFIG : XC_USAGE;
+	return nprof == setup->n ? FAULT_CONFIG : FAULT_USAGE;
 }
 
 /* An -e value the format cannot carry is a usage error, before the
  * template would report it as its own (a profile error). */
-static int
+static enum fault
 job_check_env_values(const struct job_opts *o, const struct profile *p,
     char **cause)
 {
@@ -494,7 +494,7 @@ job_check_env_values(const struct job_opts *o, const struct profile *p,
 
 	/* An unknown extension is the template loader's to report. */
 	if (tmpl_ctx_of(p->template, &ctx) == -1)
-		return XC_OK;
+		return FAULT_NONE;
 	for (i = 0; i < o->env.n; i++) {
 		if (strchr(o->env.v[i], '=') == NULL)
 			continue;	/* passed at run time */
@@ -504,55 +504,55 @@ job_check_env_values(const struct job_opts *o, const struct profile *p,
 		if (rc == -1) {
 			util_fail(cause, "--env: '%s': %s", o->env.v[i], why);
 			free(why);
-			return XC_USAGE;
+			return FAULT_USAGE;
 		}
 	}
-	return XC_OK;
+	return FAULT_NONE;
 }
 
 /* A back-end holds one node exclusively only with GEN_HOLD_ONE: the
  * others ask for it from two nodes on (their exclusive variable). */
-static int
+static enum fault
 job_check_c10d(const struct profile *p, long long nodes, char **cause)
 {
 	if (p->rdzv != RDZV_C10D || p->c10d_shared || nodes > 1 ||
 	    (gen_get(p->scheduler)->flags & GEN_HOLD_ONE))
-		return XC_OK;
+		return FAULT_NONE;
 	util_fail(cause, "rdzv: c10d on one node, which is not held "
 	    "exclusively: " PROFILE_C10D_RISK "; use static, or "
 	    PROFILE_C10D_KEY);
-	return XC_USAGE;
+	return FAULT_USAGE;
 }
 
 /* The profile with the options laid over it, checked. */
-static int
+static enum fault
 job_profile(struct job_resolved *r, const struct job_opts *o, char **cause)
 {
 	struct profile	*p = r->prof;
 	size_t		 nprof = p->setup.n;
-	int		 xc;
+	enum fault	 xc;
 
-	if ((xc = job_apply_opts(p, o, cause)) != XC_OK)
+	if ((xc = job_apply_opts(p, o, cause)) != FAULT_NONE)
 		return xc;
 	job_short(r, o);
-	if ((xc = job_apply_env(p, o, &r->pass, cause)) != XC_OK)
+	if ((xc = job_apply_env(p, o, &r->pass, cause)) != FAULT_NONE)
 		return xc;
 	if (profile_validate(p, cause) == -1)
-		return XC_USAGE;
-	if ((xc = job_check_c10d(p, o->nodes, cause)) != XC_OK ||
+		return FAULT_USAGE;
+	if ((xc = job_check_c10d(p, o->nodes, cause)) != FAULT_NONE ||
 	    (xc = job_check_setup(&p->setup, nprof, p->setup_at,
-	    cause)) != XC_OK)
+	    cause)) != FAULT_NONE)
 		return xc;
 	return job_check_env_values(o, p, cause);
 }
 
-int
+enum fault
 job_resolve(struct job_resolved *r, struct profile *p,
     const struct job_opts *o, const char *exedir, char **cause)
 {
 	struct job		*job = &r->job;
 	const struct gen	*g;
-	int			 xc;
+	enum fault		 xc;
 
 	memset(r, 0, sizeof *r);
 	r->prof = p;
@@ -564,9 +564,9 @@ job_resolve(struct job_resolved *r, struct profile *p,
 	if (o->script[0] == '\0') {
 		util_fail(cause, "script: the training script is an empty "
 		    "word ('')");
-		return XC_USAGE;
+		return FAULT_USAGE;
 	}
-	if ((xc = job_profile(r, o, cause)) != XC_OK)
+	if ((xc = job_profile(r, o, cause)) != FAULT_NONE)
 		return xc;
 	job->prof = p;
 	job->site = o->site;
@@ -579,49 +579,49 @@ job_resolve(struct job_resolved *r, struct profile *p,
 	job->argv = r->cmd.v;
 	job->env_pass = &r->pass;
 	if ((xc = job_find_ddprank(&r->ddprank, p->ddprank, exedir,
-	    cause)) != XC_OK ||
-	    (xc = job_check_inside(p, r->ddprank, cause)) != XC_OK ||
-	    (xc = job_find_template(r, p, exedir, cause)) != XC_OK)
+	    cause)) != FAULT_NONE ||
+	    (xc = job_check_inside(p, r->ddprank, cause)) != FAULT_NONE ||
+	    (xc = job_find_template(r, p, exedir, cause)) != FAULT_NONE)
 		return xc;
 	job->ddprank = r->ddprank;
 	g = gen_get(p->scheduler);
 	if (g->check_job != NULL && g->check_job(job, r->tpath, cause) == -1)
-		return XC_USAGE;
-	return XC_OK;
+		return FAULT_USAGE;
+	return FAULT_NONE;
 }
 
 /* A shell script that bash refuses is never written. */
-static int
+static enum fault
 job_check_script(const char *tpath, const struct buf *b, char **cause)
 {
 	enum tmpl_ctx	 ctx;
 	char		*why;
 
 	if (tmpl_ctx_of(tpath, &ctx) == -1 || ctx != TMPL_SH)
-		return XC_OK;
+		return FAULT_NONE;
 	if (script_check_syntax(b->s, 0, &why) == -1) {
 		util_fail(cause, "%s: the generated script is not valid shell: "
 		    "%s", tpath, why);
 		free(why);
-		return XC_CONFIG;
+		return FAULT_CONFIG;
 	}
-	return XC_OK;
+	return FAULT_NONE;
 }
 
-int
+enum fault
 job_render(const struct job_resolved *r, struct buf *out, char **cause)
 {
 	const struct gen	*g = gen_get(r->prof->scheduler);
-	int			 xc;
+	enum fault		 xc;
 
 	if (script_render(&r->job, r->tpath, &r->tdirs, out, cause) == -1)
-		return XC_CONFIG;
-	if ((xc = job_check_script(r->tpath, out, cause)) != XC_OK)
+		return FAULT_CONFIG;
+	if ((xc = job_check_script(r->tpath, out, cause)) != FAULT_NONE)
 		return xc;
 	if (g->check_output != NULL &&
 	    g->check_output(r->tpath, out, cause) == -1)
-		return XC_USAGE;
-	return XC_OK;
+		return FAULT_USAGE;
+	return FAULT_NONE;
 }
 
 void

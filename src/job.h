@@ -2,14 +2,15 @@
  * the resolved job: the options laid over the profile (--format's
  * template, --env's values and names), the checks that need both, where
  * ddprank is on the nodes, the template file; then the rendered script.
- * Functions returning int give an exit status from exitcode.h (XC_OK on
- * success) and set *cause (caller frees) otherwise; nothing here prints
- * or exits. */
+ * Functions returning enum fault give FAULT_NONE on success, and
+ * otherwise a category (fault.h) and set *cause (caller frees); nothing
+ * here prints or exits. */
 #ifndef DDPGEN_JOB_H
 #define DDPGEN_JOB_H
 
 #include <stddef.h>
 
+#include "fault.h"
 #include "script.h"
 #include "util.h"
 
@@ -70,12 +71,13 @@ struct job_resolved {
 /* Lays o over p (which r then owns, and frees) and resolves the job;
  * exedir is the directory of ddpgen, or NULL. Free r with job_free
  * whatever this returns. */
-int	job_resolve(struct job_resolved *r, struct profile *p,
+enum fault job_resolve(struct job_resolved *r, struct profile *p,
 	    const struct job_opts *o, const char *exedir, char **cause);
 
 /* Renders the resolved job into out; a shell script bash refuses, or a
  * job over HPC Pack's limits, is an error and out is then discarded. */
-int	job_render(const struct job_resolved *, struct buf *out, char **cause);
+enum fault job_render(const struct job_resolved *, struct buf *out,
+	    char **cause);
 
 void	job_free(struct job_resolved *);
 

@@ -1,7 +1,7 @@
 /* rank-exec.c: ddprank exec once its options are parsed (rank-exec.h):
  * the rank comes from rank_compute, as for ddprank env; the rest is
  * here. Part of ddprank's main: it prints its one line and returns the
- * exit status. */
+ * category of failure (fault.h); ddprank.c decides the exit status. */
 #include "config.h"
 
 #include <sys/types.h>
@@ -19,7 +19,7 @@
 #include "auth.h"
 #include "bindrun.h"
 #include "exchange.h"
-#include "exitcode.h"
+#include "fault.h"
 #include "launcher.h"
 #include "nodes.h"
 #include "rank.h"
@@ -39,22 +39,22 @@ env_get(const char *name)
  * with the checkpoint signal ignored, so that the signal, sent to every
  * process of the step, stops the workers (which install a handler) and
  * not the agent. */
-static int
+static enum fault
 restart_setenv(int *signo)
 {
 	struct restart	 r;
 	char		 num[32], *cause;
 
 	if (restart_read(&r, env_get, &cause) == -1)
-		return util_report_cause(XC_USAGE, cause);
+		return util_report_cause(FAULT_USAGE, cause);
 	snprintf(num, sizeof num, "%lld", r.count);
 	if (setenv("DDPGEN_RESTART_COUNT", num, 1) == -1 ||
 	    setenv("DDPGEN_LAST_STOP", r.last_stop, 1) == -1)
-		return util_report(XC_FAIL, "setenv: %s", strerror(errno));
+		return util_report(FAULT_SYS, "setenv: %s", strerror(errno));
 	if (r.signo != 0 && signal(r.signo, SIG_IGN) == SIG_ERR)
-		return util_report(XC_FAIL, "signal: %s", strerror(errno));
+		return util_report(FAULT_SYS, "signal: %s", strerror(errno));
 	*signo = r.signo;
-	return XC_OK;
+	return FAULT_NONE;
 }
 
 /* Every python of the job runs the hook: like OpenSSH's StrictModes,
@@ -103,7 +103,7 @@ hook_dir(void)
 
 /* Puts the hook first on PYTHONPATH, for every python the launcher
  * starts: a torch built without libuv then gets its legacy store. */
-static int
+static enum fault
 hook_setenv(void)
 {
 	const char	*old = getenv("PYTHONPATH");
@@ -111,7 +111,7 @@ hook_setenv(void)
 	int		 rc;
 
 	if ((dir = hook_dir()) == NULL)
-		return XC_OK;
+		return FAULT_NONE;
 	if (old != NULL && *old != '\0')
 		xasprintf(&path, "%s:%s", dir, old);
 	else
@@ -120,15 +120,15 @@ hook_setenv(void)
 	free(path);
 	free(dir);
 	if (rc == -1)
-		return util_report(XC_FAIL, "setenv PYTHONPATH: %s",
+		return util_report(FAULT_SYS, "setenv PYTHONPATH: %s",
 		    strerror(errno));
-	return XC_OK;
+	return FAULT_NONE;
 }
 
 /* DeepSpeed's hostfile, "HOST slots=1" a node, in an anonymous file
  * the command inherits: path is its /dev/fd name. No shared directory
  * is written, so no other user can plant or race one. */
-static int
+static enum fault
 exec_hostfile(const struct rank *r, char *path, size_t len)
 {
 	struct buf	 b;
@@ -137,7 +137,7 @@ exec_hostfile(const struct rank *r, char *path, size_t len)
 	ssize_t		 n;
 
 	if ((fd = memfd_create("ddprank-hostfile", 0)) == -1)
-		return util_report(XC_FAIL, "hostfile: memfd_create: %s",
+		return util_report(FAULT_SYS, "hostfile: memfd_create: %s",
 		    strerror(errno));
 	buf_init(&b);
 	for (i = 0; i < r->nnodes; i++) {
@@ -151,21 +151,21 @@ exec_hostfile(const struct rank *r, char *path, size_t len)
 	bad = n == -1 || (size_t)n != b.len;
 	buf_free(&b);
 	if (bad)
-		return util_report(XC_FAIL, "hostfile: write: %s", n == -1 ?
+		return util_report(FAULT_SYS, "hostfile: write: %s", n == -1 ?
 		    strerror(errno) : "short write");
 	snprintf(path, len, "/dev/fd/%d", fd);
-	return XC_OK;
+	return FAULT_NONE;
 }
 
 /* The command with the launcher's run-time flags (deepspeed's and
  * accelerate's; none for torchrun and srun). */
-static int
+static enum fault
 exec_argv(const struct rank_exec *x, const struct rank *r,
     struct strlist *argv)
 {
 	struct launcher_run	 run;
 	char			 path[64], *cause;
-	int			 xc;
+	enum fault		 xc;
 
 	memset(&run, 0, sizeof run);
 	run.node_rank = r->node_rank;
@@ -175,12 +175,12 @@ exec_argv(const struct rank_exec *x, const struct rank *r,
 	run.port = r->master_port;
 	run.hostfile = path;
 	if (x->ro->want_hosts &&
-	    (xc = exec_hostfile(r, path, sizeof path)) != XC_OK)
+	    (xc = exec_hostfile(r, path, sizeof path)) != FAULT_NONE)
 		return xc;
 	if (launcher_argv(argv, x->launcher, x->argv, (size_t)x->argc,
 	    (size_t)x->launcher_at, &run, &cause) == -1)
-		return util_report_cause(XC_USAGE, cause);
-	return XC_OK;
+		return util_report_cause(FAULT_USAGE, cause);
+	return FAULT_NONE;
 }
 
 /* The launch timeline's marks (rank_opts' mark). */
@@ -217,7 +217,7 @@ exec_timeline(struct rank_exec *x, const struct rank *r)
 
 /* The launcher's variables and command: torchrun's PET_*, a worker's
  * RANK and the rest (srun-direct), or flags. */
-static int
+static enum fault
 exec_prepare(struct rank_exec *x, const struct rank *r,
     struct rank_vars *vs, struct strlist *argv)
 {
@@ -227,23 +227,25 @@ exec_prepare(struct rank_exec *x, const struct rank *r,
 	rank_vars(vs, r, pet, x->rdzv);
 	if (x->launcher->vars == LAUNCHER_VARS_WORKER)
 		rank_vars_worker(vs, r);
-	return r->duplicate ? XC_OK : exec_argv(x, r, argv);
+	return r->duplicate ? FAULT_NONE : exec_argv(x, r, argv);
 }
 
 /* The binding (bindrun.c): after the worker's variables, LOCAL_RANK
  * among them, are set. */
-static int
+static enum fault
 exec_bind(const struct rank_exec *x)
 {
 	char	*warning = NULL, *cause = NULL;
-	int	 xc;
+	enum fault	 xc;
 
 	xc = bindrun_exec(x->bind, x->launcher->per_process, &warning,
 	    &cause);
 	if (warning != NULL)
 		util_warn("warning: %s", warning);
 	free(warning);
-	return xc == XC_OK ? xc : util_report_cause(xc, cause);
+	if (xc != FAULT_NONE)
+		return util_report_cause(xc, cause);
+	return FAULT_NONE;
 }
 
 /* The checkpoint signal, for the watcher to pass on: where the
@@ -255,57 +257,61 @@ exec_forward(const struct rank_exec *x, int signo)
 	    x->ro->sched, x->ro->hostfile))->signals_group ? signo : 0;
 }
 
-int
+enum fault
 rank_exec_begin(struct rank_exec *x, struct rank_opts *ro)
 {
 	char	*cause;
 
 	timeline_begin(&x->tl);
 	if (timeline_wait(env_get(TL_WAIT_ENV), &x->tlr.wait, &cause) == -1)
-		return util_report_cause(XC_USAGE, cause);
+		return util_report_cause(FAULT_USAGE, cause);
 	ro->mark = exec_mark;
 	ro->mark_arg = &x->tl;
-	return XC_OK;
+	return FAULT_NONE;
 }
 
-int
+enum fault
 rank_exec(struct rank_exec *x, const struct rank *r)
 {
 	struct rank_vars	vs;
 	struct strlist		argv;
 	size_t			i;
 	char			*cause;
-	int			xc, saved, signo = 0;
+	enum fault		xc;
+	int			saved, signo = 0;
 
 	strlist_init(&argv);
-	if ((xc = exec_prepare(x, r, &vs, &argv)) != XC_OK || r->duplicate) {
+	if ((xc = exec_prepare(x, r, &vs, &argv)) != FAULT_NONE ||
+	    r->duplicate) {
 		rank_vars_free(&vs);
 		strlist_free(&argv);
+		if (!r->duplicate)
+			return xc;
 		/* One torchrun per node, however many MPI processes. */
-		return r->duplicate ? util_report(XC_OK, "a lower MPI rank on "
-		    "this node (same address) runs the command; this process "
-		    "exits") : xc;
+		util_warn("a lower MPI rank on this node (same address) runs "
+		    "the command; this process exits");
+		return FAULT_NONE;
 	}
-	for (i = 0; i < vs.n && xc == XC_OK; i++) {
+	for (i = 0; i < vs.n && xc == FAULT_NONE; i++) {
 		if (setenv(vs.v[i].name, vs.v[i].value, 1) == -1)
-			xc = util_report(XC_FAIL, "setenv %s: %s",
+			xc = util_report(FAULT_SYS, "setenv %s: %s",
 			    vs.v[i].name, strerror(errno));
 	}
 	rank_vars_free(&vs);
-	if (xc == XC_OK)
+	if (xc == FAULT_NONE)
 		xc = exec_bind(x);
-	if (xc == XC_OK && (xc = restart_setenv(&signo)) == XC_OK &&
-	    (xc = hook_setenv()) == XC_OK) {
+	if (xc == FAULT_NONE && (xc = restart_setenv(&signo)) == FAULT_NONE &&
+	    (xc = hook_setenv()) == FAULT_NONE) {
 		/* The command has no use for the secret: one copy fewer to
 		 * leak. */
 		(void)unsetenv(AUTH_ENV);
 		if (timeline_launch(&x->tl, &x->tlr, &cause) == -1)
-			util_report_cause(XC_OK, cause);
+			util_report_cause(FAULT_NONE, cause);
 		watch_start(argv.v, exec_forward(x, signo));
 		execvp(argv.v[0], argv.v);
 		saved = errno;
-		xc = saved == ENOENT || saved == ENOTDIR ? XC_NOTFOUND :
-		    XC_NOEXEC;
+		xc = saved == ENOENT || saved == ENOTDIR ? FAULT_NOTFOUND :
+		    FAULT_NOEXEC;
 		util_warn("cannot execute '%s': %s", argv.v[0],
 		    strerror(saved));
 	}

@@ -2,11 +2,13 @@
  * exec): the launch timeline's first moments before it; after it the
  * launcher's variables and argv, the binding, the restart variables,
  * the legacy-store hook, the timeline's reporter and the watcher, and
- * the exec of the launcher. Functions return exit statuses (exitcode.h)
- * and print their one line themselves. */
+ * the exec of the launcher. Functions return a category of failure
+ * (fault.h), which ddprank.c turns into the exit status, and print their
+ * one line themselves. */
 #ifndef DDPGEN_RANK_EXEC_H
 #define DDPGEN_RANK_EXEC_H
 
+#include "fault.h"
 #include "timeline-run.h"
 #include "vocab.h"
 
@@ -35,10 +37,10 @@ struct rank_exec {
 };
 
 /* Before rank_compute: the timeline's first moments, and ro's marks. */
-int	rank_exec_begin(struct rank_exec *, struct rank_opts *ro);
-/* After it: execs the launcher, so returns only on failure, or XC_OK
+enum fault rank_exec_begin(struct rank_exec *, struct rank_opts *ro);
+/* After it: execs the launcher, so returns only on failure, or FAULT_NONE
  * where a lower MPI rank on this node runs the command. */
-int	rank_exec(struct rank_exec *, const struct rank *);
+enum fault rank_exec(struct rank_exec *, const struct rank *);
 void	rank_exec_free(struct rank_exec *);
 
 #endif

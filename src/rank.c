@@ -12,7 +12,7 @@
 
 #include "auth.h"
 #include "exchange.h"
-#include "exitcode.h"
+#include "fault.h"
 #include "hostlist.h"
 #include "netif.h"
 #include "nodes.h"
@@ -45,7 +45,7 @@ rank_ifs(struct rank_ctx *c, char **cause)
 	return 0;
 }
 
-static int
+static enum fault
 rank_port_of(int *port, const struct rank_opts *o, enum sched_id s,
     const struct nodes_job *job, char **cause)
 {
@@ -53,44 +53,44 @@ rank_port_of(int *port, const struct rank_opts *o, enum sched_id s,
 
 	if (o->port != 0) {
 		*port = o->port;
-		return XC_OK;
+		return FAULT_NONE;
 	}
 	if (!job->set) {
 		vars = sched_job_vars_text(s, SCHED_AUTO);
 		util_fail(cause, "--port auto needs a job id (%s) and none is "
 		    "set; choose a port with --port N", vars);
 		free(vars);
-		return XC_PORT;
+		return FAULT_PORT;
 	}
 	if (o->auth != NULL && o->auth->len > 0 &&
 	    (*port = port_auto_secret(o->auth, job->port_id, job->task,
 	    job->step, o->lo, o->hi)) == -1) {
 		util_fail(cause, "--port auto: HMAC-SHA256 of the job's secret "
 		    "failed; choose a port with --port N");
-		return XC_PORT;
+		return FAULT_PORT;
 	}
 	if (o->auth == NULL || o->auth->len == 0)
 		*port = port_auto(job->port_id, job->task, job->step, o->lo,
 		    o->hi);
-	return XC_OK;
+	return FAULT_NONE;
 }
 
 /* The job id, as the rendezvous id, and the port of scheduler s, which
  * nodes_sched_resolve gave: env and exec with or without a node list. */
-static int
+static enum fault
 rank_job_port(struct rank *r, const struct rank_opts *o,
     const struct nodes_env *env, enum sched_id s, char **cause)
 {
 	struct nodes_job	job;
 
 	if (nodes_job(&job, env, s, cause) == -1)
-		return XC_NODES;
+		return FAULT_NODES;
 	r->jobid = nodes_job_string(&job);
 	return rank_port_of(&r->master_port, o, s, &job, cause);
 }
 
 /* The scheduler is resolved as for env and exec, which print this port. */
-int
+enum fault
 rank_port(int *port, const struct rank_opts *o, const struct nodes_env *env,
     char **cause)
 {
@@ -99,7 +99,7 @@ rank_port(int *port, const struct rank_opts *o, const struct nodes_env *env,
 
 	s = nodes_sched_resolve(env, o->sched, o->hostfile);
 	if (o->port == 0 && nodes_job(&job, env, s, cause) == -1)
-		return XC_NODES;
+		return FAULT_NODES;
 	return rank_port_of(port, o, s, &job, cause);
 }
 
@@ -143,39 +143,39 @@ rank_find_by_addr(struct rank_ctx *c, char **cause)
 	return -1;
 }
 
-static int
+static enum fault
 rank_not_listed(struct rank_ctx *c, const char *host, char **cause)
 {
 	char	*list = nodes_describe(&c->nodes);
 
 	util_fail(cause, "host '%s' is not in the node list %s", host, list);
 	free(list);
-	return XC_NODES;
+	return FAULT_NODES;
 }
 
 /* The scheduler says which node this is (the row's nodeid_var): a
  * disagreement means the list and the host names do not describe the
  * same nodes, and ranks would collide. */
-static int
+static enum fault
 rank_crosscheck(struct rank_ctx *c, const char *host, int64_t i,
     char **cause)
 {
 	char	*list;
 
 	if (c->nodes.nodeid < 0 || c->nodes.nodeid == i)
-		return XC_OK;
+		return FAULT_NONE;
 	list = nodes_describe(&c->nodes);
 	util_fail(cause, "%s is %lld but host '%s' is node %lld of "
 	    "the node list %s", sched_get(c->nodes.sched)->nodeid_var,
 	    (long long)c->nodes.nodeid, host,
 	    (long long)i, list);
 	free(list);
-	return XC_NODES;
+	return FAULT_NODES;
 }
 
 /* A scheduler may show a task only its own node (the row's
  * partial_list): --nnodes catches it. */
-static int
+static enum fault
 rank_count_differs(struct rank_ctx *c, struct rank *r, char **cause)
 {
 	char	*list = nodes_describe(&c->nodes);
@@ -186,7 +186,7 @@ rank_count_differs(struct rank_ctx *c, struct rank *r, char **cause)
 	    (unsigned long long)c->o->nnodes, sched_get(c->nodes.sched)->partial_list ?
 	    "; use --exchange when tasks see only part of the job" : "");
 	free(list);
-	return XC_NODES;
+	return FAULT_NODES;
 }
 
 /* Virtual nodes (the row's virtual_nodes) all have this host's name:
@@ -233,17 +233,17 @@ rank_find_self(struct rank_ctx *c, const char *host, char **cause)
 	return i;
 }
 
-static int
+static enum fault
 rank_identify(struct rank_ctx *c, struct rank *r, char **cause)
 {
 	char	host[HOSTLIST_NAME_MAX + 1];
 	int64_t	i;
 
 	if (c->sys->hostname(c->sys->arg, host, sizeof host, cause) == -1)
-		return XC_FAIL;
+		return FAULT_SYS;
 	host[strcspn(host, ".")] = '\0';
 	if ((i = rank_find_self(c, host, cause)) < 0)
-		return i == -2 ? XC_FAIL : XC_NODES;
+		return i == -2 ? FAULT_SYS : FAULT_NODES;
 	r->node_rank = (uint64_t)i;
 	r->nnodes = hostlist_count(c->nodes.list);
 	r->host = rank_nth(&c->nodes, r->node_rank);
@@ -305,13 +305,13 @@ rank_choose(struct rank_ctx *c, struct netif_addrs *addrs)
 	return &addrs->v[0];
 }
 
-static int
+static enum fault
 rank_resolve_master(struct rank_ctx *c, struct rank *r, char **cause)
 {
 	struct netif_addrs	 addrs;
 	const struct netif_addr	*a;
 	char			*first, *list, *why, s[NETIF_ADDRSTRLEN];
-	int			 xc = XC_NODES;
+	enum fault		 xc = FAULT_NODES;
 
 	first = rank_nth(&c->nodes, 0);
 	list = nodes_describe(&c->nodes);
@@ -346,7 +346,7 @@ rank_resolve_master(struct rank_ctx *c, struct rank *r, char **cause)
 		goto out;
 	}
 	r->master_addr = xstrdup(s);
-	xc = XC_OK;
+	xc = FAULT_NONE;
 out:
 	netif_addrs_free(&addrs);
 	free(list);
@@ -354,7 +354,7 @@ out:
 	return xc;
 }
 
-static int
+static enum fault
 rank_master(struct rank_ctx *c, struct rank *r, char **cause)
 {
 	const char	*v;
@@ -365,27 +365,27 @@ rank_master(struct rank_ctx *c, struct rank *r, char **cause)
 	 * cannot know it, and would connect elsewhere. */
 	if ((v = nodes_var(c->env, "MASTER_ADDR")) != NULL) {
 		r->master_addr = xstrdup(v);
-		return XC_OK;
+		return FAULT_NONE;
 	}
 	return rank_resolve_master(c, r, cause);
 }
 
-static int
+static enum fault
 rank_match_iface(struct rank_ctx *c, struct rank *r, char **cause)
 {
 	if (c->o->rx == NULL)
-		return XC_OK;
+		return FAULT_NONE;
 	if (rank_ifs(c, cause) == -1)
-		return XC_FAIL;
+		return FAULT_SYS;
 	c->iface = netif_find(&c->ifs, c->o->rx, c->o->iface, AF_UNSPEC,
 	    cause);
 	if (c->iface == NULL)
-		return XC_IFACE;
+		return FAULT_IFACE;
 	r->ifname = xstrdup(c->iface->name);
-	return XC_OK;
+	return FAULT_NONE;
 }
 
-static int
+static enum fault
 rank_check_port(struct rank_ctx *c, struct rank *r, char **cause)
 {
 	char	*why;
@@ -394,19 +394,19 @@ rank_check_port(struct rank_ctx *c, struct rank *r, char **cause)
 	 * could find its training already listening. */
 	if (!c->o->check_port || r->node_rank != 0 || r->duplicate ||
 	    r->local_rank != 0)
-		return XC_OK;
+		return FAULT_NONE;
 	if (port_check(r->master_addr, r->master_port, &why) == -1) {
 		util_fail(cause, "node 0 cannot host the rendezvous: %s", why);
 		free(why);
-		return XC_PORT;
+		return FAULT_PORT;
 	}
-	return XC_OK;
+	return FAULT_NONE;
 }
 
 /* One task per process (srun-direct): the step's tasks must fill
  * every node alike, as --ntasks-per-node has them, for the ranks to be
  * torchrun's (node rank times tasks per node plus local rank). */
-static int
+static enum fault
 rank_per_process(struct rank_ctx *c, struct rank *r, char **cause)
 {
 	const struct sched	*s = sched_get(c->nodes.sched);
@@ -416,18 +416,18 @@ rank_per_process(struct rank_ctx *c, struct rank *r, char **cause)
 	    s->step_nodes_var == NULL) {
 		util_fail(cause, "one task per process needs a scheduler that "
 		    "numbers a node's tasks; this is %s", s->title);
-		return XC_NODES;
+		return FAULT_NODES;
 	}
 	if (nodes_var_num(&local, c->env, s->local_task_var, 0,
 	    cause) == -1 ||
 	    nodes_var_num(&tasks, c->env, s->step_tasks_var, 1, cause) == -1 ||
 	    nodes_var_num(&nodes, c->env, s->step_nodes_var, 1, cause) == -1)
-		return XC_NODES;
+		return FAULT_NODES;
 	if (local < 0 || tasks < 1 || nodes < 1) {
 		util_fail(cause, "one task per process needs %s, %s and %s "
 		    "(start the step with srun)", s->local_task_var,
 		    s->step_tasks_var, s->step_nodes_var);
-		return XC_NODES;
+		return FAULT_NODES;
 	}
 	if (tasks % nodes != 0 || local >= tasks / nodes) {
 		util_fail(cause, "this job step runs %lld tasks on %lld nodes "
@@ -436,11 +436,11 @@ rank_per_process(struct rank_ctx *c, struct rank *r, char **cause)
 		    "--ntasks-per-node", (long long)tasks, (long long)nodes,
 		    s->step_tasks_var, s->step_nodes_var, (long long)local,
 		    s->local_task_var);
-		return XC_NODES;
+		return FAULT_NODES;
 	}
 	r->local_rank = (uint64_t)local;
 	r->local_size = (uint64_t)(tasks / nodes);
-	return XC_OK;
+	return FAULT_NONE;
 }
 
 /* One torchrun per node: a step of more tasks than nodes (Slurm's: an
@@ -448,7 +448,7 @@ rank_per_process(struct rank_ctx *c, struct rank *r, char **cause)
  * collide on the port with a confusing error. Every task of such a step
  * refuses, so the whole step fails at once. The scheduler's row names
  * the variables (nodes_var_num leaves a count at 0 for a NULL name). */
-static int
+static enum fault
 rank_one_task(struct rank_ctx *c, struct rank *r, char **cause)
 {
 	const struct sched	*s = sched_get(c->nodes.sched);
@@ -458,26 +458,26 @@ rank_one_task(struct rank_ctx *c, struct rank *r, char **cause)
 	if (c->o->per_process)
 		return rank_per_process(c, r, cause);
 	if (s->one_per_node == NULL)
-		return XC_OK;
+		return FAULT_NONE;
 	if (nodes_var_num(&local, c->env, s->local_task_var, 0,
 	    cause) == -1 ||
 	    nodes_var_num(&tasks, c->env, s->step_tasks_var, 1, cause) == -1 ||
 	    nodes_var_num(&nodes, c->env, s->step_nodes_var, 1, cause) == -1)
-		return XC_NODES;
+		return FAULT_NODES;
 	if (nodes > 0 && tasks > nodes) {
 		util_fail(cause, "this job step runs %lld tasks on %lld nodes "
 		    "(%s, %s): ddprank must run once per node; %s",
 		    (long long)tasks, (long long)nodes, s->step_tasks_var,
 		    s->step_nodes_var, s->one_per_node);
-		return XC_NODES;
+		return FAULT_NODES;
 	}
 	if (local > 0) {
 		util_fail(cause, "this is task %lld of its node (%s): ddprank "
 		    "must run once per node; %s", (long long)local,
 		    s->local_task_var, s->one_per_node);
-		return XC_NODES;
+		return FAULT_NODES;
 	}
-	return XC_OK;
+	return FAULT_NONE;
 }
 
 static void
@@ -490,21 +490,21 @@ rank_hosts(struct rank_ctx *c, struct rank *r)
 }
 
 /* With the node list: this node's place in it, the master's address. */
-static int
+static enum fault
 rank_from_list(struct rank_ctx *c, struct rank *r, char **cause)
 {
 	const struct rank_opts	*o = c->o;
-	int			 xc;
+	enum fault		 xc;
 
 	if (nodes_load(&c->nodes, c->env, o->sched, o->hostfile, cause) == -1)
-		return XC_NODES;
-	if ((xc = rank_one_task(c, r, cause)) == XC_OK &&
+		return FAULT_NODES;
+	if ((xc = rank_one_task(c, r, cause)) == FAULT_NONE &&
 	    (xc = rank_job_port(r, o, c->env, c->nodes.sched,
-	    cause)) == XC_OK &&
-	    (xc = rank_identify(c, r, cause)) == XC_OK &&
-	    (xc = rank_match_iface(c, r, cause)) == XC_OK)
+	    cause)) == FAULT_NONE &&
+	    (xc = rank_identify(c, r, cause)) == FAULT_NONE &&
+	    (xc = rank_match_iface(c, r, cause)) == FAULT_NONE)
 		xc = rank_master(c, r, cause);
-	if (xc == XC_OK && o->want_hosts)
+	if (xc == FAULT_NONE && o->want_hosts)
 		rank_hosts(c, r);
 	return xc;
 }
@@ -539,24 +539,24 @@ rank_needs_reach(struct rank_ctx *c)
 
 /* The address this node publishes: its interface's with --iface, else
  * what its host name resolves to. */
-static int
+static enum fault
 rank_self_addr(struct rank_ctx *c, const char *name, char *buf, size_t len,
     char **cause)
 {
 	struct netif_addrs	 addrs;
 	const struct netif_addr	*a;
 	char			*why;
-	int			 xc = XC_NODES;
+	enum fault		 xc = FAULT_NODES;
 
 	if (c->iface != NULL) {
 		netif_addr_format(&c->iface->a, NULL, buf, len);
 		if (!rank_needs_reach(c) ||
 		    !netif_addr_is_loopback(&c->iface->a))
-			return XC_OK;
+			return FAULT_NONE;
 		util_fail(cause, "this node's address: %s of interface %s is "
 		    "a loopback address, which other nodes cannot reach", buf,
 		    c->iface->name);
-		return XC_IFACE;
+		return FAULT_IFACE;
 	}
 	netif_addrs_init(&addrs);
 	if (c->sys->resolve(c->sys->arg, name, &addrs, &why) == -1) {
@@ -568,45 +568,45 @@ rank_self_addr(struct rank_ctx *c, const char *name, char *buf, size_t len,
 		    "address; use --iface REGEX", name);
 	else {
 		netif_addr_format(a, NULL, buf, len);
-		xc = XC_OK;
+		xc = FAULT_NONE;
 		if (rank_needs_reach(c) && netif_addr_is_loopback(a)) {
 			util_fail(cause, "this node's address: '%s' resolves "
 			    "only to the loopback address %s, which other "
 			    "nodes cannot reach; use --iface REGEX", name, buf);
-			xc = XC_NODES;
+			xc = FAULT_NODES;
 		}
 	}
 	netif_addrs_free(&addrs);
 	return xc;
 }
 
-static int
+static enum fault
 rank_bad_host(const char *host, char **cause)
 {
 	util_fail(cause, "exchange: host name '%s' cannot be published: "
 	    "letters, digits, '-' and '_' only, at most %d", host,
 	    EXCHANGE_HOST_MAX);
-	return XC_EXCHANGE;
+	return FAULT_EXCHANGE;
 }
 
 /* What this node publishes; formatted and parsed back, so that it is
  * certain the others can read it. */
-static int
+static enum fault
 rank_self(struct rank_ctx *c, struct exchange_node *x, char **cause)
 {
 	struct exchange_entry	 e;
 	const struct sched	*s;
 	struct buf		 b;
 	char			 host[HOSTLIST_NAME_MAX + 1], *why;
-	int			 xc;
+	enum fault		 xc;
 
 	memset(x, 0, sizeof *x);
 	x->self.task = -1;
 	x->nnodes = c->o->nnodes;
 	if (c->sys->hostname(c->sys->arg, host, sizeof host, cause) == -1)
-		return XC_FAIL;
+		return FAULT_SYS;
 	if ((xc = rank_self_addr(c, host, x->self.addr, sizeof x->self.addr,
-	    cause)) != XC_OK)
+	    cause)) != FAULT_NONE)
 		return xc;
 	/* The task number and retry count of the scheduler whose tasks
 	 * number themselves (sched_numbered). */
@@ -615,7 +615,7 @@ rank_self(struct rank_ctx *c, struct exchange_node *x, char **cause)
 	if (nodes_var_num(&x->self.task, c->env, s->task_number_var,
 	    s->task_number_base, cause) == -1 ||
 	    nodes_var_num(&x->retry, c->env, s->retry_var, 0, cause) == -1)
-		return XC_NODES;
+		return FAULT_NODES;
 	x->task_base = s->task_number_base;
 	host[strcspn(host, ".")] = '\0';
 	if (strlen(host) > EXCHANGE_HOST_MAX)
@@ -631,7 +631,7 @@ rank_self(struct rank_ctx *c, struct exchange_node *x, char **cause)
 	return xc;
 }
 
-static int
+static enum fault
 rank_take_exchange(struct rank_ctx *c, struct rank *r,
     const struct exchange_result *res, char **cause)
 {
@@ -647,28 +647,28 @@ rank_take_exchange(struct rank_ctx *c, struct rank *r,
 	    (r->nnodes > 1 && netif_addr_is_loopback(&a))) {
 		util_fail(cause, "exchange: node 0 published the address "
 		    "'%s', which this node cannot use", res->master_addr);
-		return XC_EXCHANGE;
+		return FAULT_EXCHANGE;
 	}
 	/* A link-local address is reached through this node's interface. */
 	netif_addr_format(&a, c->iface != NULL ? c->iface->name : NULL, s,
 	    sizeof s);
 	r->master_addr = xstrdup(s);
-	return XC_OK;
+	return FAULT_NONE;
 }
 
 /* With --exchange: no node list, the job id names the exchange. */
-static int
+static enum fault
 rank_from_exchange(struct rank_ctx *c, struct rank *r, char **cause)
 {
 	const struct rank_opts	*o = c->o;
 	struct exchange_node	 x;
 	struct exchange_result	 res;
-	int			 xc;
+	enum fault		 xc;
 
 	if ((xc = rank_job_port(r, o, c->env, nodes_sched_resolve(c->env,
-	    o->sched, o->hostfile), cause)) != XC_OK ||
-	    (xc = rank_match_iface(c, r, cause)) != XC_OK ||
-	    (xc = rank_self(c, &x, cause)) != XC_OK)
+	    o->sched, o->hostfile), cause)) != FAULT_NONE ||
+	    (xc = rank_match_iface(c, r, cause)) != FAULT_NONE ||
+	    (xc = rank_self(c, &x, cause)) != FAULT_NONE)
 		return xc;
 	r->host = xstrdup(x.self.host);
 	x.jobid = r->jobid;
@@ -676,7 +676,7 @@ rank_from_exchange(struct rank_ctx *c, struct rank *r, char **cause)
 		xc = exchange_dir(&res, o->exchange, &x, cause);
 	else
 		xc = exchange_mpi(&res, o->exchange, &x, cause);
-	if (xc == XC_OK)
+	if (xc == FAULT_NONE)
 		xc = rank_take_exchange(c, r, &res, cause);
 	exchange_result_free(&res);
 	return xc;
@@ -687,7 +687,7 @@ rank_from_exchange(struct rank_ctx *c, struct rank *r, char **cause)
  * over them, as NERSC's NCCL_SOCKET_IFNAME=hsn does over hsn0..hsn3).
  * With both variables set already, the pattern has nothing to give and
  * need not match. */
-static int
+static enum fault
 rank_comm_iface(struct rank_ctx *c, struct rank *r, char **cause)
 {
 	const struct netif	*first;
@@ -696,18 +696,18 @@ rank_comm_iface(struct rank_ctx *c, struct rank *r, char **cause)
 	if (c->o->comm_rx == NULL ||
 	    (nodes_var(c->env, "GLOO_SOCKET_IFNAME") != NULL &&
 	    nodes_var(c->env, "NCCL_SOCKET_IFNAME") != NULL))
-		return XC_OK;
+		return FAULT_NONE;
 	if (rank_ifs(c, cause) == -1)
-		return XC_FAIL;
+		return FAULT_SYS;
 	if ((first = netif_find(&c->ifs, c->o->comm_rx, c->o->comm_iface,
 	    AF_UNSPEC, cause)) == NULL)
-		return XC_IFACE;
+		return FAULT_IFACE;
 	free(r->ifname);
 	r->ifname = xstrdup(first->name);
 	buf_init(&b);
 	netif_names(&b, &c->ifs, c->o->comm_rx);
 	r->nccl_ifnames = buf_take(&b);
-	return XC_OK;
+	return FAULT_NONE;
 }
 
 /* A site or user that set GLOO_SOCKET_IFNAME or NCCL_SOCKET_IFNAME knows
@@ -775,14 +775,14 @@ rank_on_iface(const struct netif_list *ifs, const struct netif *iface,
 /* When the host name does not do: torchrun 2.3 and later take
  * PET_LOCAL_ADDR instead (o->local_addr_ok asks), and the refusal in
  * *cause goes; else what is known of the torch goes into it. */
-static int
+static enum fault
 rank_c10d_version(const struct rank_opts *o, char **cause)
 {
 	char	*why = NULL, *s;
 	int	 ok;
 
 	if (o->local_addr_ok == NULL)
-		return XC_IFACE;
+		return FAULT_IFACE;
 	ok = o->local_addr_ok(o->local_addr_arg, &why);
 	if (ok) {
 		free(*cause);
@@ -794,7 +794,7 @@ rank_c10d_version(const struct rank_opts *o, char **cause)
 		*cause = s;
 	}
 	free(why);
-	return ok ? XC_OK : XC_IFACE;
+	return ok ? FAULT_NONE : FAULT_IFACE;
 }
 
 /* torchrun's c10d agent that hosts the rendezvous gives the workers its
@@ -803,7 +803,7 @@ rank_c10d_version(const struct rank_opts *o, char **cause)
  * it, so every node checks that its name leads to iface, of ifs, the
  * interface the pattern chose; where it does not, the callers ask which
  * torch runs (rank_c10d_version). */
-static int
+static enum fault
 rank_c10d_name(const struct netif_list *ifs, const struct netif *iface,
     const struct netif_sys *sys, char **cause)
 {
@@ -811,11 +811,11 @@ rank_c10d_name(const struct netif_list *ifs, const struct netif *iface,
 	char			 host[HOSTLIST_NAME_MAX + 1], *why, *list;
 	char			 s[NETIF_ADDRSTRLEN];
 	size_t			 i;
-	int			 xc = XC_IFACE;
+	enum fault		 xc = FAULT_IFACE;
 
 	netif_addr_format(&iface->a, iface->name, s, sizeof s);
 	if (sys->hostname(sys->arg, host, sizeof host, cause) == -1)
-		return XC_FAIL;
+		return FAULT_SYS;
 	netif_addrs_init(&addrs);
 	if (sys->resolve(sys->arg, host, &addrs, &why) == -1) {
 		util_fail(cause, "--rdzv c10d: torchrun gives the workers this "
@@ -826,7 +826,7 @@ rank_c10d_name(const struct netif_list *ifs, const struct netif *iface,
 	}
 	for (i = 0; i < addrs.n; i++) {
 		if (rank_on_iface(ifs, iface, &addrs.v[i])) {
-			xc = XC_OK;
+			xc = FAULT_NONE;
 			goto out;
 		}
 	}
@@ -841,48 +841,48 @@ out:
 	return xc;
 }
 
-static int
+static enum fault
 rank_c10d_iface(struct rank_ctx *c, struct rank *r, char **cause)
 {
 	char	s[NETIF_ADDRSTRLEN];
-	int	xc;
+	enum fault xc;
 
 	if (c->o->rdzv != RDZV_C10D || c->iface == NULL)
-		return XC_OK;
+		return FAULT_NONE;
 	netif_addr_format(&c->iface->a, c->iface->name, s, sizeof s);
 	r->local_addr = xstrdup(s);
 	xc = rank_c10d_name(&c->ifs, c->iface, c->sys, cause);
-	if (xc == XC_IFACE)
+	if (xc == FAULT_IFACE)
 		xc = rank_c10d_version(c->o, cause);
 	return xc;
 }
 
-int
+enum fault
 rank_c10d_check(const struct rank_opts *o, int family,
     const struct netif_sys *sys, char **cause)
 {
 	struct netif_list	 ifs;
 	const struct netif	*e;
-	int			 xc;
+	enum fault		 xc;
 
 	netif_list_init(&ifs);
 	if (sys->ifaddrs(sys->arg, &ifs, cause) == -1)
-		xc = XC_FAIL;
+		xc = FAULT_SYS;
 	else if ((e = netif_find(&ifs, o->rx, o->iface, family,
 	    cause)) == NULL)
-		xc = XC_IFACE;
-	else if ((xc = rank_c10d_name(&ifs, e, sys, cause)) == XC_IFACE)
+		xc = FAULT_IFACE;
+	else if ((xc = rank_c10d_name(&ifs, e, sys, cause)) == FAULT_IFACE)
 		xc = rank_c10d_version(o, cause);
 	netif_list_free(&ifs);
 	return xc;
 }
 
-int
+enum fault
 rank_compute(struct rank *r, const struct rank_opts *o,
     const struct nodes_env *env, const struct netif_sys *sys, char **cause)
 {
 	struct rank_ctx	c;
-	int		xc;
+	enum fault	xc;
 
 	memset(r, 0, sizeof *r);
 	strlist_init(&r->hosts);
@@ -894,20 +894,20 @@ rank_compute(struct rank *r, const struct rank_opts *o,
 	netif_list_init(&c.ifs);
 	if (o->exchange != NULL && o->exchange->method != EXCHANGE_NONE) {
 		xc = rank_from_exchange(&c, r, cause);
-		if (xc == XC_OK && o->mark != NULL)
+		if (xc == FAULT_NONE && o->mark != NULL)
 			o->mark(o->mark_arg, RANK_MARK_EXCHANGE);
 	} else {
 		xc = rank_from_list(&c, r, cause);
-		if (xc == XC_OK && o->mark != NULL)
+		if (xc == FAULT_NONE && o->mark != NULL)
 			o->mark(o->mark_arg, RANK_MARK_RANK);
 	}
-	if (xc == XC_OK)
+	if (xc == FAULT_NONE)
 		xc = rank_c10d_iface(&c, r, cause);
-	if (xc == XC_OK)
+	if (xc == FAULT_NONE)
 		xc = rank_check_port(&c, r, cause);
-	if (xc == XC_OK)
+	if (xc == FAULT_NONE)
 		xc = rank_comm_iface(&c, r, cause);
-	if (xc == XC_OK)
+	if (xc == FAULT_NONE)
 		rank_keep_ifnames(&c, r);
 	netif_list_free(&c.ifs);
 	nodes_free(&c.nodes);
@@ -933,7 +933,7 @@ rank_free(struct rank *r)
  * on the host it was started on (Slurm's sbatch and salloc: the row's
  * batch_host_note): there, an interface's address is no node's, or no
  * interface matches at all. */
-static int
+static enum fault
 rank_not_first(struct rank_ctx *c, const char *host, int listed,
     char **cause)
 {
@@ -956,17 +956,17 @@ rank_not_first(struct rank_ctx *c, const char *host, int listed,
 	buf_free(&b);
 	free(first);
 	free(list);
-	return XC_NODES;
+	return FAULT_NODES;
 }
 
-int
+enum fault
 rank_first_node(const struct rank_opts *o, const struct nodes_env *env,
     const struct netif_sys *sys, char **cause)
 {
 	struct rank_ctx	 c;
 	struct rank	 r;
 	char		 host[HOSTLIST_NAME_MAX + 1], *why = NULL;
-	int		 xc;
+	enum fault	 xc;
 
 	memset(&c, 0, sizeof c);
 	memset(&r, 0, sizeof r);
@@ -977,16 +977,16 @@ rank_first_node(const struct rank_opts *o, const struct nodes_env *env,
 	netif_list_init(&c.ifs);
 	if (nodes_load(&c.nodes, env, o->sched, o->hostfile, &why) == -1) {
 		util_fail(cause, "--first-node: %s", why);
-		xc = XC_NODES;
+		xc = FAULT_NODES;
 	} else if (sys->hostname(sys->arg, host, sizeof host, cause) == -1)
-		xc = XC_FAIL;
+		xc = FAULT_SYS;
 	else {
 		host[strcspn(host, ".")] = '\0';
 		xc = rank_identify(&c, &r, &why);
-		if (xc == XC_OK && r.node_rank == 0)
+		if (xc == FAULT_NONE && r.node_rank == 0)
 			;
-		else if (xc == XC_OK || xc == XC_NODES)
-			xc = rank_not_first(&c, host, xc == XC_OK, cause);
+		else if (xc == FAULT_NONE || xc == FAULT_NODES)
+			xc = rank_not_first(&c, host, xc == FAULT_NONE, cause);
 		else
 			util_fail(cause, "--first-node: %s", why);
 	}
@@ -997,26 +997,26 @@ rank_first_node(const struct rank_opts *o, const struct nodes_env *env,
 	return xc;
 }
 
-int
+enum fault
 rank_ip(char **addr, const struct rank_opts *o, int family,
     const struct netif_sys *sys, char **cause)
 {
 	struct netif_list	 ifs;
 	const struct netif	*e;
 	char			 s[NETIF_ADDRSTRLEN];
-	int			 xc;
+	enum fault		 xc;
 
 	*addr = NULL;
 	netif_list_init(&ifs);
 	if (sys->ifaddrs(sys->arg, &ifs, cause) == -1)
-		xc = XC_FAIL;
+		xc = FAULT_SYS;
 	else if ((e = netif_find(&ifs, o->rx, o->iface, family,
 	    cause)) == NULL)
-		xc = XC_IFACE;
+		xc = FAULT_IFACE;
 	else {
 		netif_addr_format(&e->a, e->name, s, sizeof s);
 		*addr = xstrdup(s);
-		xc = XC_OK;
+		xc = FAULT_NONE;
 	}
 	netif_list_free(&ifs);
 	return xc;

@@ -1,13 +1,14 @@
 /* rank.h: this node's rank, the node count, the master address and port,
  * combined from the node list, the interfaces and the job id. Functions
- * returning int give an exit status from exitcode.h (XC_OK on success)
- * and set *cause (caller frees) otherwise. */
+ * returning enum fault give FAULT_NONE on success, and otherwise a
+ * category (fault.h) and set *cause (caller frees). */
 #ifndef DDPGEN_RANK_H
 #define DDPGEN_RANK_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fault.h"
 #include "nodes.h"
 #include "util.h"
 #include "vocab.h"
@@ -112,29 +113,29 @@ struct rank_vars {
 };
 
 /* Fills r; free it with rank_free whatever this returns. */
-int	rank_compute(struct rank *r, const struct rank_opts *,
+enum fault rank_compute(struct rank *r, const struct rank_opts *,
 	    const struct nodes_env *, const struct netif_sys *, char **cause);
 void	rank_free(struct rank *);
 
 /* MASTER_PORT alone (ddprank port): --port, or derived from the job id. */
-int	rank_port(int *port, const struct rank_opts *,
+enum fault rank_port(int *port, const struct rank_opts *,
 	    const struct nodes_env *, char **cause);
 
-/* XC_OK when this host is node 0 of the job's node list (ddprank ip
+/* FAULT_NONE when this host is node 0 of the job's node list (ddprank ip
  * --first-node, in the batch shell that computes MASTER_ADDR); else
  * says where this runs instead, and why that cannot be. */
-int	rank_first_node(const struct rank_opts *, const struct nodes_env *,
-	    const struct netif_sys *, char **cause);
+enum fault rank_first_node(const struct rank_opts *,
+	    const struct nodes_env *, const struct netif_sys *, char **cause);
 
-/* --rdzv c10d with --iface (o->rx): XC_OK when this host's name
+/* --rdzv c10d with --iface (o->rx): FAULT_NONE when this host's name
  * resolves to an address of the interface o->rx matches, as exec
  * requires; the doctor checks it first. */
-int	rank_c10d_check(const struct rank_opts *, int family,
+enum fault rank_c10d_check(const struct rank_opts *, int family,
 	    const struct netif_sys *, char **cause);
 
 /* The address of the first interface matching o->rx (ddprank ip);
  * family is AF_INET, AF_INET6 or AF_UNSPEC. Caller frees *addr. */
-int	rank_ip(char **addr, const struct rank_opts *, int family,
+enum fault rank_ip(char **addr, const struct rank_opts *, int family,
 	    const struct netif_sys *, char **cause);
 
 /* The variables for ddprank env (exec 0) or exec (exec 1, which adds

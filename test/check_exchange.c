@@ -20,7 +20,7 @@
 
 #include "auth.h"
 #include "exchange.h"
-#include "exitcode.h"
+#include "fault.h"
 #include "netif.h"
 #include "nodes.h"
 #include "rank.h"
@@ -504,7 +504,7 @@ struct run {
 	struct exchange_result	r;
 	char			dir[300];
 	char			*cause;
-	int			xc;
+	enum fault		xc;
 };
 
 static void
@@ -535,7 +535,7 @@ static void
 run_done(struct run *w)
 {
 	exchange_result_free(&w->r);
-	if (w->xc != XC_OK)
+	if (w->xc != FAULT_NONE)
 		free(w->cause);
 }
 
@@ -543,8 +543,8 @@ static void
 expect_ok(struct run *w, uint64_t node_rank, uint64_t nnodes,
     const char *master)
 {
-	ck_assert_msg(w->xc == XC_OK, "exit %d: %s", w->xc,
-	    w->xc == XC_OK ? "" : w->cause);
+	ck_assert_msg(w->xc == FAULT_NONE, "fault %d: %s", w->xc,
+	    w->xc == FAULT_NONE ? "" : w->cause);
 	ck_assert_uint_eq(w->r.node_rank, node_rank);
 	ck_assert_uint_eq(w->r.nnodes, nnodes);
 	ck_assert_str_eq(w->r.master_addr, master);
@@ -564,7 +564,7 @@ expect_dir_error(struct run *w, const char *want)
 	}
 	buf_adds(&b, want);
 	run_go(w);
-	ck_assert_int_eq(w->xc, XC_EXCHANGE);
+	ck_assert_int_eq(w->xc, FAULT_EXCHANGE);
 	ck_assert_str_eq(w->cause, b.s);
 	buf_free(&b);
 	run_done(w);
@@ -974,7 +974,7 @@ START_TEST(test_dir_bad_entries)
 	run_init(&w, 1, "node1", 2);
 	w.o.timeout = 1;
 	run_go(&w);
-	ck_assert_int_eq(w.xc, XC_EXCHANGE);
+	ck_assert_int_eq(w.xc, FAULT_EXCHANGE);
 	ck_assert_msg(strstr(w.cause, "entry.t2 (line 1: not a ddprank "
 	    "exchange entry)") != NULL, "%s", w.cause);
 	run_done(&w);
@@ -1013,7 +1013,7 @@ START_TEST(test_dir_setup_errors)
 
 	run_init(&w, 1, "node1", 0);
 	run_go(&w);
-	ck_assert_int_eq(w.xc, XC_USAGE);
+	ck_assert_int_eq(w.xc, FAULT_USAGE);
 	ck_assert_str_eq(w.cause, "--exchange dir: needs --nnodes N, the "
 	    "number of nodes to wait for");
 	run_done(&w);
@@ -1180,7 +1180,7 @@ START_TEST(test_dir_auth)
 	ev[0].content = content[0];
 	fc.ev = ev;
 	run_go(&w);
-	ck_assert_int_eq(w.xc, XC_EXCHANGE);
+	ck_assert_int_eq(w.xc, FAULT_EXCHANGE);
 	ck_assert_msg(strstr(w.cause, "ignored 1 file: entry.t2 (does not "
 	    "authenticate: written without this job's secret)") != NULL, "%s",
 	    w.cause);
@@ -1568,7 +1568,7 @@ rank_exchange(struct fake_node *node, const char *iface, uint64_t nnodes,
 	struct exchange_opts	 xo;
 	struct rank_opts	 ro;
 	struct rx		 rx;
-	int			 xc;
+	enum fault		 xc;
 
 	memset(&xo, 0, sizeof xo);
 	xo.method = EXCHANGE_DIR;
@@ -1609,7 +1609,8 @@ START_TEST(test_rank_exchange)
 	/* CCP_NODES, which names only this node, and MASTER_ADDR are not
 	 * used: the exchange says there are 2 nodes and which is first. */
 	fc.ev = ev;
-	ck_assert_int_eq(rank_exchange(&node, "^eth0$", 2, &r, &cause), XC_OK);
+	ck_assert_int_eq(rank_exchange(&node, "^eth0$", 2, &r, &cause),
+	    FAULT_NONE);
 	ck_assert_uint_eq(r.node_rank, 1);
 	ck_assert_uint_eq(r.nnodes, 2);
 	ck_assert_str_eq(r.host, "node2");
@@ -1633,13 +1634,14 @@ START_TEST(test_rank_exchange_hostname)
 	char			*cause = NULL;
 
 	/* Without --iface, the address the host name resolves to. */
-	ck_assert_int_eq(rank_exchange(&node, NULL, 1, &r, &cause), XC_OK);
+	ck_assert_int_eq(rank_exchange(&node, NULL, 1, &r, &cause), FAULT_NONE);
 	ck_assert_str_eq(r.master_addr, "10.5.0.1");
 	ck_assert_ptr_null(r.ifname);
 	rank_free(&r);
 
 	node.hostname = "loopy";
-	ck_assert_int_eq(rank_exchange(&node, NULL, 2, &r, &cause), XC_NODES);
+	ck_assert_int_eq(rank_exchange(&node, NULL, 2, &r, &cause),
+	    FAULT_NODES);
 	ck_assert_str_eq(cause, "this node's address: 'loopy' resolves only "
 	    "to the loopback address 127.0.1.1, which other nodes cannot "
 	    "reach; use --iface REGEX");
@@ -1648,7 +1650,8 @@ START_TEST(test_rank_exchange_hostname)
 
 	node.hostname = "bad.name";
 	node.env = bad;
-	ck_assert_int_eq(rank_exchange(&node, NULL, 2, &r, &cause), XC_NODES);
+	ck_assert_int_eq(rank_exchange(&node, NULL, 2, &r, &cause),
+	    FAULT_NODES);
 	ck_assert_str_eq(cause, "CCP_TASKID is not a number: 'x'");
 	free(cause);
 	rank_free(&r);
@@ -1656,7 +1659,7 @@ START_TEST(test_rank_exchange_hostname)
 	node.hostname = "bad:name";
 	node.env = env;
 	ck_assert_int_eq(rank_exchange(&node, NULL, 2, &r, &cause),
-	    XC_EXCHANGE);
+	    FAULT_EXCHANGE);
 	ck_assert_str_eq(cause, "exchange: host name 'bad:name' cannot be "
 	    "published: letters, digits, '-' and '_' only, at most 64");
 	free(cause);
@@ -1664,7 +1667,7 @@ START_TEST(test_rank_exchange_hostname)
 
 	node.hostname = "n1";
 	ck_assert_int_eq(rank_exchange(&node, "^lo$", 2, &r, &cause),
-	    XC_IFACE);
+	    FAULT_IFACE);
 	ck_assert_str_eq(cause, "this node's address: 127.0.0.1 of interface "
 	    "lo is a loopback address, which other nodes cannot reach");
 	free(cause);
@@ -1685,12 +1688,12 @@ START_TEST(test_rank_exchange_mixed_env)
 	char			*cause = NULL;
 	int			 port;
 
-	ck_assert_int_eq(rank_exchange(&node, NULL, 1, &r, &cause), XC_OK);
+	ck_assert_int_eq(rank_exchange(&node, NULL, 1, &r, &cause), FAULT_NONE);
 	ck_assert_str_eq(r.jobid, "7");
 	memset(&ro, 0, sizeof ro);
 	ro.lo = 20000;
 	ro.hi = 29999;
-	ck_assert_int_eq(rank_port(&port, &ro, &e, &cause), XC_OK);
+	ck_assert_int_eq(rank_port(&port, &ro, &e, &cause), FAULT_NONE);
 	ck_assert_int_eq(port, 20007);
 	ck_assert_int_eq(r.master_port, port);
 	rank_free(&r);
@@ -1715,14 +1718,14 @@ START_TEST(test_rank_nnodes_list)
 	memset(&ro, 0, sizeof ro);
 	ro.port = 29500;
 	ro.nnodes = 2;
-	ck_assert_int_eq(rank_compute(&r, &ro, &e, &sys, &cause), XC_NODES);
+	ck_assert_int_eq(rank_compute(&r, &ro, &e, &sys, &cause), FAULT_NODES);
 	ck_assert_str_eq(cause, "the node list '1 NODE2 4' (from CCP_NODES) "
 	    "names 1 node, not --nnodes 2; use --exchange when tasks see only "
 	    "part of the job");
 	free(cause);
 	rank_free(&r);
 	ro.nnodes = 1;
-	ck_assert_int_eq(rank_compute(&r, &ro, &e, &sys, &cause), XC_OK);
+	ck_assert_int_eq(rank_compute(&r, &ro, &e, &sys, &cause), FAULT_NONE);
 	ck_assert_uint_eq(r.nnodes, 1);
 	rank_free(&r);
 }

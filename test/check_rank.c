@@ -12,7 +12,7 @@
 
 #include <check.h>
 
-#include "exitcode.h"
+#include "fault.h"
 #include "netif.h"
 #include "nodes.h"
 #include "rank.h"
@@ -82,7 +82,7 @@ use_iface(const char *pattern)
 	opts.iface = pattern;
 }
 
-static int
+static enum fault
 compute(struct rank *r, const char *const *vars, char **cause)
 {
 	struct nodes_env	env = t_env(vars);
@@ -116,16 +116,16 @@ expect_sh(const char *const *vars, const char *want)
 {
 	struct rank	 r;
 	char		*cause;
-	int		 xc;
+	enum fault	 xc;
 
-	if ((xc = compute(&r, vars, &cause)) != XC_OK)
-		ck_abort_msg("exit %d: %s", xc, cause);
+	if ((xc = compute(&r, vars, &cause)) != FAULT_NONE)
+		ck_abort_msg("fault %d: %s", xc, cause);
 	expect_vars(&r, 0, RDZV_STATIC, want);
 	rank_free(&r);
 }
 
 static void
-expect_error(const char *const *vars, int want_xc, const char *want)
+expect_error(const char *const *vars, enum fault want_xc, const char *want)
 {
 	struct rank	 r;
 	char		*cause;
@@ -234,13 +234,13 @@ master_on(const char *host, const struct t_if *ifs,
 	const char	*vars[] = { list, NULL };
 	struct rank	 r;
 	char		*cause, *addr;
-	int		 xc;
+	enum fault	 xc;
 
 	fake.hostname = host;
 	fake.ifs = ifs;
 	fake.dns = names;
-	if ((xc = compute(&r, vars, &cause)) != XC_OK)
-		ck_abort_msg("%s: exit %d: %s", host, xc, cause);
+	if ((xc = compute(&r, vars, &cause)) != FAULT_NONE)
+		ck_abort_msg("%s: fault %d: %s", host, xc, cause);
 	addr = xstrdup(r.master_addr);
 	rank_free(&r);
 	return addr;
@@ -261,9 +261,11 @@ START_TEST(test_first_node)
 	char			*cause = NULL;
 
 	env = t_env(ENV("SLURM_JOB_NODELIST=nid[02-03]"));
-	ck_assert_int_eq(rank_first_node(&opts, &env, &sys, &cause), XC_OK);
+	ck_assert_int_eq(rank_first_node(&opts, &env, &sys, &cause),
+	    FAULT_NONE);
 	env = t_env(ENV("SLURM_JOB_NODELIST=nid[01-03]"));
-	ck_assert_int_eq(rank_first_node(&opts, &env, &sys, &cause), XC_NODES);
+	ck_assert_int_eq(rank_first_node(&opts, &env, &sys, &cause),
+	    FAULT_NODES);
 	ck_assert_str_eq(cause, "--first-node: this runs on 'nid02', another "
 	    "node of the job, not on node 0 'nid01' of the node list "
 	    "'nid[01-03]' (from SLURM_JOB_NODELIST), whose address the master "
@@ -274,21 +276,24 @@ START_TEST(test_first_node)
 	/* A login host, none of whose addresses is a node's. */
 	fake.hostname = "login1";
 	fake.ifs = login_ifs;
-	ck_assert_int_eq(rank_first_node(&opts, &env, &sys, &cause), XC_NODES);
+	ck_assert_int_eq(rank_first_node(&opts, &env, &sys, &cause),
+	    FAULT_NODES);
 	ck_assert_ptr_nonnull(strstr(cause, "this runs on 'login1', no node "
 	    "of the job, not on node 0 'nid01'"));
 	free(cause);
 	/* A scheduler whose row has no batch-host note or one-task command
 	 * (LSF's): only where to run it. */
 	env = t_env(ENV("LSB_MCPU_HOSTS=nid01 4 login1 4"));
-	ck_assert_int_eq(rank_first_node(&opts, &env, &sys, &cause), XC_NODES);
+	ck_assert_int_eq(rank_first_node(&opts, &env, &sys, &cause),
+	    FAULT_NODES);
 	ck_assert_str_eq(cause, "--first-node: this runs on 'login1', another "
 	    "node of the job, not on node 0 'nid01' of the node list "
 	    "'nid01 4 login1 4' (from LSB_MCPU_HOSTS), whose address the "
 	    "master address must be: run this on 'nid01'");
 	free(cause);
 	env = t_env(ENV("PATH=/bin"));
-	ck_assert_int_eq(rank_first_node(&opts, &env, &sys, &cause), XC_NODES);
+	ck_assert_int_eq(rank_first_node(&opts, &env, &sys, &cause),
+	    FAULT_NODES);
 	ck_assert_ptr_nonnull(strstr(cause, "--first-node: no node list: "));
 	free(cause);
 }
@@ -382,14 +387,14 @@ END_TEST
 
 START_TEST(test_master_loopback)
 {
-	expect_error(ENV("SLURM_JOB_NODELIST=loopy,nid02"), XC_NODES,
+	expect_error(ENV("SLURM_JOB_NODELIST=loopy,nid02"), FAULT_NODES,
 	    "master address: 'loopy' resolves to the loopback address "
 	    "127.0.1.1, which other nodes cannot reach; use --iface REGEX or "
 	    "set MASTER_ADDR");
 	/* --iface does not help: the others cannot learn node 0's address
 	 * on it. */
 	use_iface("^eth3$");
-	expect_error(ENV("SLURM_JOB_NODELIST=loopy,nid02"), XC_NODES,
+	expect_error(ENV("SLURM_JOB_NODELIST=loopy,nid02"), FAULT_NODES,
 	    "master address: 'loopy' resolves to the loopback address "
 	    "127.0.1.1, which other nodes cannot reach; set MASTER_ADDR on "
 	    "node 0 (ddprank ip --first-node), or have the name resolve to a "
@@ -426,17 +431,17 @@ START_TEST(test_virtual_nodes)
 	    "export NNODES=2\n"
 	    "export MASTER_ADDR=127.0.0.1\n"
 	    "export MASTER_PORT=29500\n");
-	expect_error(ENV("DDPGEN_LOCAL_NODES=localhost,localhost"), XC_NODES,
+	expect_error(ENV("DDPGEN_LOCAL_NODES=localhost,localhost"), FAULT_NODES,
 	    "DDPGEN_LOCAL_NODE is not set: every node of 'localhost,localhost' "
 	    "(from DDPGEN_LOCAL_NODES) is this machine, and only it says which "
 	    "one this is");
 	expect_error(ENV("DDPGEN_LOCAL_NODES=localhost,localhost",
-	    "DDPGEN_LOCAL_NODE=2"), XC_NODES,
+	    "DDPGEN_LOCAL_NODE=2"), FAULT_NODES,
 	    "DDPGEN_LOCAL_NODE is 2, past the last node of 'localhost,localhost' "
 	    "(from DDPGEN_LOCAL_NODES)");
 	opts.sched = SCHED_SLURM;
 	fake.hostname = "localhost";
-	expect_error(ENV("SLURM_JOB_NODELIST=localhost,nid02"), XC_NODES,
+	expect_error(ENV("SLURM_JOB_NODELIST=localhost,nid02"), FAULT_NODES,
 	    "master address: 'localhost' resolves to the loopback address "
 	    "127.0.0.1, which other nodes cannot reach; use --iface REGEX or "
 	    "set MASTER_ADDR");
@@ -445,7 +450,7 @@ END_TEST
 
 START_TEST(test_master_unresolved)
 {
-	expect_error(ENV("SLURM_JOB_NODELIST=ghost,nid02"), XC_NODES,
+	expect_error(ENV("SLURM_JOB_NODELIST=ghost,nid02"), FAULT_NODES,
 	    "master address: cannot resolve 'ghost': Name or service not "
 	    "known; it is the first node of 'ghost,nid02' (from "
 	    "SLURM_JOB_NODELIST): set MASTER_ADDR");
@@ -455,13 +460,13 @@ END_TEST
 START_TEST(test_not_listed)
 {
 	fake.hostname = "login1.cluster";
-	expect_error(ENV("SLURM_JOB_NODELIST=nid[05-08]"), XC_NODES,
+	expect_error(ENV("SLURM_JOB_NODELIST=nid[05-08]"), FAULT_NODES,
 	    "host 'login1' is not in the node list 'nid[05-08]' (from "
 	    "SLURM_JOB_NODELIST)");
 	ck_assert_int_eq(fake.resolved, 4);
 	/* Too long a list to resolve name by name. */
 	fake.resolved = 0;
-	expect_error(ENV("SLURM_JOB_NODELIST=nid[0001-5000]"), XC_NODES,
+	expect_error(ENV("SLURM_JOB_NODELIST=nid[0001-5000]"), FAULT_NODES,
 	    "host 'login1' is not in the node list 'nid[0001-5000]' (from "
 	    "SLURM_JOB_NODELIST)");
 	ck_assert_int_eq(fake.resolved, 0);
@@ -500,7 +505,7 @@ END_TEST
 START_TEST(test_nodeid_crosscheck)
 {
 	expect_error(ENV("SLURM_JOB_NODELIST=nid[01-04]",
-	    "SLURM_STEP_NODELIST=nid[01-03]", "SLURM_NODEID=0"), XC_NODES,
+	    "SLURM_STEP_NODELIST=nid[01-03]", "SLURM_NODEID=0"), FAULT_NODES,
 	    "SLURM_NODEID is 0 but host 'nid02' is node 1 of the node list "
 	    "'nid[01-03]' (from SLURM_STEP_NODELIST)");
 	expect_sh(ENV("SLURM_STEP_NODELIST=nid[01-03]", "SLURM_NODEID=1",
@@ -525,23 +530,23 @@ START_TEST(test_errors)
 	char		*cause;
 
 	use_iface("^hsn[0-3]$");
-	expect_error(ENV("SLURM_JOB_NODELIST=nid[01-03]"), XC_IFACE,
+	expect_error(ENV("SLURM_JOB_NODELIST=nid[01-03]"), FAULT_IFACE,
 	    "no interface matches '^hsn[0-3]$'; interfaces: lo 127.0.0.1 ::1, "
 	    "eth0 10.0.0.2, eth3 10.3.0.2 fe80::3:2");
 	fake.ifs = NULL;
-	expect_error(ENV("SLURM_JOB_NODELIST=nid[01-03]"), XC_FAIL,
+	expect_error(ENV("SLURM_JOB_NODELIST=nid[01-03]"), FAULT_SYS,
 	    "getifaddrs: Too many open files");
 	fake.hostname = NULL;
-	expect_error(ENV("SLURM_JOB_NODELIST=nid[01-03]"), XC_FAIL,
+	expect_error(ENV("SLURM_JOB_NODELIST=nid[01-03]"), FAULT_SYS,
 	    "gethostname: Bad address");
 	/* The rest of the message is hostlist's. */
 	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=nid[01-"),
-	    &cause), XC_NODES);
+	    &cause), FAULT_NODES);
 	ck_assert_msg(strncmp(cause, "SLURM_JOB_NODELIST: ", 20) == 0, "%s",
 	    cause);
 	free(cause);
 	rank_free(&r);
-	expect_error(ENV("CCP_NODES="), XC_NODES,
+	expect_error(ENV("CCP_NODES="), FAULT_NODES,
 	    "no node list: none of SLURM_STEP_NODELIST, SLURM_JOB_NODELIST, "
 	    "SLURM_NODELIST, CCP_NODES, FLUX_JOB_ID, PBS_NODEFILE, "
 	    "LSB_MCPU_HOSTS, DDPGEN_LOCAL_NODES is set and no --hostfile was "
@@ -562,18 +567,18 @@ START_TEST(test_port)
 	    "export NNODES=3\n"
 	    "export MASTER_ADDR=10.0.0.1\n"
 	    "export MASTER_PORT=23456\n");
-	expect_error(ENV("SLURM_JOB_NODELIST=nid[01-03]"), XC_PORT,
+	expect_error(ENV("SLURM_JOB_NODELIST=nid[01-03]"), FAULT_PORT,
 	    "--port auto needs a job id (SLURM_JOB_ID) and none is set; "
 	    "choose a port with --port N");
-	expect_error(ENV("CCP_NODES=1 nid02 4"), XC_PORT,
+	expect_error(ENV("CCP_NODES=1 nid02 4"), FAULT_PORT,
 	    "--port auto needs a job id (CCP_JOBID) and none is set; "
 	    "choose a port with --port N");
 
 	env = t_env(ENV("SLURM_JOB_ID=123456", "SLURM_STEP_ID=0"));
-	ck_assert_int_eq(rank_port(&port, &opts, &env, &cause), XC_OK);
+	ck_assert_int_eq(rank_port(&port, &opts, &env, &cause), FAULT_NONE);
 	ck_assert_int_eq(port, 20000 + 123456 * 1009 % 10000);
 	env = t_env(ENV("PATH=/bin"));
-	ck_assert_int_eq(rank_port(&port, &opts, &env, &cause), XC_PORT);
+	ck_assert_int_eq(rank_port(&port, &opts, &env, &cause), FAULT_PORT);
 	ck_assert_str_eq(cause, "--port auto needs a job id (SLURM_JOB_ID, "
 	    "CCP_JOBID, FLUX_JOB_ID, PBS_JOBID, LSB_JOBID or DDPGEN_LOCAL_JOB) "
 	    "and none is set; "
@@ -581,11 +586,11 @@ START_TEST(test_port)
 	    "port with --port N");
 	free(cause);
 	env = t_env(ENV("LSB_JOBID=x"));
-	ck_assert_int_eq(rank_port(&port, &opts, &env, &cause), XC_NODES);
+	ck_assert_int_eq(rank_port(&port, &opts, &env, &cause), FAULT_NODES);
 	ck_assert_str_eq(cause, "LSB_JOBID is not a number: 'x'");
 	free(cause);
 	opts.port = 4242;
-	ck_assert_int_eq(rank_port(&port, &opts, &env, &cause), XC_OK);
+	ck_assert_int_eq(rank_port(&port, &opts, &env, &cause), FAULT_NONE);
 	ck_assert_int_eq(port, 4242);
 }
 END_TEST
@@ -602,9 +607,9 @@ START_TEST(test_port_mixed_env)
 	int			 port;
 
 	opts.port = 0;
-	ck_assert_int_eq(rank_port(&port, &opts, &env, &cause), XC_OK);
+	ck_assert_int_eq(rank_port(&port, &opts, &env, &cause), FAULT_NONE);
 	ck_assert_int_eq(port, 20007);
-	ck_assert_int_eq(compute(&r, vars, &cause), XC_OK);
+	ck_assert_int_eq(compute(&r, vars, &cause), FAULT_NONE);
 	ck_assert_int_eq(r.master_port, port);
 	ck_assert_str_eq(r.jobid, "7");
 	rank_free(&r);
@@ -615,9 +620,9 @@ END_TEST
 START_TEST(test_job_error)
 {
 	expect_error(ENV("SLURM_JOB_NODELIST=nid[01-03]", "SLURM_JOB_ID=x"),
-	    XC_NODES, "SLURM_JOB_ID is not a number: 'x'");
+	    FAULT_NODES, "SLURM_JOB_ID is not a number: 'x'");
 	expect_error(ENV("SLURM_JOB_NODELIST=nid[01-", "SLURM_JOB_ID=x"),
-	    XC_NODES, "SLURM_JOB_NODELIST: unclosed bracket in \"nid[01-\"");
+	    FAULT_NODES, "SLURM_JOB_NODELIST: unclosed bracket in \"nid[01-\"");
 }
 END_TEST
 
@@ -631,7 +636,7 @@ START_TEST(test_port_taken)
 	opts.check_port = 1;
 	fake.hostname = "nid01";
 	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=nid[01-03]",
-	    "MASTER_ADDR=127.0.0.1"), &cause), XC_PORT);
+	    "MASTER_ADDR=127.0.0.1"), &cause), FAULT_PORT);
 	snprintf(want, sizeof want, "node 0 cannot host the rendezvous: port "
 	    "%d is already in use on 127.0.0.1; choose another with --port N",
 	    opts.port);
@@ -641,16 +646,16 @@ START_TEST(test_port_taken)
 	/* Only node 0 hosts anything. */
 	fake.hostname = "nid02";
 	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=nid[01-03]",
-	    "MASTER_ADDR=127.0.0.1"), &cause), XC_OK);
+	    "MASTER_ADDR=127.0.0.1"), &cause), FAULT_NONE);
 	rank_free(&r);
 	close(fd);
 	fake.hostname = "nid01";
 	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=nid[01-03]",
-	    "MASTER_ADDR=127.0.0.1"), &cause), XC_OK);
+	    "MASTER_ADDR=127.0.0.1"), &cause), FAULT_NONE);
 	rank_free(&r);
 	/* Node 0 must own the master address. */
 	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=nid[01-03]",
-	    "MASTER_ADDR=192.0.2.9"), &cause), XC_PORT);
+	    "MASTER_ADDR=192.0.2.9"), &cause), FAULT_PORT);
 	snprintf(want, sizeof want, "node 0 cannot host the rendezvous: "
 	    "cannot bind port %d: 192.0.2.9 is not an address of this host",
 	    opts.port);
@@ -794,15 +799,15 @@ START_TEST(test_one_task_per_node)
 	 * refuses, not only the second of each node. */
 	expect_error(ENV("SLURM_STEP_NODELIST=nid[01-03]",
 	    "SLURM_STEP_NUM_TASKS=6", "SLURM_STEP_NUM_NODES=3",
-	    "SLURM_LOCALID=0", "SLURM_STEP_ID=0"), XC_NODES,
+	    "SLURM_LOCALID=0", "SLURM_STEP_ID=0"), FAULT_NODES,
 	    "this job step runs 6 tasks on 3 nodes (SLURM_STEP_NUM_TASKS, "
 	    "SLURM_STEP_NUM_NODES): ddprank must run once per node; start "
 	    "the step with srun -N N -n N");
 	expect_error(ENV("SLURM_STEP_NODELIST=nid[01-03]", "SLURM_LOCALID=1"),
-	    XC_NODES, "this is task 1 of its node (SLURM_LOCALID): ddprank "
+	    FAULT_NODES, "this is task 1 of its node (SLURM_LOCALID): ddprank "
 	    "must run once per node; start the step with srun -N N -n N");
 	expect_error(ENV("SLURM_JOB_NODELIST=nid[01-03]", "SLURM_LOCALID=x"),
-	    XC_NODES, "SLURM_LOCALID is not a number: 'x'");
+	    FAULT_NODES, "SLURM_LOCALID is not a number: 'x'");
 	/* One task per node, and the batch shell, are fine. */
 	expect_sh(ENV("SLURM_STEP_NODELIST=nid[01-03]",
 	    "SLURM_STEP_NUM_TASKS=3", "SLURM_STEP_NUM_NODES=3",
@@ -813,7 +818,7 @@ START_TEST(test_one_task_per_node)
 	    "export MASTER_PORT=29500\n");
 	/* Other schedulers' lists do not read Slurm's task variables. */
 	ck_assert_int_eq(compute(&r, ENV("CCP_NODES=2 NID01 8 NID02 8",
-	    "SLURM_LOCALID=1"), &cause), XC_OK);
+	    "SLURM_LOCALID=1"), &cause), FAULT_NONE);
 	rank_free(&r);
 }
 END_TEST
@@ -831,7 +836,7 @@ START_TEST(test_per_process)
 	opts.per_process = 1;
 	ck_assert_int_eq(compute(&r, ENV("SLURM_STEP_NODELIST=nid[01-03]",
 	    "SLURM_STEP_NUM_TASKS=6", "SLURM_STEP_NUM_NODES=3",
-	    "SLURM_LOCALID=1"), &cause), XC_OK);
+	    "SLURM_LOCALID=1"), &cause), FAULT_NONE);
 	rank_vars(&vs, &r, 0, RDZV_STATIC);
 	rank_vars_worker(&vs, &r);
 	buf_init(&b);
@@ -851,19 +856,19 @@ START_TEST(test_per_process)
 	rank_free(&r);
 	expect_error(ENV("SLURM_STEP_NODELIST=nid[01-03]",
 	    "SLURM_STEP_NUM_TASKS=5", "SLURM_STEP_NUM_NODES=3",
-	    "SLURM_LOCALID=0"), XC_NODES,
+	    "SLURM_LOCALID=0"), FAULT_NODES,
 	    "this job step runs 5 tasks on 3 nodes (SLURM_STEP_NUM_TASKS, "
 	    "SLURM_STEP_NUM_NODES) and this is task 0 of its node "
 	    "(SLURM_LOCALID): every node must run as many; start the step "
 	    "with --ntasks-per-node");
 	expect_error(ENV("SLURM_STEP_NODELIST=nid[01-03]",
 	    "SLURM_STEP_NUM_TASKS=6", "SLURM_STEP_NUM_NODES=3",
-	    "SLURM_LOCALID=2"), XC_NODES,
+	    "SLURM_LOCALID=2"), FAULT_NODES,
 	    "this job step runs 6 tasks on 3 nodes (SLURM_STEP_NUM_TASKS, "
 	    "SLURM_STEP_NUM_NODES) and this is task 2 of its node "
 	    "(SLURM_LOCALID): every node must run as many; start the step "
 	    "with --ntasks-per-node");
-	expect_error(ENV("SLURM_STEP_NODELIST=nid[01-03]"), XC_NODES,
+	expect_error(ENV("SLURM_STEP_NODELIST=nid[01-03]"), FAULT_NODES,
 	    "one task per process needs SLURM_LOCALID, SLURM_STEP_NUM_TASKS "
 	    "and SLURM_STEP_NUM_NODES (start the step with srun)");
 	/* Node 0's second task does not bind the port its first task's
@@ -872,11 +877,11 @@ START_TEST(test_per_process)
 	opts.check_port = 1;
 	ck_assert_int_eq(compute(&r, ENV("SLURM_STEP_NODELIST=nid[01-03]",
 	    "SLURM_STEP_NUM_TASKS=6", "SLURM_STEP_NUM_NODES=3",
-	    "SLURM_LOCALID=1", "MASTER_ADDR=10.0.0.1"), &cause), XC_OK);
+	    "SLURM_LOCALID=1", "MASTER_ADDR=10.0.0.1"), &cause), FAULT_NONE);
 	rank_free(&r);
 	ck_assert_int_eq(compute(&r, ENV("SLURM_STEP_NODELIST=nid[01-03]",
 	    "SLURM_STEP_NUM_TASKS=6", "SLURM_STEP_NUM_NODES=3",
-	    "SLURM_LOCALID=0", "MASTER_ADDR=10.0.0.1"), &cause), XC_PORT);
+	    "SLURM_LOCALID=0", "MASTER_ADDR=10.0.0.1"), &cause), FAULT_PORT);
 	free(cause);
 	rank_free(&r);
 }
@@ -890,7 +895,7 @@ START_TEST(test_keep_ifnames)
 	use_iface("^eth3$");
 	/* Node 1 keeps the value quietly; node 0 says so for the job. */
 	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=nid[01-03]",
-	    "NCCL_SOCKET_IFNAME=^docker,lo"), &cause), XC_OK);
+	    "NCCL_SOCKET_IFNAME=^docker,lo"), &cause), FAULT_NONE);
 	ck_assert_ptr_null(r.note);
 	expect_vars(&r, 0, RDZV_STATIC,
 	    "export NODE_RANK=1\n"
@@ -902,7 +907,7 @@ START_TEST(test_keep_ifnames)
 	fake.hostname = "nid01";
 	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=nid[01-03]",
 	    "NCCL_SOCKET_IFNAME=ib", "GLOO_SOCKET_IFNAME=ib0"), &cause),
-	    XC_OK);
+	    FAULT_NONE);
 	ck_assert_str_eq(r.note, "keeping GLOO_SOCKET_IFNAME=ib0 and "
 	    "NCCL_SOCKET_IFNAME=ib from the environment instead of interface "
 	    "eth3");
@@ -917,7 +922,7 @@ START_TEST(test_keep_ifnames)
 	    "export PET_MASTER_PORT=29500\n");
 	rank_free(&r);
 	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=nid[01-03]",
-	    "GLOO_SOCKET_IFNAME=ib0"), &cause), XC_OK);
+	    "GLOO_SOCKET_IFNAME=ib0"), &cause), FAULT_NONE);
 	ck_assert_str_eq(r.note, "keeping GLOO_SOCKET_IFNAME=ib0 from the "
 	    "environment instead of interface eth3");
 	rank_free(&r);
@@ -954,7 +959,7 @@ START_TEST(test_comm_iface)
 	    "export GLOO_SOCKET_IFNAME=lo\n"
 	    "export NCCL_SOCKET_IFNAME='=lo,eth0,eth3'\n");
 	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=nid[01-03]",
-	    "NCCL_SOCKET_IFNAME=hsn"), &cause), XC_OK);
+	    "NCCL_SOCKET_IFNAME=hsn"), &cause), FAULT_NONE);
 	expect_vars(&r, 0, RDZV_STATIC,
 	    "export NODE_RANK=1\n"
 	    "export NNODES=3\n"
@@ -967,15 +972,15 @@ START_TEST(test_comm_iface)
 	use_comm_iface("^hsn0$");
 	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=nid[01-03]",
 	    "NCCL_SOCKET_IFNAME=hsn", "GLOO_SOCKET_IFNAME=hsn0"), &cause),
-	    XC_OK);
+	    FAULT_NONE);
 	rank_free(&r);
 	rx_free(&comm_rx);
 	/* Without --iface (hostname discovery), and a pattern that
-	 * matches nothing: exit status 5, naming what exists. */
+	 * matches nothing: FAULT_IFACE, naming what exists. */
 	rx_free(&rx);
 	opts.rx = NULL;
 	use_comm_iface("^hsn0$");
-	expect_error(ENV("SLURM_JOB_NODELIST=nid[01-03]"), XC_IFACE,
+	expect_error(ENV("SLURM_JOB_NODELIST=nid[01-03]"), FAULT_IFACE,
 	    "no interface matches '^hsn0$'; interfaces: lo 127.0.0.1 ::1, "
 	    "eth0 10.0.0.2, eth3 10.3.0.2 fe80::3:2");
 	rx_free(&comm_rx);
@@ -1023,24 +1028,24 @@ START_TEST(test_c10d_local_addr)
 	fake_local_asked = 0;
 	fake_local_ok = 1;
 	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=nid[01-03]"),
-	    &cause), XC_OK);
+	    &cause), FAULT_NONE);
 	rank_free(&r);
 	ck_assert_int_eq(fake_local_asked, 0);
 	fake.hostname = "far";
 	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=far,nid02"),
-	    &cause), XC_OK);
+	    &cause), FAULT_NONE);
 	ck_assert_str_eq(r.local_addr, "10.3.0.2");
 	rank_free(&r);
 	ck_assert_int_eq(fake_local_asked, 1);
 	fake_local_ok = 0;
-	expect_error(ENV("SLURM_JOB_NODELIST=far,nid02"), XC_IFACE,
+	expect_error(ENV("SLURM_JOB_NODELIST=far,nid02"), FAULT_IFACE,
 	    "--rdzv c10d: torchrun gives the workers this node's host name "
 	    "'far' as MASTER_ADDR, which resolves to 192.168.1.1 10.0.0.1, "
 	    "not to 10.3.0.2 of interface eth3; use --rdzv static with "
 	    "--iface ('torchrun' runs torch 1.13; torchrun 2.3 and later "
 	    "take PET_LOCAL_ADDR instead)");
 	fake_local_ok = -1;
-	expect_error(ENV("SLURM_JOB_NODELIST=far,nid02"), XC_IFACE,
+	expect_error(ENV("SLURM_JOB_NODELIST=far,nid02"), FAULT_IFACE,
 	    "--rdzv c10d: torchrun gives the workers this node's host name "
 	    "'far' as MASTER_ADDR, which resolves to 192.168.1.1 10.0.0.1, "
 	    "not to 10.3.0.2 of interface eth3; use --rdzv static with "
@@ -1060,7 +1065,7 @@ START_TEST(test_c10d_iface)
 	/* nid02 resolves to its own eth3 address: torchrun's host name
 	 * leads the workers to the interface. */
 	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=nid[01-03]"),
-	    &cause), XC_OK);
+	    &cause), FAULT_NONE);
 	ck_assert_str_eq(r.local_addr, "10.3.0.2");
 	r.jobid = xstrdup("7");
 	expect_vars(&r, 1, RDZV_C10D,
@@ -1082,21 +1087,21 @@ START_TEST(test_c10d_iface)
 	rank_free(&r);
 	/* 'far' resolves to no address of eth3. */
 	fake.hostname = "far";
-	expect_error(ENV("SLURM_JOB_NODELIST=far,nid02"), XC_IFACE,
+	expect_error(ENV("SLURM_JOB_NODELIST=far,nid02"), FAULT_IFACE,
 	    "--rdzv c10d: torchrun gives the workers this node's host name "
 	    "'far' as MASTER_ADDR, which resolves to 192.168.1.1 10.0.0.1, "
 	    "not to 10.3.0.2 of interface eth3; use --rdzv static with "
 	    "--iface");
 	fake.hostname = "nowhere";
 	expect_error(ENV("MASTER_ADDR=10.3.0.9", "SLURM_JOB_NODELIST=nowhere"),
-	    XC_IFACE, "--rdzv c10d: torchrun gives the workers this node's "
+	    FAULT_IFACE, "--rdzv c10d: torchrun gives the workers this node's "
 	    "host name as MASTER_ADDR, and cannot resolve 'nowhere': Name or "
 	    "service not known; use --rdzv static with --iface");
 	/* Static rendezvous gives the workers MASTER_ADDR itself. */
 	opts.rdzv = RDZV_STATIC;
 	fake.hostname = "far";
 	ck_assert_int_eq(compute(&r, ENV("SLURM_JOB_NODELIST=far,nid02"),
-	    &cause), XC_OK);
+	    &cause), FAULT_NONE);
 	ck_assert_ptr_null(r.local_addr);
 	rank_free(&r);
 }
@@ -1126,16 +1131,18 @@ START_TEST(test_ip)
 	char			*addr, *cause = NULL;
 
 	use_iface("^eth3$");
-	ck_assert_int_eq(rank_ip(&addr, &opts, AF_INET, &sys, &cause), XC_OK);
+	ck_assert_int_eq(rank_ip(&addr, &opts, AF_INET, &sys, &cause),
+	    FAULT_NONE);
 	ck_assert_str_eq(addr, "10.3.0.2");
 	free(addr);
-	ck_assert_int_eq(rank_ip(&addr, &opts, AF_INET6, &sys, &cause), XC_OK);
+	ck_assert_int_eq(rank_ip(&addr, &opts, AF_INET6, &sys, &cause),
+	    FAULT_NONE);
 	ck_assert_str_eq(addr, "fe80::3:2%eth3");
 	free(addr);
 	rx_free(&rx);
 	use_iface("^eth0$");
 	ck_assert_int_eq(rank_ip(&addr, &opts, AF_INET6, &sys, &cause),
-	    XC_IFACE);
+	    FAULT_IFACE);
 	ck_assert_ptr_null(addr);
 	ck_assert_str_eq(cause, "no interface matching '^eth0$' is up with "
 	    "an IPv6 address; interfaces: lo 127.0.0.1 ::1, eth0 10.0.0.2, "
@@ -1143,7 +1150,7 @@ START_TEST(test_ip)
 	free(cause);
 	fake.ifs = NULL;
 	ck_assert_int_eq(rank_ip(&addr, &opts, AF_INET, &sys, &cause),
-	    XC_FAIL);
+	    FAULT_SYS);
 	ck_assert_str_eq(cause, "getifaddrs: Too many open files");
 	free(cause);
 }
