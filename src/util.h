@@ -59,7 +59,8 @@ void	 util_vwarn(const char *, va_list)
 	    __attribute__((format(printf, 1, 0)));
 void	 util_warn(const char *, ...)
 	    __attribute__((format(printf, 1, 2)));
-/* util_warn, then returns xc, an exit status. */
+/* util_warn, then returns xc, an exit status or a category of failure
+ * (fault.h), whichever the caller deals in. */
 int	 util_report(int xc, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 /* util_warn of cause, which it frees; returns xc. */
