@@ -5,7 +5,8 @@
 # variable is spelt in their code; the doctor's files call down their
 # layers, and the files of src/ call one way, with no cycle; and every
 # part of the shell skeleton a back-end's job includes exists for each
-# shell scheduler.
+# shell scheduler. Only the mains include exitcode.h or name an exit
+# status.
 . "$(dirname "$0")/lib.sh"
 
 src=$srcdir/src
@@ -176,6 +177,18 @@ check "the call graph holds ddprank.c's call of rank_compute" \
 check "the call graph joins the MAC's alternatives" \
     grep -q '^auth\.c mac-openssl\.c|mac-own\.c ' "$T/calls"
 expect_eq "calls between files go one way" "$(cycles <"$T/calls")" ""
+
+# Exit statuses are the mains' decision (issue 25): lower layers return
+# a category of failure (fault.h), and only ddpgen.c and ddprank.c
+# include exitcode.h or name an exit status, outside comment lines.
+mains='ddpgen\.c|ddprank\.c'
+expect_eq "exitcode.h is included by the mains alone" \
+    "$(cd "$src" && grep -l '^#include "exitcode\.h"' ./*.c ./*.h |
+    sed 's|^\./||' | grep -vxE "$mains")" ""
+expect_eq "no file but the mains and exitcode.h names an exit status" \
+    "$(cd "$src" && grep -nE '(^|[^A-Za-z0-9_])XC_[A-Z]+' ./*.c ./*.h |
+    sed 's|^\./||' | grep -vE "^($mains|exitcode\.h):" |
+    grep -vE ':[0-9]+:[[:space:]]*(/?\*|//)')" ""
 
 # Each shell scheduler's template is the skeleton, and renders alone.
 for s in slurm flux pbs lsf local; do
