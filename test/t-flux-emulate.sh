@@ -1,7 +1,7 @@
 #!/bin/sh
 # t-flux-emulate.sh: generated Flux jobs (templates/flux.sh) run as Flux
 # would run them. No Flux is packaged for Debian 12 (apt-cache policy
-# flux-core: none), so test/flux-standin.py plays it, from flux-core's
+# flux-core: none), so test/emu/flux/flux plays it, from flux-core's
 # documentation and source (named in that file): the batch script runs
 # on the first node of a test/cluster cluster (network namespaces, eth0;
 # its Slurm daemons are not used) with the initial program's
@@ -28,30 +28,21 @@
 
 mkdir -p "${BUILDDIR:-$(dirname "$0")/..}/test/tmp"
 . "$(dirname "$0")/lib.sh"
+. "$srcdir/test/emu/lib.sh"
 
-T=$(cd "$T" && pwd)
-cluster=$srcdir/test/cluster/cluster.sh
-check_job=$srcdir/test/cluster/check_job.py
 example=$srcdir/examples/train_resumable.py
-TASK_PATH=/usr/sbin:/usr/bin:/sbin:/bin
 
 # --- what the test needs -------------------------------------------------------
-need_cluster timeout
+emu_setup flux timeout
 need_torchrun
-need_built ddpgen ddprank
-
-DDPGEN_PROFILE_PATH=$srcdir/profiles
-DDPGEN_TEMPLATE_PATH=$srcdir/templates
-export DDPGEN_PROFILE_PATH DDPGEN_TEMPLATE_PATH
 
 # --- the nodes -------------------------------------------------------------------
 t0=$(date +%s)
 cluster_up 2 eth0
 addr1=$("$cluster" addr node1 eth0)
 
-# Flux's stand-in, as "flux" on the submitter's and the tasks' PATH.
-mkdir -p "$T/bin" "$T/home" "$T/work"
-ln -s "$srcdir/test/flux-standin.py" "$T/bin/flux"
+# Flux's stand-in (emu_setup put it in $T/bin) is "flux" on the
+# submitter's and the tasks' PATH.
 FLUXEMU_NODES="node1 node2"
 FLUXEMU_NETNS=ddp$ID-
 FLUXEMU_HOSTS=$CLUSTER_DIR/etc/hosts
@@ -79,7 +70,7 @@ set -- --epochs=2 'two  words' '' '$(touch pwned)' '`touch pwned`' \
     "it's \"quoted\" \\back\\slash\\" '*' '?' "$nl" -- \
     --nnodes=7 --port=1 "$utf8" ' lead ' '-h' '${PATH}' ';' '&&' '|' \
     '{{id}}' '#flux: -N 9' '\' "'" '"'
-for a; do printf '%s\0' "$a"; done >"$T/argv"
+emu_argv "$@"
 
 # gen NAME DDPGEN-ARGS...: $T/NAME.sh.
 gen() {
@@ -112,18 +103,12 @@ batch() {
 	FLUXEMU_BATCH_ID=${4:-$(printf '\306\222Ba%s' "$b_name")}
 	export FLUXEMU_DIR FLUXEMU_BATCH_ID
 	b_t0=$(date +%s)
-	OUT=$(cd "$T/work" && timeout "$2" python3 "$srcdir/test/flux-standin.py" \
+	OUT=$(cd "$T/work" && timeout "$2" python3 "$T/bin/flux" \
 	    --emulate-batch "$3" "$T/$b_name.sh")
 	RC=$?
 	SECS=$(($(date +%s) - b_t0))
 	OUT=$T/work/$OUT
 	echo "TIME: $b_name $SECS s"
-}
-
-show() {
-	echo "--- $1"
-	grep -v -e OMP_NUM_THREADS -e '^\*\*\*' -e 'WARNING:torch' "$1" |
-	    tail -n 25 | cut -c 1-400
 }
 
 # --- what flux batch would refuse ------------------------------------------------
@@ -145,9 +130,9 @@ expect_eq "2x2: output file" "$OUT" "$T/work/ddp-$FLUXEMU_BATCH_ID.out"
 check "2x2: check_job.py" python3 "$check_job" --nodes 2 --procs-per-node 2 \
     --argv-file "$T/argv" --node-order "node1 node2" \
     --expect-env PET_NNODES=2 --expect-env PET_MASTER_ADDR="$addr1" \
-    --expect-env GLOO_SOCKET_IFNAME=eth0 "$OUT" || show "$OUT"
+    --expect-env GLOO_SOCKET_IFNAME=eth0 "$OUT" || emu_show "$OUT"
 check "2x2: the doctor ran first" grep -q 'ddprank doctor: 2 nodes' "$OUT" ||
-    show "$OUT"
+    emu_show "$OUT"
 check "2x2: an argument was run as a command" test ! -e "$T/work/pwned"
 # The job ids ddprank read were Flux's F58 ones, and R came from flux.
 check "2x2: R was asked of flux" test -n "$(ls "$T/emu-2x2/jobs")"
@@ -187,7 +172,7 @@ check "nostart: exit status $RC is a failure" test "$RC" -ne 0 -a "$RC" -ne 124
 # The doctor runs first: it names the node that never reported.
 check "nostart: the doctor names node2" \
     grep -q '^FAIL connect node2: no findings reached node 0' "$OUT" ||
-    show "$OUT"
+    emu_show "$OUT"
 check "nostart: and why" grep -q "$DDPRANK: Permission denied" "$OUT"
 # Of two nodes, node 0 cannot tell a node that never started from one
 # that could not reach it (ddprank(1), DOCTOR): it blames neither.
@@ -223,7 +208,7 @@ batch dies 180 "$T/env.json"
 wait "$killer"
 check "dies: exit status $RC is a failure" test "$RC" -ne 0 -a "$RC" -ne 124
 check "dies: the run ended at the exception" grep -q 'task 1 (node2) exited with status 137' "$OUT" ||
-    show "$OUT"
+    emu_show "$OUT"
 check "dies: took $SECS s" test "$SECS" -le 120
 
 # --- the warning signal and the continuation ---------------------------------------
@@ -248,9 +233,9 @@ batch cont 300 "$T/env.json"
 wait "$sig"
 expect_eq "cont: exit status" "$RC" 0
 cont=$(ls "$T/emu-cont/submitted")
-check "cont: continuation submitted" test -n "$cont" || show "$OUT"
+check "cont: continuation submitted" test -n "$cont" || emu_show "$OUT"
 check "cont: the job said so" grep -q "^ddpgen job: time limit: checkpoint signal sent to 4 processes on 2 nodes; continuation job $cont submitted (restart 1 of at most 3)\$" "$OUT" ||
-    show "$OUT"
+    emu_show "$OUT"
 expect_eq "cont: flux batch's arguments" \
     "$(cat "$T/emu-cont/submitted/$cont/args")" \
     "[\"--dependency=afterany:$FLUXEMU_BATCH_ID\"]"
@@ -270,7 +255,7 @@ batch cont2 300 "$T/emu-cont/submitted/$cont/env" "$cont"
 expect_eq "cont2: exit status" "$RC" 0
 check "cont2: resumed as restart 1 after the time limit" \
     grep -q '^0: train_resumable: restart 1, last stop time-limit, resuming at step [1-9]' "$OUT" ||
-    show "$OUT"
+    emu_show "$OUT"
 check "cont2: finished" test -s "$T/work/cont.result"
 
 echo "cluster up and cases in $(($(date +%s) - t0)) s"

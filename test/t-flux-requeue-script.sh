@@ -9,42 +9,12 @@
 # warning, a hostile state, no warning at all. t-flux-emulate.sh runs the
 # same with a real training on namespace nodes; this one is fast.
 . "$(dirname "$0")/lib.sh"
+. "$srcdir/test/emu/lib.sh"
 
-command -v bash >/dev/null || skip "no bash"
+# The flux stand-in of test/emu/flux-stub in $stub.
+emu_stubs flux
 command -v python3 >/dev/null || skip "no python3"
 need_built ddpgen
-stub=$T/bin
-mkdir -p "$stub"
-# flux: resource list gives 2 nodes; run passes the preflight at once and
-# otherwise logs the state the training would get, then runs a worker
-# that exits $STUB_TRAIN_RC on USR2 (or 0 after $STUB_SLEEP s, 30 by
-# default); --parent batch
-# logs the continuation's arguments and state and prints its id.
-cat >"$stub/flux" <<'STUB'
-#!/bin/bash
-parent=
-[ "$1" != --parent ] || { parent=1; shift; }
-case $1 in
-resource) echo 2 ;;
-run)
-	case " $* " in *" doctor "*) echo "run doctor" >>"$STUB_LOG"; exit 0 ;; esac
-	echo "run base=$DDPGEN_RESTART_BASE last=$DDPGEN_LAST_STOP sig=$DDPGEN_CHECKPOINT_SIGNAL" >>"$STUB_LOG"
-	exec python3 -c '
-import os, signal, sys, time
-signal.signal(signal.SIGUSR2, lambda s, f: sys.exit(int(os.environ.get("STUB_TRAIN_RC", "0"))))
-open(os.environ["STUB_DIR"] + "/ready", "w").close()
-time.sleep(float(os.environ.get("STUB_SLEEP", "30")))
-sys.exit(0)' ;;
-batch)
-	[ -n "$parent" ] || exit 9
-	shift
-	echo "batch $* continued=${DDPGEN_CONTINUED-} base=${DDPGEN_RESTART_BASE-} limits=${DDPGEN_LIMITS-} secret=${DDPRANK_SECRET+set}" >>"$STUB_LOG"
-	echo "${STUB_CONT_ID:-ƒCont1}"
-	[ -z "${STUB_BATCH_FAIL:-}" ] || exit 1 ;;
-*)	exit 9 ;;
-esac
-STUB
-chmod +x "$stub/flux"
 
 "$DDPGEN" --site tuolumne -N 2 -t 1:00:00 --ddprank /bin/true train.py \
     >"$T/job.sh" 2>"$T/gen.err"

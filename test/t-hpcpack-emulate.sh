@@ -25,26 +25,14 @@
 
 mkdir -p "${BUILDDIR:-$(dirname "$0")/..}/test/tmp"
 . "$(dirname "$0")/lib.sh"
-
-T=$(cd "$T" && pwd)
-cluster=$srcdir/test/cluster/cluster.sh
-check_job=$srcdir/test/cluster/check_job.py
-TASK_PATH=/usr/sbin:/usr/bin:/sbin:/bin
+. "$srcdir/test/emu/lib.sh"
 
 # --- what the test needs -------------------------------------------------------
 # cluster.sh also starts Slurm, which this test leaves idle.
-need_cluster xmllint timeout
-need_built ddpgen ddprank
+emu_setup hpcpack xmllint timeout
 # The tasks' login shell must find a python with torch, as a site's
 # /etc/profile would; HOME is an empty directory, as for a new user.
-mkdir -p "$T/home"
-env -i PATH=$TASK_PATH HOME="$T/home" bash -lc \
-    'python3 -c "import torch.distributed"' 2>/dev/null ||
-    skip "python3 of a login shell with PATH $TASK_PATH cannot import torch"
-
-DDPGEN_PROFILE_PATH=$srcdir/profiles
-DDPGEN_TEMPLATE_PATH=$srcdir/templates
-export DDPGEN_PROFILE_PATH DDPGEN_TEMPLATE_PATH
+emu_login_torch "$TASK_PATH"
 
 # --- the nodes -------------------------------------------------------------------
 t0=$(date +%s)
@@ -82,7 +70,7 @@ echo 'preflight = no' >>"$T/emu-short.conf"
 set -- '--epochs=2' 'two  words' '' '$(touch pwned)' \
     "it's \"quoted\" \\back\\slash" '*' "$(printf 'line1\nline2')" \
     '--nnodes=7' "$(printf 'caf\303\251')" '%PATH% & <tag> !x!' '~'
-for a; do printf '%s\0' "$a"; done >"$T/argv"
+emu_argv "$@"
 
 # gen NAME NODES NPROC PROFILE: the job file $T/NAME.xml.
 gen() {
@@ -155,14 +143,6 @@ wait_tasks() {
 	done
 }
 
-show() {
-	for f in "$@"; do
-		echo "--- $f"
-		grep -v -e OMP_NUM_THREADS -e '^\*\*\*' -e '^WARNING:torch' "$f" |
-		    tail -n 15
-	done
-}
-
 # check_run NAME NODES NPROC JOBID: every task succeeded, the training
 # is whole, with task 1's node (node1) as the static rendezvous master on
 # the port derived from the key and the job id, and the exchange
@@ -179,7 +159,7 @@ check_run() {
 	    --expect-env PET_MASTER_ADDR="$addr1" \
 	    --expect-env PET_MASTER_PORT="$port" \
 	    "$share"/ddp.[0-9]*.out ||
-	    show "$share"/ddp.*
+	    emu_show "$share"/ddp.*
 	expect_eq "$1: exchange directory removed" \
 	    "$(ls "$share/.ddprank")" ""
 	rm -f "$share"/ddp.*
@@ -249,11 +229,7 @@ check_run "rerun, own node only" 3 1 "$jobid"
 # --- where the site sets PATH ---------------------------------------------------
 # A launcher stand-in in a directory only a startup file puts on PATH.
 mkdir -p "$T/site/bin" "$T/profile.d" "$T/skel"
-cat >"$T/site/bin/ddp-launcher" <<'EOF2'
-#!/bin/sh
-echo "stand-in launcher ran: $*"
-EOF2
-chmod 0755 "$T/site/bin/ddp-launcher"
+mv "$T/bin/ddp-launcher" "$T/site/bin/"
 # The site's file, as Debian ships /etc/bash.bashrc: the PS1 guard first.
 {
 	echo '# System-wide .bashrc file for interactive bash(1) shells.'

@@ -1,6 +1,6 @@
 #!/bin/sh
 # t-lsf-emulate.sh: LSF job scripts (templates/lsf.sh) run as LSF would
-# run them. No LSF server is packaged for Debian, so test/lsf-emu plays
+# run them. No LSF server is packaged for Debian, so test/emu/lsf plays
 # LSF's part, from IBM's documentation (each file names its pages): the
 # batch shell on the job's first host with LSF's variables, blaunch and
 # jsrun starting one task per node on the namespace nodes of a
@@ -14,20 +14,12 @@
 
 mkdir -p "${BUILDDIR:-$(dirname "$0")/..}/test/tmp"
 . "$(dirname "$0")/lib.sh"
-
-T=$(cd "$T" && pwd)
-cluster=$srcdir/test/cluster/cluster.sh
-check_job=$srcdir/test/cluster/check_job.py
-TASK_PATH=/usr/sbin:/usr/bin:/sbin:/bin
+. "$srcdir/test/emu/lib.sh"
 
 # --- what the test needs -------------------------------------------------------
-need_cluster timeout
-need_built ddpgen ddprank
+# LSF's stand-ins (test/emu/lsf) in $T/bin.
+emu_setup lsf timeout
 need_torchrun
-mkdir -p "$T/home"
-DDPGEN_PROFILE_PATH=$srcdir/profiles
-DDPGEN_TEMPLATE_PATH=$srcdir/templates
-export DDPGEN_PROFILE_PATH DDPGEN_TEMPLATE_PATH
 
 # --- the nodes -------------------------------------------------------------------
 bin=$T/bin emu=$T/emu work=$T/work
@@ -46,8 +38,6 @@ resolved() {
 }
 
 # --- LSF ---------------------------------------------------------------------------
-mkdir -p "$bin" "$work"
-cp "$srcdir"/test/lsf-emu/* "$bin/"
 # emu_conf [NEVER]: fresh job state; NEVER is a host whose tasks blaunch
 # never starts.
 emu_conf() {

@@ -8,63 +8,12 @@
 # t-lsf-emulate.sh runs the same on namespace nodes; this one is fast
 # and runs everywhere bash and python3 do.
 . "$(dirname "$0")/lib.sh"
+. "$srcdir/test/emu/lib.sh"
 
-command -v bash >/dev/null || skip "no bash"
+# The stand-ins of test/emu/lsf-stub in $stub; ddprank's beside it.
+emu_stubs lsf
 command -v python3 >/dev/null || skip "no python3"
-stub=$T/bin
-mkdir -p "$stub"
-# ddprank: the doctor passes; exec logs what the batch shell exported
-# and waits for the checkpoint signal, then exits $STUB_TRAIN_RC. In
-# Python: blaunch starts it with the signal ignored, and a handler
-# takes it anyway, as a training's would.
-cat >"$T/ddprank" <<'STUB'
-#!/usr/bin/python3
-import os, signal, sys, time
-e = os.environ
-log = open(e["STUB_LOG"], "a")
-if sys.argv[1] == "doctor":
-    log.write("doctor\n")
-    sys.exit(0)
-log.write("exec base=%s last=%s sig=%s\n" % (e.get("DDPGEN_RESTART_BASE"),
-          e.get("DDPGEN_LAST_STOP"), e.get("DDPGEN_CHECKPOINT_SIGNAL")))
-log.close()
-signal.signal(signal.SIGUSR2,
-              lambda s, f: sys.exit(int(e.get("STUB_TRAIN_RC", "0"))))
-with open(os.path.join(e["STUB_DIR"], "pids"), "a") as f:
-    f.write("%d\n" % os.getpid())
-while True:
-    time.sleep(0.05)
-STUB
-# blaunch HOST CODE: CODE run here, as rsh would run it.
-cat >"$stub/blaunch" <<'STUB'
-#!/bin/sh
-echo "blaunch $1" >>"$STUB_LOG"
-shift
-exec /bin/sh -c "$*"
-STUB
-cat >"$stub/bkill" <<'STUB'
-#!/bin/sh
-echo "bkill $*" >>"$STUB_LOG"
-[ "$1" = -s ] || exit 1
-while read -r p; do kill -s "$2" "$p"; done <"$STUB_DIR/pids"
-STUB
-cat >"$stub/bstatus" <<'STUB'
-#!/bin/sh
-if [ "$1" = -d ]; then
-	echo "bstatus -d $2 $3" >>"$STUB_LOG"
-	exit "${STUB_BSTATUS_RC:-0}"
-fi
-echo "bstatus $*" >>"$STUB_LOG"
-echo "JOBID          FROM           UPDATE_TIME    STATUS"
-[ -z "${STUB_STATUS:-}" ] ||
-	printf '%-14s %-14s %-14s %s\n' "$1" me "Dec  1 12:00" "$STUB_STATUS"
-STUB
-cat >"$stub/brequeue" <<'STUB'
-#!/bin/sh
-echo "brequeue $*" >>"$STUB_LOG"
-exit "${STUB_REQUEUE_RC:-0}"
-STUB
-chmod +x "$stub"/* "$T/ddprank"
+mv "$stub/ddprank" "$T/ddprank"
 
 check "ddpgen" "$DDPGEN" --site "$srcdir/profiles/lsf.conf" -N 2 -n 2 \
     --ddprank "$T/ddprank" train.py >"$T/job.sh"

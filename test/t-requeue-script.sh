@@ -8,59 +8,11 @@
 # t-e2e-requeue.sh runs the same for real on a cluster; this one is fast
 # and runs everywhere bash does.
 . "$(dirname "$0")/lib.sh"
+. "$srcdir/test/emu/lib.sh"
 
-command -v bash >/dev/null || skip "no bash"
-stub=$T/bin
-mkdir -p "$stub"
-# srun: the training; exits $STUB_TRAIN_RC when signalled (USR2), and
-# logs what ddprank would pass on. scancel: signals it.
-cat >"$stub/srun" <<'STUB'
-#!/bin/bash
-# The preflight step (ddprank doctor) passes at once.
-case " $* " in *" doctor "*) echo "srun doctor" >>"$STUB_LOG"; exit 0 ;; esac
-echo "srun env base=$DDPGEN_RESTART_BASE last=$DDPGEN_LAST_STOP sig=$DDPGEN_CHECKPOINT_SIGNAL" >>"$STUB_LOG"
-trap 'exit "${STUB_TRAIN_RC:-0}"' USR2
-echo $$ >"$STUB_DIR/srun.pid"
-while :; do sleep 0.05; done
-STUB
-cat >"$stub/scancel" <<'STUB'
-#!/bin/bash
-echo "scancel $*" >>"$STUB_LOG"
-kill -USR2 "$(cat "$STUB_DIR/srun.pid")"
-STUB
-# squeue: a partition or state filter from the environment (the user's
-# SQUEUE_PARTITION) hides the job, as squeue's would.
-cat >"$stub/squeue" <<'STUB'
-#!/bin/bash
-echo "squeue $*" >>"$STUB_LOG"
-[ -z "${SQUEUE_PARTITION-}${SQUEUE_STATES-}" ] || exit 0
-case "$*" in
-*%k*) printf '%s\n' "${STUB_COMMENT:-(null)}" ;;
-*%L*) echo 1:58 ;;
-esac
-STUB
-cat >"$stub/scontrol" <<'STUB'
-#!/bin/bash
-echo "scontrol $*" >>"$STUB_LOG"
-case "$*" in
-"-o show job"*) echo "JobId=1 PreemptTime=${STUB_PREEMPT:-None} X=1" ;;
-"show job"*) echo "   StdOut=/runs/my out.txt" ;;
-requeue*) exit "${STUB_REQUEUE_RC:-0}" ;;
-esac
-STUB
-# sbatch: what the job would get, as sbatch decides it: --export on its
-# command line, else SBATCH_EXPORT, else ALL (NONE: SLURM_* only).
-cat >"$stub/sbatch" <<'STUB'
-#!/bin/bash
-mode=${SBATCH_EXPORT:-ALL}
-for a; do case $a in --export=*) mode=${a#--export=} ;; esac; done
-case $mode in ALL|ALL,*) ;; *) unset DDPGEN_CONTINUED ;; esac
-case ,$mode, in *,DDPGEN_CONTINUED=1,*) DDPGEN_CONTINUED=1 ;; esac
-echo "sbatch restart_count=${SLURM_RESTART_COUNT-unset} array=${SLURM_ARRAY_JOB_ID-unset} task=${SLURM_ARRAY_TASK_ID-unset} cpus=${SLURM_CPUS_PER_TASK-unset} conf=${SLURM_CONF-unset} secret=${DDPRANK_SECRET-unset} inx=${SBATCH_ARRAY_INX-unset} continued=${DDPGEN_CONTINUED-unset} $*" >>"$STUB_LOG"
-echo 99
-STUB
+# The stand-ins of test/emu/slurm-stub in $stub; srun's is ddprank too.
+emu_stubs slurm
 cp "$stub/srun" "$T/ddprank"
-chmod +x "$stub"/* "$T/ddprank"
 
 check "ddpgen" "$DDPGEN" -N 2 -n 2 --ddprank "$T/ddprank" train.py >"$T/job.sh"
 

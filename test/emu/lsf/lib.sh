@@ -1,5 +1,5 @@
 # lib.sh: what the LSF stand-ins of t-lsf-emulate.sh share (sourced by
-# bash). No LSF server is packaged for Debian, so test/lsf-emu plays the
+# bash). No LSF server is packaged for Debian, so test/emu/lsf plays the
 # parts of LSF a generated job meets: lsf-run dispatches the job (the
 # batch shell on its first host), blaunch and jsrun start tasks on the
 # job's hosts, bkill -s, bstatus and brequeue act on the job. The hosts
@@ -27,7 +27,7 @@ emu_on() {
 	local host=$1 pgfile=$2 cwd=$3
 	shift 3
 	[ -e "/run/netns/$EMU_PREFIX$host" ] || {
-		echo "lsf-emu: no host $host" >&2
+		echo "test/emu/lsf: no host $host" >&2
 		return 255
 	}
 	# shellcheck disable=SC2016 # expanded by that sh
