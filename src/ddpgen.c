@@ -124,20 +124,22 @@ usage(FILE *f)
 }
 
 /* The exit status of each fault a lower layer returns, the one place
- * where ddpgen turns one into its status: ddpgen(1), EXIT STATUS. */
+ * where ddpgen turns one into its status: ddpgen(1), EXIT STATUS. Its
+ * layers return none, usage, config and system faults (--check's 8 is
+ * decided here); the others are ddprank's, and would be a system error. */
 static const int exit_of[] = {
 	[FAULT_NONE] = XC_OK,
 	[FAULT_USAGE] = XC_USAGE,
 	[FAULT_SYS] = XC_FAIL,
-	[FAULT_NODES] = XC_NODES,
 	[FAULT_CONFIG] = XC_CONFIG,
-	[FAULT_PORT] = XC_PORT,
-	[FAULT_IFACE] = XC_IFACE,
 	[FAULT_CHECK] = XC_CHECK,
-	[FAULT_EXCHANGE] = XC_EXCHANGE,
-	[FAULT_NOEXEC] = XC_NOEXEC,
-	[FAULT_BIND] = XC_BIND,
-	[FAULT_NOTFOUND] = XC_NOTFOUND
+	[FAULT_NODES] = XC_FAIL,
+	[FAULT_PORT] = XC_FAIL,
+	[FAULT_IFACE] = XC_FAIL,
+	[FAULT_EXCHANGE] = XC_FAIL,
+	[FAULT_NOEXEC] = XC_FAIL,
+	[FAULT_BIND] = XC_FAIL,
+	[FAULT_NOTFOUND] = XC_FAIL
 };
 _Static_assert(sizeof exit_of / sizeof exit_of[0] == FAULT_NOTFOUND + 1,
     "exit_of has a status for every fault");
