@@ -118,6 +118,27 @@ end() {
 	LOG=$(cat "$D/log" 2>/dev/null)
 }
 started() { check "$name: the training started" waitfor "$D/train.pid"; }
+# trapped PID: every child of PID (the step's wrapper: the sentinel and
+# the training) catches USR2, by its SigCgt mask, for 20 s. bash sets
+# the sentinel's trap a moment after the fork; a loaded machine
+# stretched that past a second, and the signal then ended the sentinel
+# instead of reaching its trap.
+trapped() {
+	i=0
+	while [ $i -lt 400 ]; do
+		! kids_catch_usr2 "$1" || return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	return 1
+}
+kids_catch_usr2() {
+	kids=$(ps -o pid= --ppid "$1") && [ -n "$kids" ] || return 1
+	for k in $kids; do
+		m=$(awk '/^SigCgt:/ { print $2 }' "/proc/$k/status" 2>/dev/null)
+		[ -n "$m" ] && [ $((0x$m & 0x800)) -ne 0 ] || return 1
+	done
+}
 
 # scancel -b --signal=USR2 on a job without a time limit: by hand,
 # requeued, not counted, and said so.
@@ -152,7 +173,8 @@ expect_has "handnext: count kept" "Comment=ddpgen restart=2 limits=1 base=0 last
 start outside "$T/job.sh"
 started
 check "outside: sentinel up" waitfor "$D/step.pid"
-sleep 1
+check "outside: the sentinel's and the training's traps set" \
+    trapped "$(cat "$D/step.pid")"
 kill -USR2 "-$(cat "$D/step.pid")"
 end
 expect_eq "outside: status" "$RC" 124
