@@ -21,6 +21,12 @@ The contract it follows:
 - On start it resumes from the checkpoint if there is one. The restart
   count (DDPGEN_RESTART_COUNT) and the reason the last run stopped
   (DDPGEN_LAST_STOP) are only printed: the checkpoint decides.
+- Once a step it beats: it touches the file of its RANK in the directory
+  DDPGEN_HEARTBEAT names, which ddprank sets when the job has a stall
+  limit (hang_timeout; ddpgen(1), HANGS AND BAD NODES). A rank that has
+  beaten and then not for the limit is a stall: the job takes every
+  rank's stacks, names the node to blame and reruns without it, from the
+  last checkpoint. Without the variable the line does nothing.
 
 The data of step s on rank r depend only on (s, r), the model's initial
 weights on a fixed seed, and the checkpoint holds the model, the
@@ -33,6 +39,7 @@ SHA-256 to --result at the end.
 import argparse
 import hashlib
 import os
+import pathlib
 import signal
 import sys
 import time
@@ -121,6 +128,7 @@ def digest(model):
 def main():
     args = parse_args()
     signum = SIGNUM
+    heartbeat = os.environ.get("DDPGEN_HEARTBEAT")
     dist.init_process_group("gloo")
     rank, world = dist.get_rank(), dist.get_world_size()
     model, ddp, opt = build(world)
@@ -149,6 +157,8 @@ def main():
         if step % args.every == 0 and rank == 0:
             save(args.checkpoint, model, opt, step)
         time.sleep(args.step_seconds)
+        if heartbeat:  # the contract: one beat a step
+            pathlib.Path(heartbeat, os.environ["RANK"]).touch()
     if rank == 0:
         save(args.checkpoint, model, opt, step)
         say(f"done at step {step}")

@@ -21,6 +21,13 @@
 # The patch is made when torch.distributed has been imported, by an
 # import hook, so that a python that never imports it pays nothing.
 # Whatever sitecustomize this one shadows is run afterwards, once.
+#
+# It is also ddprank exec's stack hook (ddprank(1), HANGS): in a worker
+# (RANK is set) of a job with a stall limit (DDPGEN_HEARTBEAT names the
+# node's heartbeat directory), faulthandler writes every thread's stack
+# to stacks.PID there on SIGWINCH, whose default action is to do
+# nothing: ddprank's watcher asks for them when a rank stalls, without
+# ending anything, and reads them from there.
 
 import importlib.abc
 import importlib.machinery
@@ -116,6 +123,27 @@ def _timeline():
         pass
 
 
+def _stacks():
+    beat = os.environ.get("DDPGEN_HEARTBEAT")
+    if not beat or "RANK" not in os.environ:
+        return
+    path = os.path.join(beat, "stacks.%d" % os.getpid())
+    try:
+        import faulthandler
+        import signal
+        f = open(path, "w")
+        try:
+            faulthandler.register(signal.SIGWINCH, file=f, all_threads=True,
+                                  chain=True)
+        except Exception:
+            f.close()
+            os.unlink(path)
+            return
+        sys._ddprank_stacks = f  # open for as long as the process lives
+    except Exception:
+        pass
+
+
 # Once per process, however often another sitecustomize runs this file.
 if not getattr(sys, "_ddprank_legacy_store", False):
     _timeline()
@@ -124,4 +152,5 @@ if not getattr(sys, "_ddprank_legacy_store", False):
         _patch(sys.modules[_TARGET])
     else:
         sys.meta_path.insert(0, _Finder())
+    _stacks()
     _chain()

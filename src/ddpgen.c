@@ -10,10 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "badnodes.h"
 #include "exitcode.h"
 #include "fault.h"
+#include "hang.h"
 #include "job.h"
 #include "jobcheck.h"
 #include "launcher.h"
@@ -29,6 +32,8 @@ struct opts {
 	const char	*show_site;
 	const char	*check;		/* --check FILE */
 	int		 list_sites;
+	int		 list_bad;	/* --list-bad-nodes */
+	int		 forget_bad;	/* --forget-bad-nodes */
 	int		 job_opt;	/* the first option of a job, or 0 */
 	const char	*operand;	/* the first operand, or NULL */
 };
@@ -46,7 +51,10 @@ enum {
 	OPT_IMAGE,
 	OPT_BIND,
 	OPT_LOCAL,
-	OPT_CHECK
+	OPT_CHECK,
+	OPT_HANG_TIMEOUT,
+	OPT_LIST_BAD,
+	OPT_FORGET_BAD
 };
 
 static const struct option longopts[] = {
@@ -82,6 +90,9 @@ static const struct option longopts[] = {
 	{ "bind",		required_argument,	NULL, OPT_BIND },
 	{ "local",		no_argument,		NULL, OPT_LOCAL },
 	{ "check",		required_argument,	NULL, OPT_CHECK },
+	{ "hang-timeout",	required_argument,	NULL, OPT_HANG_TIMEOUT },
+	{ "list-bad-nodes",	no_argument,		NULL, OPT_LIST_BAD },
+	{ "forget-bad-nodes",	no_argument,		NULL, OPT_FORGET_BAD },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, 'V' },
 	{ NULL,			0,			NULL, 0 }
@@ -115,11 +126,13 @@ usage(FILE *f)
 "              [--container runtime] [--image image] [--local]\n"
 "              [--bind ");
 	usage_words(f, bind_names);
-	fprintf(f, "]\n"
+	fprintf(f, "] [--hang-timeout seconds]\n"
 "              script [argument ...]\n"
 "       ddpgen --check file\n"
 "       ddpgen --list-sites\n"
 "       ddpgen --show-site site\n"
+"       ddpgen --list-bad-nodes\n"
+"       ddpgen --forget-bad-nodes [node ...]\n"
 "       ddpgen -h | -V\n");
 }
 
@@ -239,7 +252,8 @@ parse_opt(struct opts *o, int ch)
 	struct job_opts	*j = &o->j;
 
 	if (o->job_opt == 0 && strchr("hV", ch) == NULL &&
-	    ch != OPT_LIST_SITES && ch != OPT_SHOW_SITE && ch != OPT_CHECK)
+	    ch != OPT_LIST_SITES && ch != OPT_SHOW_SITE && ch != OPT_CHECK &&
+	    ch != OPT_LIST_BAD && ch != OPT_FORGET_BAD)
 		o->job_opt = ch;
 	switch (ch) {
 	case 's': j->site = optarg; break;
@@ -280,6 +294,12 @@ parse_opt(struct opts *o, int ch)
 	case OPT_BIND: j->bind = optarg; break;
 	case OPT_LOCAL: j->local = 1; break;
 	case OPT_CHECK: o->check = optarg; break;
+	case OPT_LIST_BAD: o->list_bad = 1; break;
+	case OPT_FORGET_BAD: o->forget_bad = 1; break;
+	case OPT_HANG_TIMEOUT:
+		j->hang_timeout = num_arg("hang-timeout", optarg, 0,
+		    HANG_TIMEOUT_MAX);
+		break;
 	case OPT_SIGNAL_LEAD:
 		j->signal_lead = num_arg("signal-lead", optarg, 1, 65535);
 		break;
@@ -308,7 +328,7 @@ parse_opts(struct opts *o, int argc, char **argv)
 	memset(o, 0, sizeof *o);
 	o->j.nodes = 1;
 	o->j.gpus = o->j.nproc = o->j.preflight = -1;
-	o->j.requeue = o->j.signal_lead = -1;
+	o->j.requeue = o->j.signal_lead = o->j.hang_timeout = -1;
 	strlist_init(&o->j.env);
 	strlist_init(&o->j.setup);
 	opterr = 0;
@@ -415,6 +435,8 @@ generate(const struct opts *o, struct profile *p, const char *exedir)
 	f = job_resolve(&r, p, &o->j, exedir, &cause);
 	if (r.warning != NULL)
 		util_warn("warning: %s", r.warning);
+	if (r.note != NULL)
+		util_warn("%s", r.note);
 	if (f != FAULT_NONE || (f = job_render(&r, &b, &cause)) != FAULT_NONE)
 		die(exit_of[f], "%s", cause);
 	if (r.prof->rdzv == RDZV_C10D)
@@ -539,10 +561,88 @@ dispatch_sites(const struct opts *o, const struct strlist *dirs,
 	return show_site(o->show_site, dirs);
 }
 
+static const char *
+env_get(const char *name)
+{
+	return getenv(name);
+}
+
+/* --list-bad-nodes: "NODE SITE until DATE: WHY", one line each. */
+static int
+list_bad(void)
+{
+	struct badnodes	 b;
+	struct tm	 tm;
+	time_t		 t;
+	char		 when[64], *cause;
+	size_t		 i;
+
+	if (badnodes_update(&b, (long long)time(NULL), NULL, NULL, env_get,
+	    &cause) == -1)
+		die(XC_FAIL, "%s", cause);
+	for (i = 0; i < b.n; i++) {
+		t = (time_t)b.v[i].until;
+		if (localtime_r(&t, &tm) == NULL || strftime(when, sizeof when,
+		    "%Y-%m-%d %H:%M:%S", &tm) == 0)
+			snprintf(when, sizeof when, "%lld", b.v[i].until);
+		printf("%s %s until %s: %s\n", b.v[i].node, b.v[i].site, when,
+		    b.v[i].why);
+	}
+	badnodes_free(&b);
+	return stdout_done();
+}
+
+static int
+forget(struct badnodes *b, void *arg)
+{
+	return badnodes_forget(b, arg) > 0;
+}
+
+/* --forget-bad-nodes [NODE...]: those, or every one. */
+static int
+forget_bad(char *const *nodes, size_t n)
+{
+	struct badnodes	 b;
+	char		*cause;
+
+	if (badnodes_update(&b, (long long)time(NULL), forget,
+	    n > 0 ? (void *)nodes : NULL, env_get, &cause) == -1)
+		die(XC_FAIL, "%s", cause);
+	badnodes_free(&b);
+	return XC_OK;
+}
+
+/* --list-bad-nodes and --forget-bad-nodes take no option of a job. */
+static int
+dispatch_bad(const struct opts *o)
+{
+	const char	*mode = o->list_bad ? "list-bad-nodes" :
+	    "forget-bad-nodes";
+
+	if (o->list_bad && o->forget_bad)
+		die(XC_USAGE, "--list-bad-nodes: --forget-bad-nodes does not "
+		    "apply");
+	if (o->list_sites || o->show_site != NULL || o->check != NULL)
+		die(XC_USAGE, "--%s: --%s does not apply", mode, o->list_sites ?
+		    "list-sites" : o->check != NULL ? "check" : "show-site");
+	if (o->job_opt != 0)
+		die(XC_USAGE, "--%s: --%s does not apply", mode,
+		    optname(o->job_opt));
+	if (o->list_bad && o->operand != NULL)
+		die(XC_USAGE, "--%s: unexpected argument '%s'", mode,
+		    o->operand);
+	if (o->list_bad)
+		return list_bad();
+	return forget_bad(o->operand == NULL ? NULL : o->j.args - 1,
+	    o->operand == NULL ? 0 : o->j.nargs + 1);
+}
+
 /* Runs what the options ask for; everything it is given, the caller frees. */
 static int
 dispatch(struct opts *o, const struct strlist *dirs, const char *exedir)
 {
+	if (o->list_bad || o->forget_bad)
+		return dispatch_bad(o);
 	if (o->list_sites || o->show_site != NULL || o->check != NULL)
 		return dispatch_sites(o, dirs, exedir);
 	if (o->operand == NULL) {

@@ -15,12 +15,14 @@
 #include <unistd.h>
 
 #include "auth.h"
+#include "badnodes.h"
 #include "bindrun.h"
 #include "cpuset.h"
 #include "doctor.h"
 #include "exchange.h"
 #include "exitcode.h"
 #include "fault.h"
+#include "hang.h"
 #include "hostlist.h"
 #include "launcher.h"
 #include "netif.h"
@@ -31,6 +33,7 @@
 #include "resolve.h"
 #include "rx.h"
 #include "util.h"
+#include "verdict.h"
 #include "xmalloc.h"
 
 /* In the order of cmds[]. */
@@ -42,7 +45,8 @@ enum cmd {
 	CMD_HOSTS,
 	CMD_IP,
 	CMD_KEY,
-	CMD_PORT
+	CMD_PORT,
+	CMD_VERDICT
 };
 
 struct options {
@@ -66,6 +70,9 @@ struct options {
 	struct bindrun_opts	 bind;		/* --bind and its options */
 	int			 explain;	/* bind --explain */
 	int			 bind_set;	/* --bind given */
+	/* doctor --record and --hang-dir; verdict's options. */
+	int			 record;
+	struct verdict_opts	 vo;
 	int			 argc;	/* operands */
 	char			**argv;
 };
@@ -78,6 +85,7 @@ static enum fault	cmd_hosts(struct options *);
 static enum fault	cmd_ip(struct options *);
 static enum fault	cmd_key(struct options *);
 static enum fault	cmd_port(struct options *);
+static enum fault	cmd_verdict(struct options *);
 
 /* Each subcommand (tmux's cmd_entry is the model): its name, the short
  * options it takes, what runs it, and its usage: the forms, one a line
@@ -101,7 +109,7 @@ static const struct cmd_entry {
 	  "bind --explain [--bind none|numa|gpu] [--bind-reserve CPUS]\n"
 	  "\t[--nproc-per-node N] [--topology FILE]\n"
 	  "bind [--python] [--local-rank-arg] -- COMMAND [ARGS...]" },
-	{ "doctor", "sfiCpPrNxT46FGLWDbRXn", cmd_doctor,
+	{ "doctor", "sfiCpPrNxT46FGLWDbRXncd", cmd_doctor,
 	  "doctor [--scheduler S] [--hostfile FILE] [--iface REGEX]\n"
 	  "\t[--comm-iface REGEX] [--rdzv static|c10d]\n"
 	  "\t[-4|-6] [--port N|auto] [--port-range LO-HI] [--nnodes N]\n"
@@ -109,8 +117,8 @@ static const struct cmd_entry {
 	  "\t[--launcher NAME] [--deep] [--gpus N] [--wait SECONDS]\n"
 	  "\t[--bind none|numa|gpu] [--bind-reserve CPUS]\n"
 	  "\t[--nproc-per-node N] [--topology FILE]\n"
-	  "\t[--format text|json]" },
-	{ "exec", "sfiCpPrxTNLnabRH", cmd_exec,
+	  "\t[--format text|json] [--record] [--hang-dir DIR]" },
+	{ "exec", "sfiCpPrxTNLnabRHkd", cmd_exec,
 	  "exec [--scheduler S] [--hostfile FILE] [--iface REGEX]\n"
 	  "\t[--comm-iface REGEX]\n"
 	  "\t[--port N|auto] [--port-range LO-HI] [--rdzv static|c10d]\n"
@@ -118,7 +126,8 @@ static const struct cmd_entry {
 	  "\t[--exchange-timeout SECONDS] [--launcher NAME]\n"
 	  "\t[--launcher-at N] [--nproc-per-node N]\n"
 	  "\t[--bind none|numa|gpu] [--bind-reserve CPUS]\n"
-	  "\t[--bind-nic-var NAME] -- COMMAND [ARGS...]" },
+	  "\t[--bind-nic-var NAME] [--hang-timeout SECONDS] [--hang-dir DIR]\n"
+	  "\t-- COMMAND [ARGS...]" },
 	{ "hosts", "sf", cmd_hosts,
 	  "hosts [--scheduler S] [--hostfile FILE] [HOSTLIST]" },
 	{ "ip", "i46m", cmd_ip,
@@ -126,7 +135,10 @@ static const struct cmd_entry {
 	{ "key", "", cmd_key,
 	  "key" },
 	{ "port", "pP", cmd_port,
-	  "port [--port N|auto] [--port-range LO-HI]" }
+	  "port [--port N|auto] [--port-range LO-HI]" },
+	{ "verdict", "sfdMS", cmd_verdict,
+	  "verdict [--scheduler S] [--hostfile FILE] [--hang-dir DIR]\n"
+	  "\t[--site NAME --remember SECONDS]" }
 };
 
 static const char optstr[] = "+:46C:Df:F:G:hi:L:n:N:p:P:r:s:T:VW:x:";
@@ -158,6 +170,11 @@ static const struct option longopts[] = {
 	{ "explain",	no_argument,		NULL, 'E' },
 	{ "python",	no_argument,		NULL, 'y' },
 	{ "local-rank-arg", no_argument,	NULL, 'l' },
+	{ "hang-timeout", required_argument,	NULL, 'k' },
+	{ "hang-dir",	required_argument,	NULL, 'd' },
+	{ "record",	no_argument,		NULL, 'c' },
+	{ "remember",	required_argument,	NULL, 'M' },
+	{ "site",	required_argument,	NULL, 'S' },
 	{ NULL,		0,			NULL, 0 }
 };
 
@@ -264,7 +281,8 @@ optname(int c)
 static const struct numopt {
 	int		 c;
 	size_t		 off;		/* in struct options */
-	int		 u64;		/* the field is a uint64_t */
+	int		 u64;		/* the field is a uint64_t (1),
+					   a long (2), else an int */
 	long long	 min, max;
 	const char	*what;
 } numopts[] = {
@@ -277,7 +295,11 @@ static const struct numopt {
 	{ 'T', offsetof(struct options, xo.timeout), 0, 1,
 	  EXCHANGE_TIMEOUT_MAX, "number of seconds" },
 	{ 'W', offsetof(struct options, doc.wait), 0, 1, DOCTOR_WAIT_MAX,
-	  "number of seconds" }
+	  "number of seconds" },
+	{ 'k', offsetof(struct options, ex.hw.timeout), 0, 1,
+	  HANG_TIMEOUT_MAX, "number of seconds" },
+	{ 'M', offsetof(struct options, vo.remember), 2, 0,
+	  BADNODES_HOURS_MAX * 3600LL, "number of seconds" }
 };
 
 /* Sets c's field of numopts[] from arg; 0 if c is not a numeric
@@ -298,8 +320,10 @@ parse_number(struct options *o, int c, const char *arg)
 			    "%lld to %lld", optname(c), arg, n->what, n->min,
 			    n->max));
 		field = (char *)o + n->off;
-		if (n->u64)
+		if (n->u64 == 1)
 			*(uint64_t *)(void *)field = (uint64_t)v;
+		else if (n->u64 == 2)
+			*(long *)(void *)field = (long)v;
 		else
 			*(int *)(void *)field = (int)v;
 		return 1;
@@ -433,6 +457,22 @@ parse_option(struct options *o, int c, const char *arg)
 	case 'l':
 		o->bind.local_rank_arg = 1;
 		break;
+	case 'c':
+		o->record = 1;
+		break;
+	case 'd':
+		if (arg[0] != '/')
+			exit(util_report(XC_USAGE, "--hang-dir: '%s' is not an "
+			    "absolute path", arg));
+		o->ex.hw.base = o->vo.base = arg;
+		break;
+	case 'S':
+		if (*arg == '\0' || strpbrk(arg, " \t\n/") != NULL ||
+		    util_has_cntrl(arg))
+			exit(util_report(XC_USAGE, "--site: '%s' is not a "
+			    "site's name", arg));
+		o->vo.site = arg;
+		break;
 	case 'h':
 		usage(stdout);
 		exit(exit_of[flush_stdout()]);
@@ -515,6 +555,13 @@ parse_operands(struct options *o)
 		misuse("%s: --exchange dir: needs --nnodes N", name);
 	if (o->xo.method != EXCHANGE_NONE)
 		o->ro.exchange = &o->xo;
+	if ((o->vo.remember > 0) != (o->vo.site != NULL))
+		misuse("%s: --remember and --site go together", name);
+	if (o->ex.hw.base != NULL && o->cmd == CMD_EXEC &&
+	    o->ex.hw.timeout == 0)
+		misuse("%s: --hang-dir needs --hang-timeout", name);
+	if (o->ex.hw.base != NULL && o->cmd == CMD_DOCTOR && !o->record)
+		misuse("%s: --hang-dir needs --record", name);
 	parse_launcher(o);
 }
 
@@ -761,6 +808,24 @@ cmd_bind(struct options *o)
 	return xc;
 }
 
+/* --record: the nodes the report blames, into the job directory, where
+ * the batch shell's ddprank verdict finds them (ddprank(1), HANGS). */
+static void
+doctor_record(const struct options *o, const struct doctor_report *r)
+{
+	struct strlist	 bad;
+	char		*cause;
+
+	strlist_init(&bad);
+	doctor_blamed(r, &bad);
+	if (bad.n > 0 && verdict_record_bad(&bad, o->vo.base, &nodes_env_real,
+	    o->ro.sched, o->ro.hostfile, &cause) == -1) {
+		util_report(FAULT_NONE, "warning: --record: %s", cause);
+		free(cause);
+	}
+	strlist_free(&bad);
+}
+
 /* Node 0 prints the report; another node only when its findings did
  * not reach node 0. */
 static enum fault
@@ -799,6 +864,8 @@ cmd_doctor(struct options *o)
 	fwrite(b.s, 1, b.len, stdout);
 	buf_free(&b);
 	xc = doctor_failed(&r) ? FAULT_CHECK : FAULT_NONE;
+	if (xc != FAULT_NONE && o->record)
+		doctor_record(o, &r);
 	doctor_report_free(&r);
 	if (flush_stdout() != FAULT_NONE)
 		return FAULT_SYS;
@@ -899,6 +966,36 @@ cmd_port(struct options *o)
 	    FAULT_NONE)
 		return util_report_cause(xc, cause);
 	printf("%d\n", port);
+	return flush_stdout();
+}
+
+/* The kind and the nodes to leave out on standard output ("hang
+ * node3,node7"), the summary line on standard error. */
+static enum fault
+cmd_verdict(struct options *o)
+{
+	struct hang_verdict	 v;
+	struct strlist		 notes;
+	char			*cause;
+	size_t			 i;
+
+	strlist_init(&notes);
+	o->vo.sched = o->ro.sched;
+	o->vo.hostfile = o->ro.hostfile;
+	if (verdict_run(&v, &notes, &o->vo, &nodes_env_real, &cause) == -1) {
+		strlist_free(&notes);
+		return util_report_cause(FAULT_SYS, cause);
+	}
+	for (i = 0; i < notes.n; i++)
+		util_report(FAULT_NONE, "warning: %s", notes.v[i]);
+	if (v.summary != NULL)
+		util_report(FAULT_NONE, "%s", v.summary);
+	printf("%s", verdict_kinds[v.kind]);
+	for (i = 0; i < v.culprits.n; i++)
+		printf("%c%s", i == 0 ? ' ' : ',', v.culprits.v[i]);
+	printf("\n");
+	hang_verdict_free(&v);
+	strlist_free(&notes);
 	return flush_stdout();
 }
 

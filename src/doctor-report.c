@@ -318,6 +318,26 @@ doctor_exclude(const struct doctor_report *r)
 	return s;
 }
 
+void
+doctor_blamed(const struct doctor_report *r, struct strlist *out)
+{
+	char		 hb[32], *s;
+	uint64_t	 i;
+	int		 c;
+
+	for (i = 0; i < r->n; i++) {
+		for (c = 0; c < DOCTOR_NCHECKS; c++) {
+			if (!doctor_blames(r, i, (enum doctor_check)c))
+				continue;
+			xasprintf(&s, "%s %s: %s", doctor_host(&r->v[i], hb,
+			    sizeof hb), doctor_checks[c].name,
+			    r->v[i].f[c].detail);
+			strlist_addown(out, s);
+			break;
+		}
+	}
+}
+
 static void
 doctor_text_line(struct buf *b, enum doctor_check c,
     const struct doctor_line *dl)

@@ -248,4 +248,9 @@ void	doctor_run_dir(struct doctor_report *r, int *sent,
 	    struct doctor_node *self, const struct doctor_opts *,
 	    const struct doctor_sys *);
 
+/* The nodes to leave out, one "HOST CHECK: DETAIL" each (the first
+ * check that blames it), appended to out: what the report's last line
+ * names. */
+void	doctor_blamed(const struct doctor_report *, struct strlist *out);
+
 #endif

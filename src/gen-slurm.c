@@ -18,7 +18,8 @@ static const struct gen_format slurm_formats[] = { { "sh", TMPL_SH } };
 static const char *const slurm_keys[] = { "partition", "account", "qos",
     "constraint", "job_output", "cpus_per_task", "label_output",
     "sbatch_extra", "requeue", "signal_lead", "checkpoint_signal",
-    "max_requeues", NULL };
+    "max_requeues", "hang_timeout", "hang_dir", "max_failures",
+    "bad_node_hours", NULL };
 
 /* Shifter's #SBATCH options: the image, and the modules (a GPU job's
  * first, then the profile's). */
@@ -88,7 +89,8 @@ const struct gen gen_slurm = {
 	.tmpl = "slurm.sh",
 	.formats = slurm_formats,
 	.nformats = sizeof slurm_formats / sizeof slurm_formats[0],
-	.flags = GEN_WARN_SIGNAL | GEN_ENV_PASS | GEN_ENV_SCRIPT,
+	.flags = GEN_WARN_SIGNAL | GEN_ENV_PASS | GEN_ENV_SCRIPT |
+	    GEN_LEAVES_OUT,
 	.cmd_ddprank = "\"$DDPRANK\"",
 	.keys = slurm_keys,
 	.images = 1 << RT_IMAGE_NONE | 1 << RT_IMAGE_WORD |

@@ -53,6 +53,12 @@ struct gen_format {
 #define GEN_NO_PREFLIGHT 0x100	/* runs no preflight: the profile's
 				   preflight defaults to false (its check
 				   hook refuses true) */
+#define GEN_LEAVES_OUT	0x200	/* with requeue, reruns a job whose
+				   training stalled or whose preflight
+				   failed without the nodes ddprank verdict
+				   blames, and its next scripts leave out
+				   the nodes remembered as bad (ddpgen(1),
+				   HANGS AND BAD NODES) */
 
 /* A problem found in a profile: the key and one line about it. */
 typedef void	gen_problem_fn(void *arg, const char *key, const char *msg);

@@ -1,12 +1,17 @@
 /* job.c: from ddpgen's options and the site profile to the job script. */
 #include "config.h"
 
+#include <sys/stat.h>
+
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "badnodes.h"
 #include "fault.h"
 #include "gen.h"
 #include "job.h"
@@ -15,6 +20,7 @@
 #include "runtime.h"
 #include "scheduler.h"
 #include "script.h"
+#include "state.h"
 #include "tmpl.h"
 #include "util.h"
 #include "xmalloc.h"
@@ -198,6 +204,8 @@ job_apply_opts(struct profile *p, const struct job_opts *o, char **cause)
 		p->requeue = o->requeue;
 	if (o->signal_lead != -1)
 		p->signal_lead = o->signal_lead;
+	if (o->hang_timeout != -1)
+		p->hang_timeout = o->hang_timeout;
 	if (o->iface != NULL) {
 		job_set_str(&p->iface, o->iface);
 		p->discovery = PROFILE_IFACE;
@@ -546,6 +554,84 @@ job_profile(struct job_resolved *r, const struct job_opts *o, char **cause)
 	return job_check_env_values(o, p, cause);
 }
 
+static const char *
+job_getenv(const char *name)
+{
+	return getenv(name);
+}
+
+/* "NODE (until DATE: WHY)", for the note. */
+static void
+job_bad_item(struct buf *b, const struct badnode *e)
+{
+	char		when[64];
+	time_t		t = (time_t)e->until;
+	struct tm	tm;
+
+	if (localtime_r(&t, &tm) == NULL ||
+	    strftime(when, sizeof when, "%Y-%m-%d %H:%M", &tm) == 0)
+		snprintf(when, sizeof when, "%lld", e->until);
+	buf_addf(b, "%s (until %s: ", e->node, when);
+	util_addvis(b, e->why, strlen(e->why));
+	buf_addc(b, ')');
+}
+
+/* The nodes remembered as bad for this site (ddpgen(1), BAD NODES),
+ * where the template leaves them out: into r->exclude, with a note for
+ * the user. Not being able to read them is a warning, not an error. */
+static void
+job_bad_nodes(struct job_resolved *r, const struct job_opts *o)
+{
+	struct badnodes	 bad;
+	struct stat	 st;
+	struct buf	 b;
+	char		*dir, *file, *cause;
+	size_t		 i, n = 0;
+	int		 leaves = (gen_get(r->prof->scheduler)->flags &
+	    GEN_LEAVES_OUT) != 0;
+
+	strlist_init(&r->exclude);
+	r->scope = badnodes_scope(o->site);
+	r->job.scope = r->scope;
+	r->job.exclude = &r->exclude;
+	if (!leaves)
+		return;
+	if ((dir = state_path(job_getenv, &cause)) == NULL) {
+		free(cause);
+		return;
+	}
+	xasprintf(&file, "%s/" BADNODES_FILE, dir);
+	free(dir);
+	/* Nothing remembered yet: no state directory is made for it. */
+	if (lstat(file, &st) == -1 && errno == ENOENT) {
+		free(file);
+		return;
+	}
+	free(file);
+	buf_init(&b);
+	if (badnodes_update(&bad, (long long)time(NULL), NULL, NULL,
+	    job_getenv, &cause) == -1) {
+		xasprintf(&r->note, "warning: the bad nodes are not left out: "
+		    "%s", cause);
+		free(cause);
+		buf_free(&b);
+		return;
+	}
+	for (i = 0; i < bad.n; i++) {
+		if (strcmp(bad.v[i].site, r->scope) != 0)
+			continue;
+		strlist_add(&r->exclude, bad.v[i].node);
+		buf_adds(&b, n++ > 0 ? ", " : "");
+		job_bad_item(&b, &bad.v[i]);
+	}
+	if (n > 0)
+		xasprintf(&r->note, "leaving out %zu %s remembered as bad: %s; "
+		    "'ddpgen --forget-bad-nodes' forgets them", n, n == 1 ?
+		    "node" : "nodes", b.s);
+	buf_free(&b);
+	badnodes_free(&bad);
+}
+
 enum fault
 job_resolve(struct job_resolved *r, struct profile *p,
     const struct job_opts *o, const char *exedir, char **cause)
@@ -587,6 +673,7 @@ job_resolve(struct job_resolved *r, struct profile *p,
 	g = gen_get(p->scheduler);
 	if (g->check_job != NULL && g->check_job(job, r->tpath, cause) == -1)
 		return FAULT_USAGE;
+	job_bad_nodes(r, o);
 	return FAULT_NONE;
 }
 
@@ -635,5 +722,9 @@ job_free(struct job_resolved *r)
 	free(r->tpath);
 	strlist_free(&r->tdirs);
 	free(r->warning);
+	free(r->scope);
+	free(r->note);
+	if (r->job.exclude != NULL)
+		strlist_free(&r->exclude);
 	memset(r, 0, sizeof *r);
 }

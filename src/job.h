@@ -39,6 +39,7 @@ struct job_opts {
 	int		 preflight;	/* --preflight 1, --no-preflight 0 */
 	int		 requeue;	/* --requeue 1, --no-requeue 0 */
 	int		 signal_lead;	/* --signal-lead */
+	int		 hang_timeout;	/* --hang-timeout */
 	const char	*container;	/* --container */
 	const char	*image;		/* --image */
 	const char	*bind;		/* --bind */
@@ -66,6 +67,9 @@ struct job_resolved {
 	struct strlist	 tdirs;		/* the template path, for partials */
 	char		*warning;	/* for the user, or NULL; set even
 					   when job_resolve fails */
+	char		*scope;		/* whose bad nodes */
+	struct strlist	 exclude;	/* the bad nodes remembered */
+	char		*note;		/* which, for the user, or NULL */
 };
 
 /* Lays o over p (which r then owns, and frees) and resolves the job;

@@ -166,6 +166,14 @@ nodecmd_ddprank(struct nodecmd *c, const struct job *job, size_t rt)
 		nodecmd_launcher(c, job, l);
 	if (p->bind != BIND_NONE)
 		nodecmd_bind(c, job, 1, !nodecmd_has_procs(l));
+	if (p->hang_timeout > 0) {
+		strlist_add(argv, "--hang-timeout");
+		nodecmd_addf_int(argv, p->hang_timeout);
+		if (*p->hang_dir != '\0') {
+			strlist_add(argv, "--hang-dir");
+			strlist_add(argv, p->hang_dir);
+		}
+	}
 	/* The launcher's run-time flags go after its first words. */
 	if (rt > 0 && l->flags[0].flag != NULL) {
 		strlist_add(argv, "--launcher-at");
@@ -482,7 +490,14 @@ nodecmd_doctor(struct nodecmd *c, const struct job *job)
 		nodecmd_addf_int(&c->argv, p->gpus_per_node);
 	}
 	if (p->bind != BIND_NONE)
-		nodecmd_bind(c, job, 0, 1);
+		nodecmd_bind(c, job, 0, 1);	/* The nodes it blames, for the rerun without them. */
+	if (p->requeue && (gen_get(p->scheduler)->flags & GEN_LEAVES_OUT)) {
+		strlist_add(&c->argv, "--record");
+		if (*p->hang_dir != '\0') {
+			strlist_add(&c->argv, "--hang-dir");
+			strlist_add(&c->argv, p->hang_dir);
+		}
+	}
 }
 
 void

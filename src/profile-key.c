@@ -10,8 +10,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "badnodes.h"
 #include "cpuset.h"
 #include "gen.h"
+#include "hang.h"
 #include "profile.h"
 #include "profile-int.h"
 #include "rx.h"
@@ -163,6 +165,14 @@ static const struct key keys[] = {
 	  .flags = KF_SCHED, .min = 0, .max = 1000 },
 	{ .name = "max_restarts", .type = K_INT, .off = OFF(max_restarts),
 	  .min = 0, .max = 1000 },
+	{ .name = "hang_timeout", .type = K_INT, .off = OFF(hang_timeout),
+	  .flags = KF_SCHED, .min = 0, .max = HANG_TIMEOUT_MAX },
+	{ .name = "hang_dir", .type = K_STR, .off = OFF(hang_dir),
+	  .flags = KF_LINE | KF_SCHED },
+	{ .name = "max_failures", .type = K_INT, .off = OFF(max_failures),
+	  .flags = KF_SCHED, .min = 0, .max = 1000 },
+	{ .name = "bad_node_hours", .type = K_INT, .off = OFF(bad_node_hours),
+	  .flags = KF_SCHED, .min = 0, .max = BADNODES_HOURS_MAX },
 	{ .name = "filesystems", .type = K_STR, .off = OFF(filesystems),
 	  .flags = KF_LINE | KF_SCHED, .check = check_filesystems },
 	{ .name = "pbs_select", .type = K_STR, .off = OFF(pbs_select),

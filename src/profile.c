@@ -204,6 +204,8 @@ profile_defaults(struct profile *p)
 	p->signal_lead = 120;
 	p->checkpoint_signal = PROFILE_SIG_USR2;
 	p->max_requeues = 3;
+	p->max_failures = 3;
+	p->bad_node_hours = 24;
 }
 
 /*
@@ -549,6 +551,26 @@ empty_word(const struct strlist *l)
 	return 0;
 }
 
+/* The stall limit needs workers the watcher can see, and a job
+ * directory every node reaches at one path. */
+static void
+problems_hang(const struct profile *p, problem_fn *fn, void *arg)
+{
+	const struct runtime	*rt = runtime_get(p->container);
+	char			*v;
+
+	if (p->hang_dir[0] != '\0' && p->hang_dir[0] != '/') {
+		v = profile_vis(p->hang_dir);
+		problem(fn, arg, "hang_dir", "hang_dir: '%s' is not an "
+		    "absolute path", v);
+		free(v);
+	}
+	if (p->hang_timeout > 0 && rt->argv != NULL && !rt->watched)
+		problem(fn, arg, "hang_timeout", "hang_timeout: ddprank runs "
+		    "outside the %s container and cannot see its workers' "
+		    "heartbeats; set hang_timeout = 0", rt->title);
+}
+
 /* Rules between keys. */
 static void
 problems_cross(const struct profile *p, problem_fn *fn, void *arg)
@@ -584,6 +606,7 @@ problems_cross(const struct profile *p, problem_fn *fn, void *arg)
 		    "shorter than the time limit '%s'", p->signal_lead,
 		    p->time);
 	problems_container(p, fn, arg);
+	problems_hang(p, fn, arg);
 	problems_sched(p, fn, arg);
 	problems_backend(p, fn, arg);
 }

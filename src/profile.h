@@ -116,6 +116,14 @@ struct profile {
 	int		 max_requeues;	/* time-limit requeues */
 	int		 max_restarts;	/* torchrun --max-restarts; 0 unset */
 
+	/* Hangs and bad nodes: ddpgen(1), HANGS AND BAD NODES. */
+	int		 hang_timeout;	/* the stall limit, s; 0: off */
+	char		*hang_dir;	/* job directories; "": the state
+					   directory's */
+	int		 max_failures;	/* reruns after a stall or a
+					   preflight failure */
+	int		 bad_node_hours; /* how long one is left out */
+
 	/* PBS Pro. */
 	char		*filesystems;	/* -l filesystems=, "" = none */
 	char		*pbs_select;	/* more resources of each chunk */

@@ -224,6 +224,7 @@ exec_prepare(struct rank_exec *x, const struct rank *r,
 	int	pet = x->launcher->vars == LAUNCHER_VARS_PET;
 
 	exec_timeline(x, r);
+	hangwatch_target(&x->hw, r->host, r->master_addr, r->master_port);
 	rank_vars(vs, r, pet, x->rdzv);
 	if (x->launcher->vars == LAUNCHER_VARS_WORKER)
 		rank_vars_worker(vs, r);
@@ -245,6 +246,29 @@ exec_bind(const struct rank_exec *x)
 	free(warning);
 	if (xc != FAULT_NONE)
 		return util_report_cause(xc, cause);
+	return FAULT_NONE;
+}
+
+/* The heartbeat contract (ddprank(1), HANGS), with --hang-timeout. */
+static enum fault
+hang_setenv(struct rank_exec *x)
+{
+	char	*warning, *cause;
+
+	if (x->hw.timeout == 0)
+		return FAULT_NONE;
+	x->hw.run = hangwatch_run_name(&nodes_env_real, x->ro->sched,
+	    x->ro->hostfile, &cause);
+	if (x->hw.run == NULL) {
+		util_report(FAULT_NONE, "warning: --hang-timeout: %s: no "
+		    "record of a stall and no flight recorder dump will be "
+		    "kept", cause);
+		free(cause);
+	}
+	if (hangwatch_setup(&x->hw, &warning, &cause) == -1)
+		return util_report_cause(FAULT_SYS, cause);
+	if (warning != NULL)
+		util_report_cause(FAULT_NONE, warning);
 	return FAULT_NONE;
 }
 
@@ -301,13 +325,14 @@ rank_exec(struct rank_exec *x, const struct rank *r)
 	if (xc == FAULT_NONE)
 		xc = exec_bind(x);
 	if (xc == FAULT_NONE && (xc = restart_setenv(&signo)) == FAULT_NONE &&
-	    (xc = hook_setenv()) == FAULT_NONE) {
+	    (xc = hook_setenv()) == FAULT_NONE &&
+	    (xc = hang_setenv(x)) == FAULT_NONE) {
 		/* The command has no use for the secret: one copy fewer to
 		 * leak. */
 		(void)unsetenv(AUTH_ENV);
 		if (timeline_launch(&x->tl, &x->tlr, &cause) == -1)
 			util_report_cause(FAULT_NONE, cause);
-		watch_start(argv.v, exec_forward(x, signo));
+		watch_start(argv.v, exec_forward(x, signo), &x->hw);
 		execvp(argv.v[0], argv.v);
 		saved = errno;
 		xc = saved == ENOENT || saved == ENOTDIR ? FAULT_NOTFOUND :

@@ -9,6 +9,7 @@
 #define DDPGEN_RANK_EXEC_H
 
 #include "fault.h"
+#include "hangwatch.h"
 #include "timeline-run.h"
 #include "vocab.h"
 
@@ -34,6 +35,8 @@ struct rank_exec {
 	/* The launch timeline: this node's record and the job. */
 	struct tl_node		 tl;
 	struct tl_run		 tlr;
+	/* The heartbeat contract (--hang-timeout, --hang-dir). */
+	struct hangwatch	 hw;
 };
 
 /* Before rank_compute: the timeline's first moments, and ro's marks. */

@@ -10,7 +10,8 @@
 #include "util.h"
 
 static const char *const stops[] = {
-	"none", "time-limit", "preemption", "by-hand", "requeued", NULL
+	"none", "time-limit", "preemption", "by-hand", "requeued", "hang",
+	"preflight", NULL
 };
 
 static long long

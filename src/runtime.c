@@ -38,7 +38,9 @@ static const char *const podman_gpu[] = { "--gpu", "--nccl", NULL };
  * Apptainer (apptainer-exec(1) and "Bind Paths and Mounts", Apptainer
  * 1.2 user guide, read 2026-12): "apptainer exec --nv --bind SRC:DST
  * IMAGE CMD"; the host environment passes by default; --nv binds the
- * NVIDIA driver's libraries and devices.
+ * NVIDIA driver's libraries and devices. /tmp is bound by default and
+ * no PID namespace is made unless --pid asks: ddprank outside sees the
+ * workers and their heartbeats (watched).
  */
 static const char *const apptainer_argv[] = { "apptainer", "exec", NULL };
 static const char *const apptainer_gpu[] = { "--nv", NULL };
@@ -47,7 +49,9 @@ static const char *const apptainer_gpu[] = { "--nv", NULL };
  * Charliecloud (ch-run(1), Charliecloud 0.31, Debian 12's
  * charliecloud-runtime, read 2026-12): "ch-run [-b SRC:DST] IMAGE -- CMD";
  * the environment passes unchanged but for ch-run's few changes (TMPDIR
- * unset, /bin added to PATH, CH_RUNNING set).
+ * unset, /bin added to PATH, CH_RUNNING set). No PID namespace, and
+ * /tmp is the host's unless --private-tmp: ddprank outside sees the
+ * workers and their heartbeats (watched).
  */
 static const char *const chrun_argv[] = { "ch-run", NULL };
 
@@ -70,12 +74,12 @@ static const struct runtime runtimes[RT_COUNT] = {
 	    .mount_opt = "-v", .env_opt = "-e", .image = RT_IMAGE_WORD },
 	[RT_APPTAINER] = { .name = "apptainer", .title = "Apptainer",
 	    .argv = apptainer_argv, .gpu_args = apptainer_gpu,
-	    .mount_opt = "--bind", .image = RT_IMAGE_WORD },
+	    .mount_opt = "--bind", .image = RT_IMAGE_WORD, .watched = 1 },
 	[RT_PYXIS] = { .name = "pyxis", .title = "Pyxis",
 	    .image = RT_IMAGE_SRUN, .inside = 1 },
 	[RT_CHARLIECLOUD] = { .name = "charliecloud", .title = "Charliecloud",
 	    .argv = chrun_argv, .mount_opt = "-b", .image = RT_IMAGE_WORD,
-	    .command_sep = "--" },
+	    .command_sep = "--", .watched = 1 },
 };
 
 const struct runtime *

@@ -54,6 +54,10 @@ struct runtime {
 	/* ddprank runs inside the container, from a directory mounted read
 	 * only at its own path (Pyxis). */
 	int		 inside;
+	/* ddprank, outside, sees the workers inside: they are its
+	 * descendants in its process namespace, and the node's /tmp,
+	 * where their heartbeats go, is theirs (hang_timeout). */
+	int		 watched;
 };
 
 /* The row of a runtime; RT_NONE's has a NULL argv and image NONE. */

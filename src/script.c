@@ -173,6 +173,36 @@ script_set_life(struct tmpl_vars *v, const struct profile *p)
 	tmpl_set_count(v, "max_restarts", p->max_restarts);
 }
 
+/* Hangs and bad nodes (ddpgen(1), HANGS AND BAD NODES): the stall
+ * limit, the reruns without the nodes to blame, how long they are
+ * remembered, and those remembered now. */
+static void
+script_set_hang(struct tmpl_vars *v, const struct job *job)
+{
+	const struct profile	*p = job->prof;
+	struct buf		 b;
+	size_t			 i;
+	/* ddprank verdict after the step: a stall to report, or nodes
+	 * (the stall's, the preflight's) to leave out of the rerun. */
+	int			 leave = p->requeue &&
+	    (gen_get(p->scheduler)->flags & GEN_LEAVES_OUT) &&
+	    (p->hang_timeout > 0 || p->preflight);
+
+	tmpl_set(v, "hang", p->hang_timeout > 0 ? "1" : "");
+	tmpl_set_count(v, "hang_timeout", p->hang_timeout);
+	tmpl_set(v, "hang_dir", p->hang_dir);
+	tmpl_set(v, "verdict", p->hang_timeout > 0 || leave ? "1" : "");
+	tmpl_set(v, "leave_out", leave ? "1" : "");
+	tmpl_set_int(v, "max_failures", p->max_failures);
+	tmpl_set_count(v, "bad_node_seconds", p->bad_node_hours * 3600);
+	tmpl_set(v, "scope", job->scope != NULL ? job->scope : "");
+	buf_init(&b);
+	for (i = 0; job->exclude != NULL && i < job->exclude->n; i++)
+		buf_addf(&b, "%s%s", i > 0 ? "," : "", job->exclude->v[i]);
+	tmpl_set(v, "exclude", b.s);
+	buf_free(&b);
+}
+
 /* The program's first word, which the preflight looks for (srun's is
  * the python that runs the script). */
 static void
@@ -275,6 +305,7 @@ script_vars(const struct job *job)
 	script_set_requests(v, p);
 	script_set_runtime(v, p);
 	script_set_life(v, p);
+	script_set_hang(v, job);
 	gen_get(p->scheduler)->vars(v, job);
 	return v;
 }

@@ -22,6 +22,9 @@ struct job {
 	const struct strlist	 *env_pass;	/* names passed from the
 						   submitting shell; may be
 						   NULL */
+	const char		 *scope;	/* whose bad nodes (badnodes.h) */
+	const struct strlist	 *exclude;	/* nodes to leave out; may
+						   be NULL */
 };
 
 /* The template variables of a job (caller frees with tmpl_vars_free). */

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hangwatch.h"
 #include "util.h"
 #include "watch.h"
 #include "watch-run.h"
@@ -66,11 +67,20 @@ watch_forward(const struct watch *w, int signo)
 		(void)kill(pids[i], signo);
 }
 
+/* Ends the launcher: SIGTERM, and SIGKILL WATCH_KILL_WAIT s later. */
+static void
+end_launcher(const struct watch *w)
+{
+	(void)kill(w->launcher, SIGTERM);
+	if (!launcher_gone(w, WATCH_KILL_WAIT * 1000))
+		(void)kill(w->launcher, SIGKILL);
+}
+
 /* The watcher's life (watch.h): it ends with the launcher, or ends it
- * after saying why, and passes the checkpoint signal (forward, or 0)
- * on; it never returns. */
+ * after saying why (a worker failed, a rank stalled: hangwatch.h), and
+ * passes the checkpoint signal (forward, or 0) on; it never returns. */
 static void __attribute__((noreturn))
-watch_child(struct watch *w, int forward)
+watch_child(struct watch *w, int forward, struct hangwatch *hw)
 {
 	struct sigaction	sa;
 	char			node[256], *msg;
@@ -90,6 +100,12 @@ watch_child(struct watch *w, int forward)
 	while (!launcher_gone(w, WATCH_TICK_MS)) {
 		if (watch_signalled)
 			watch_forward(w, forward);
+		if (hangwatch_tick(hw, w) == WATCH_END) {
+			hangwatch_end(hw, w);
+			(void)util_drain(STDERR_FILENO, UTIL_DRAIN_MS);
+			end_launcher(w);
+			break;
+		}
 		if (!w->is_torchrun || watch_tick(w, now_seconds()) !=
 		    WATCH_END)
 			continue;
@@ -97,11 +113,10 @@ watch_child(struct watch *w, int forward)
 		util_warn("%s", msg);
 		free(msg);
 		(void)util_drain(STDERR_FILENO, UTIL_DRAIN_MS);
-		(void)kill(w->launcher, SIGTERM);
-		if (!launcher_gone(w, WATCH_KILL_WAIT * 1000))
-			(void)kill(w->launcher, SIGKILL);
+		end_launcher(w);
 		break;
 	}
+	hangwatch_exit(hw);
 	_exit(0);
 }
 
@@ -113,12 +128,13 @@ watch_child(struct watch *w, int forward)
  * signals process groups and the job has a checkpoint signal
  * (forward). */
 void
-watch_start(char **argv, int forward)
+watch_start(char **argv, int forward, struct hangwatch *hw)
 {
 	static struct watch	w;
 	pid_t			pid;
 
-	if (!watch_is_torchrun((const char *const *)argv) && forward == 0)
+	if (!watch_is_torchrun((const char *const *)argv) && forward == 0 &&
+	    hw->timeout == 0)
 		return;
 	watch_init(&w, "/proc", getpid(), 0, (const char *const *)argv);
 	switch ((pid = fork())) {
@@ -128,7 +144,7 @@ watch_start(char **argv, int forward)
 		return;
 	case 0:
 		if (fork() == 0)
-			watch_child(&w, forward);
+			watch_child(&w, forward, hw);
 		_exit(0);
 	default:
 		(void)waitpid(pid, NULL, 0);

@@ -73,7 +73,7 @@ watch_env_parse(const char *buf, size_t len, struct watch_env *e)
 {
 	const char	*p = buf, *end = buf + len, *nul;
 
-	e->restart_count = e->max_restarts = e->local_rank = -1;
+	e->restart_count = e->max_restarts = e->local_rank = e->rank = -1;
 	for (; p < end; p = nul + 1) {
 		if ((nul = memchr(p, '\0', (size_t)(end - p))) == NULL)
 			break;
@@ -83,6 +83,8 @@ watch_env_parse(const char *buf, size_t len, struct watch_env *e)
 			e->max_restarts = env_number(p + 26);
 		else if (strncmp(p, "LOCAL_RANK=", 11) == 0)
 			e->local_rank = env_number(p + 11);
+		else if (strncmp(p, "RANK=", 5) == 0)
+			e->rank = env_number(p + 5);
 	}
 }
 
@@ -190,7 +192,7 @@ watch_init(struct watch *w, const char *proc, pid_t launcher, pid_t self,
 	w->is_torchrun = first > 0;
 	w->argv_max = first > 0 ? argv_max_restarts(argv, first) : -1;
 	w->last.restart_count = w->last.max_restarts = -1;
-	w->last.local_rank = -1;
+	w->last.local_rank = w->last.rank = -1;
 	if (read_stat(w, launcher, &st) == 0 && st.state != 'Z')
 		w->launcher_start = st.starttime;
 }
@@ -238,45 +240,165 @@ add_pids(struct buf *pids, const char *text)
 	buf_addc(pids, ' ');
 }
 
-/* The launcher's children as "PID PID ...": its threads' children
- * files (CONFIG_PROC_CHILDREN), else every process's parent. */
+/* The children of pid as "PID PID ..." from its threads' children
+ * files (CONFIG_PROC_CHILDREN); *found is 0 when there are none. */
 static char *
-children(const struct watch *w)
+children_of(const struct watch *w, pid_t pid, int *found)
 {
 	struct buf	 pids;
 	struct dirent	*de;
 	DIR		*d;
 	char		*dir, *rel, *s;
-	struct watch_stat st;
-	int		 found = 0;
 
 	buf_init(&pids);
-	xasprintf(&dir, "%s/%ld/task", w->proc, (long)w->launcher);
+	*found = 0;
+	xasprintf(&dir, "%s/%ld/task", w->proc, (long)pid);
 	if ((d = opendir(dir)) != NULL) {
 		while ((de = readdir(d)) != NULL) {
 			if (!isdigit((unsigned char)de->d_name[0]))
 				continue;
 			xasprintf(&rel, "task/%s/children", de->d_name);
-			if ((s = read_proc(w, w->launcher, rel, NULL)) != NULL) {
+			if ((s = read_proc(w, pid, rel, NULL)) != NULL) {
 				add_pids(&pids, s);
 				free(s);
-				found = 1;
+				*found = 1;
 			}
 			free(rel);
 		}
 		closedir(d);
 	}
 	free(dir);
-	if (!found && (d = opendir(w->proc)) != NULL) {
-		while ((de = readdir(d)) != NULL) {
-			if (isdigit((unsigned char)de->d_name[0]) &&
-			    read_stat(w, (pid_t)atol(de->d_name), &st) == 0 &&
-			    st.ppid == w->launcher)
-				add_pids(&pids, de->d_name);
-		}
-		closedir(d);
-	}
 	return buf_take(&pids);
+}
+
+/* Every process of PROC as "PID PPID PID PPID ...". */
+static char *
+every_parent(const struct watch *w)
+{
+	struct buf	 pids;
+	struct dirent	*de;
+	DIR		*d;
+	struct watch_stat st;
+
+	buf_init(&pids);
+	if ((d = opendir(w->proc)) == NULL)
+		return buf_take(&pids);
+	while ((de = readdir(d)) != NULL) {
+		if (isdigit((unsigned char)de->d_name[0]) &&
+		    read_stat(w, (pid_t)atol(de->d_name), &st) == 0)
+			buf_addf(&pids, "%s %ld ", de->d_name, (long)st.ppid);
+	}
+	closedir(d);
+	return buf_take(&pids);
+}
+
+/* The launcher's children as "PID PID ...": its threads' children
+ * files, else every process's parent. */
+static char *
+children(const struct watch *w)
+{
+	struct buf	 pids;
+	char		*s, *all, *p, *end;
+	long		 pid, ppid;
+	int		 found;
+
+	s = children_of(w, w->launcher, &found);
+	if (found)
+		return s;
+	free(s);
+	buf_init(&pids);
+	all = every_parent(w);
+	for (p = all; ; p = end) {
+		pid = strtol(p, &end, 10);
+		if (end == p)
+			break;
+		ppid = strtol(p = end, &end, 10);
+		if (end == p)
+			break;
+		if (ppid == w->launcher)
+			buf_addf(&pids, "%ld ", pid);
+	}
+	free(all);
+	return buf_take(&pids);
+}
+
+static int
+listed(const pid_t *pids, size_t n, long pid)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (pids[i] == (pid_t)pid)
+			return 1;
+	return 0;
+}
+
+/* Appends the pids of text ("PID PID ...", or with pairs "PID PPID
+ * ..." of which those whose PPID is parent) not listed yet, but the
+ * watcher's own. */
+static size_t
+add_listed(const struct watch *w, pid_t *pids, size_t n, size_t max,
+    const char *text, int pairs, pid_t parent)
+{
+	const char	*p;
+	char		*end;
+	long		 pid, ppid;
+
+	for (p = text; n < max; p = end) {
+		pid = strtol(p, &end, 10);
+		if (end == p)
+			break;
+		if (pairs) {
+			ppid = strtol(p = end, &end, 10);
+			if (end == p)
+				break;
+			if (ppid != parent)
+				continue;
+		}
+		if (pid > 0 && pid != w->self && !listed(pids, n, pid))
+			pids[n++] = (pid_t)pid;
+	}
+	return n;
+}
+
+size_t
+watch_descendants(const struct watch *w, pid_t *pids, size_t max)
+{
+	char	*s, *all = NULL;
+	size_t	 i, n = 0;
+	int	 found;
+
+	if (max == 0)
+		return 0;
+	pids[n++] = w->launcher;
+	/* Without children files, one look at every process's parent. */
+	s = children_of(w, w->launcher, &found);
+	if (!found)
+		all = every_parent(w);
+	free(s);
+	for (i = 0; i < n && n < max; i++) {
+		if (all != NULL) {
+			n = add_listed(w, pids, n, max, all, 1, pids[i]);
+			continue;
+		}
+		s = children_of(w, pids[i], &found);
+		n = add_listed(w, pids, n, max, s, 0, 0);
+		free(s);
+	}
+	free(all);
+	return n;
+}
+
+int
+watch_read_stat(const struct watch *w, pid_t pid, struct watch_stat *st)
+{
+	return read_stat(w, pid, st);
+}
+
+char *
+watch_read_env(const struct watch *w, pid_t pid, size_t *len)
+{
+	return read_proc(w, pid, "environ", len);
 }
 
 static int
@@ -298,7 +420,7 @@ worker(struct watch *w, pid_t pid)
 	memset(&w->w[w->nw], 0, sizeof w->w[w->nw]);
 	w->w[w->nw].pid = pid;
 	w->w[w->nw].env.restart_count = w->w[w->nw].env.max_restarts = -1;
-	w->w[w->nw].env.local_rank = -1;
+	w->w[w->nw].env.local_rank = w->w[w->nw].env.rank = -1;
 	return &w->w[w->nw++];
 }
 

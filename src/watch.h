@@ -42,6 +42,7 @@ struct watch_env {
 	long	restart_count;
 	long	max_restarts;
 	long	local_rank;
+	long	rank;		/* RANK: the heartbeat's name (hang.h) */
 };
 
 struct watch_worker {
@@ -98,5 +99,14 @@ char	*watch_message(const struct watch *, const char *node);
  * longer reaches them: the watcher passes it on to these. */
 size_t	watch_outside(const struct watch *, pid_t pgrp, pid_t *pids,
 	    size_t max);
+/* The launcher and its descendants, parents before children, at most
+ * max of them, into pids; returns how many: the workers of launchers
+ * that start them further down (deepspeed's, accelerate's), and
+ * srun-direct's, where the launcher is the worker. */
+size_t	watch_descendants(const struct watch *, pid_t *pids, size_t max);
+/* Reads PID's stat (-1 when it is gone) and its environment (NULL
+ * when unreadable; the caller frees). */
+int	watch_read_stat(const struct watch *, pid_t, struct watch_stat *);
+char	*watch_read_env(const struct watch *, pid_t, size_t *len);
 
 #endif

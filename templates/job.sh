@@ -44,6 +44,10 @@ unset MASTER_ADDR
 DDPRANK_SECRET=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
 export DDPRANK_SECRET
 {{>run}}
+{{?verdict}}
+
+{{>verdict}}
+{{/verdict}}
 {{?preflight}}
 
 {{>preflight_note}}
@@ -53,7 +57,15 @@ export DDPRANK_SECRET
 {{! After the training of a job that carries on, whose status is in
     ddpgen_rc: a step of the life cycle that follows the training in
     every scheduler's jobs goes here, before the scheduler's carry. }}
+{{?verdict}}
+ddpgen_verdict
+{{/verdict}}
 {{?requeue}}
 {{>carry}}
 exit "$ddpgen_rc"
+{{/requeue}}
+{{^requeue}}
+{{?verdict}}
+exit "$ddpgen_rc"
+{{/verdict}}
 {{/requeue}}

@@ -333,7 +333,8 @@ END_TEST
 	"fail_on_task_failure and exchange_timeout)"
 #define SLURM_TAKE "(they take: partition, account, qos, constraint, " \
 	"job_output, cpus_per_task, label_output, sbatch_extra, requeue, " \
-	"signal_lead, checkpoint_signal and max_requeues)"
+	"signal_lead, checkpoint_signal, max_requeues, hang_timeout, " \
+	"hang_dir, max_failures and bad_node_hours)"
 #define PBS_TAKE "(they take: partition, account, job_output, " \
 	"cpus_per_task, requeue, signal_lead, checkpoint_signal, " \
 	"max_requeues, filesystems, pbs_select and pbs_launcher)"
@@ -692,6 +693,16 @@ static const struct {
 	{ "scheduler = hpcpack\nshared_dir = \"app\"\n",
 	    "t.conf:4: shared_dir: 'app' is not an absolute path "
 	    "(hpcpack nodes exchange addresses there)" },
+	{ "hang_dir = \"jobs\"\n",
+	    "t.conf:3: hang_dir: 'jobs' is not an absolute path" },
+	{ "hang_timeout = 30\ncontainer = podman-hpc\nimage = \"i\"\n",
+	    "t.conf:3: hang_timeout: ddprank runs outside the podman-hpc "
+	    "container and cannot see its workers' heartbeats; set "
+	    "hang_timeout = 0" },
+	{ "hang_timeout = 86401\n", "t.conf:3: hang_timeout: value out of "
+	    "range: 86401 (0 to 86400)" },
+	{ "bad_node_hours = -1\n", "t.conf:3: bad_node_hours: value out of "
+	    "range: -1 (0 to 8760)" },
 	{ "scheduler = hpcpack\ntask_shell = plain\n", "t.conf:4: "
 	    "task_shell: 'plain' needs path (the node agent's PATH is "
 	    "minimal)" },
@@ -1530,6 +1541,10 @@ START_TEST(test_dump_format)
 	    "checkpoint_signal = \"USR2\"\n"
 	    "max_requeues = 3\n"
 	    "max_restarts = 0\n"
+	    "hang_timeout = 0\n"
+	    "hang_dir = \"\"\n"
+	    "max_failures = 3\n"
+	    "bad_node_hours = 24\n"
 	    "filesystems = \"\"\n"
 	    "pbs_select = \"\"\n"
 	    "pbs_launcher = \"mpiexec\"\n"

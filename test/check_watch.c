@@ -14,6 +14,7 @@
 
 #include "testlib.h"
 #include "watch.h"
+#include "xmalloc.h"
 
 START_TEST(test_stat_parse)
 {
@@ -157,6 +158,83 @@ START_TEST(test_env_after_exec)
 	msg = watch_message(&w, "n");
 	ck_assert_ptr_nonnull(strstr(msg, "local rank 1 (pid 11)"));
 	free(msg);
+	t_rmtree(dir);
+}
+END_TEST
+
+/* A process of the tree: its stat (ppid), its environment, and with
+ * kids, a children file of its one thread. */
+static void
+proc_tree(const char *dir, int pid, int ppid, const char *kids,
+    const char *env, size_t envlen)
+{
+	char	rel[64], line[512];
+	int	i;
+
+	snprintf(rel, sizeof rel, "%s/%d", dir, pid);
+	mkdir(rel, 0700);
+	snprintf(line, sizeof line, "%d (p) S %d %d 1 0 -1", pid, ppid, ppid);
+	for (i = 9; i <= 52; i++)
+		strcat(line, " 0");
+	strcat(line, "\n");
+	snprintf(rel, sizeof rel, "%d/stat", pid);
+	put(dir, rel, line, strlen(line));
+	snprintf(rel, sizeof rel, "%d/environ", pid);
+	put(dir, rel, env, envlen);
+	if (kids == NULL)
+		return;
+	snprintf(rel, sizeof rel, "%s/%d/task", dir, pid);
+	mkdir(rel, 0700);
+	snprintf(rel, sizeof rel, "%s/%d/task/%d", dir, pid, pid);
+	mkdir(rel, 0700);
+	snprintf(rel, sizeof rel, "%d/task/%d/children", pid, pid);
+	put(dir, rel, kids, strlen(kids));
+}
+
+/* deepspeed's launcher starts a launch.py that starts the workers: the
+ * tree, parents first, from the children files or, without them, from
+ * every process's parent; never the watcher (99). */
+START_TEST(test_descendants)
+{
+	static const char	env[] = "RANK=4\0LOCAL_RANK=0\0";
+	struct watch		 w;
+	struct watch_env	 e;
+	char			*dir = t_tmpdir("watch"), *s;
+	pid_t			 pids[8];
+	size_t			 n, len;
+	int			 pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		proc_tree(dir, 10, 1, pass ? NULL : "11 99 ", "", 0);
+		proc_tree(dir, 11, 10, pass ? NULL : "12 13", "", 0);
+		proc_tree(dir, 12, 11, pass ? NULL : "", env, sizeof env - 1);
+		proc_tree(dir, 13, 11, pass ? NULL : "14", env, sizeof env - 1);
+		proc_tree(dir, 14, 13, pass ? NULL : "", env, sizeof env - 1);
+		proc_tree(dir, 99, 10, NULL, "", 0);
+		proc_tree(dir, 50, 1, NULL, "", 0);
+		if (pass) {
+			/* No children files anywhere: every parent is read. */
+			s = NULL;
+			xasprintf(&s, "rm -r %s/1[0-4]/task", dir);
+			ck_assert_int_eq(system(s), 0);
+			free(s);
+		}
+		watch_init(&w, dir, 10, 99, torchrun_argv);
+		n = watch_descendants(&w, pids, 8);
+		ck_assert_uint_eq(n, 5);
+		ck_assert_int_eq(pids[0], 10);
+		ck_assert_int_eq(pids[1], 11);
+		ck_assert(pids[2] == 12 || pids[2] == 13);
+		ck_assert(pids[3] == 12 || pids[3] == 13);
+		ck_assert_int_eq(pids[4], 14);
+		/* At most max of them. */
+		ck_assert_uint_eq(watch_descendants(&w, pids, 2), 2);
+	}
+	ck_assert_ptr_nonnull(s = watch_read_env(&w, 14, &len));
+	watch_env_parse(s, len, &e);
+	ck_assert_int_eq(e.rank, 4);
+	ck_assert_int_eq(e.local_rank, 0);
+	free(s);
 	t_rmtree(dir);
 }
 END_TEST
@@ -352,6 +430,7 @@ watch_suite(void)
 	tcase_add_test(tc, test_fail_ends);
 	tcase_add_test(tc, test_env_after_exec);
 	tcase_add_test(tc, test_alive);
+	tcase_add_test(tc, test_descendants);
 	tcase_add_test(tc, test_success_waits);
 	tcase_add_test(tc, test_restart_left);
 	tcase_add_test(tc, test_unseen);

@@ -31,17 +31,18 @@ trap run_exit_hooks EXIT
 
 # clean_env: nothing of the caller's environment that the programs or
 # the jobs read may change a result: no scheduler, launcher, MPI or
-# ddpgen variables, no profiles or templates of the user's (the XDG
-# directory is an empty one of the test's; HOME is left alone).  Run
-# once here; a test sets what it needs after sourcing this file.
+# ddpgen variables, no profiles or templates of the user's, no bad nodes
+# remembered for the user (the XDG directories are empty ones of the
+# test's; HOME is left alone).  Run once here; a test sets what it needs
+# after sourcing this file.
 clean_env() {
 	for v in $(env | awk -F= '/^(SLURM|SLURMD|SBATCH|SRUN|SALLOC|PET|TORCHELASTIC|DDPGEN|DDPTEST|CCP|PBS|LSB|OMPI|PMIX)_[A-Za-z0-9_]*=/ { print $1 }'); do
 		unset "$v"
 	done
 	unset MASTER_ADDR MASTER_PORT NODE_RANK NNODES GLOO_SOCKET_IFNAME \
 	    NCCL_SOCKET_IFNAME
-	XDG_CONFIG_HOME=$T/config
-	export XDG_CONFIG_HOME
+	XDG_CONFIG_HOME=$T/config XDG_STATE_HOME=$T/state
+	export XDG_CONFIG_HOME XDG_STATE_HOME
 }
 clean_env
 

@@ -2,3 +2,6 @@
 if [ -n "$ddpgen_warned$ddpgen_outside" ]; then
 	ddpgen_carry_on "$ddpgen_rc"
 fi
+{{?leave_out}}
+ddpgen_leave_out "$ddpgen_rc"
+{{/leave_out}}

@@ -29,6 +29,9 @@
 {{?output}}
 #SBATCH --output={{output}}
 {{/output}}
+{{?exclude}}
+#SBATCH --exclude={{exclude}}
+{{/exclude}}
 {{?requeue}}
 #SBATCH --requeue
 #SBATCH --open-mode=append

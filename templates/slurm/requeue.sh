@@ -34,20 +34,26 @@ fi
 ddpgen_nodes=${SLURM_JOB_NUM_NODES:-{{nodes}}}
 ddpgen_nproc={{nproc_per_node}}
 ddpgen_max_requeues={{max_requeues}}
+{{?leave_out}}
+ddpgen_max_failures={{max_failures}}
+{{/leave_out}}
 ddpgen_warned='' ddpgen_what='' ddpgen_srun='' ddpgen_tmp=''
 ddpgen_why='' ddpgen_outside='' ddpgen_sent_at=''
-# ddpgen restart=R limits=T base=B last=WHY: R is SLURM_RESTART_COUNT
-# after the last requeue this script made, T the time-limit requeues and
-# B the restarts before this job's continuation, over the whole chain.
+# ddpgen restart=R limits=T base=B last=WHY fails=F: R is
+# SLURM_RESTART_COUNT after the last requeue this script made, T the
+# time-limit requeues, B the restarts before this job's continuation and
+# F the reruns after a stall or a failed preflight, over the whole chain.
 ddpgen_restart=0 ddpgen_limits=0 ddpgen_base=0 ddpgen_last=none
+ddpgen_fails=0
 ddpgen_read_state() {
 	local w words
 	read -r -a words <<<"$(squeue -h -j "$ddpgen_id" -o %k 2>/dev/null)" ||
 	    true
 	[ "${words[0]:-}" = ddpgen ] || return 0
 	for w in "${words[@]}"; do
-		[[ $w =~ ^(restart|limits|base)=(0|[1-9][0-9]{0,5})$ ]] ||
-		    [[ $w =~ ^(last)=(time-limit|preemption|by-hand)$ ]] || continue
+		[[ $w =~ ^(restart|limits|base|fails)=(0|[1-9][0-9]{0,5})$ ]] ||
+		    [[ $w =~ ^(last)=(time-limit|preemption|by-hand|hang|preflight)$ ]] ||
+		    continue
 		printf -v "ddpgen_${BASH_REMATCH[1]}" %s "${BASH_REMATCH[2]}"
 	done
 }
@@ -161,7 +167,7 @@ ddpgen_seconds() {
 }
 # After the step: requeue the job, or submit its continuation.
 ddpgen_carry_on() {
-	local rc=$1 say restart limits=$ddpgen_limits why=$ddpgen_why cont
+	local rc=$1 say restart limits=$ddpgen_limits why=$ddpgen_why
 	trap '' TERM
 	say=$(ddpgen_say)
 	if [ "$rc" -ne 0 ]; then
@@ -185,12 +191,18 @@ ddpgen_carry_on() {
 	else
 		restart="restart $((ddpgen_base + ddpgen_count + 1)); preemptions are not counted"
 	fi
-	scontrol update jobid="$ddpgen_id" Comment="ddpgen restart=$((ddpgen_count + 1)) limits=$limits base=$ddpgen_base last=$why" 2>/dev/null || true
+	scontrol update jobid="$ddpgen_id" Comment="ddpgen restart=$((ddpgen_count + 1)) limits=$limits base=$ddpgen_base last=$why fails=$ddpgen_fails" 2>/dev/null || true
 	# Requeueing ends this shell: say it first, and ignore the TERM.
 	if scontrol requeue "$ddpgen_id" 2>/dev/null; then
 		echo "$say; requeued ($restart)" >&2
 		exit 0
 	fi
+	ddpgen_continue "$say" "$restart" "$limits" "$why" "$ddpgen_fails"
+}
+# ddpgen_continue SAY RESTART LIMITS WHY FAILS [EXCLUDE]: submits the
+# continuation where requeue is refused, and exits.
+ddpgen_continue() {
+	local say=$1 restart=$2 limits=$3 why=$4 fails=$5 excl=${6:-} cont
 	# The continuation, a job of its own, gets this job's environment
 	# without its SLURM_* variables but SLURM_CONF and the array task's
 	# (for the training): Slurm sets its own, and one left over (the
@@ -211,8 +223,8 @@ ddpgen_carry_on() {
 	    ddpgen_out=$(scontrol show job "$ddpgen_id" | sed -n 's/^ *StdOut=//p')
 	    sbatch --parsable --export=ALL,DDPGEN_CONTINUED=1 \
 	    --dependency="afterany:$ddpgen_job" --open-mode=append \
-	    --output="$ddpgen_out" \
-	    --comment="ddpgen restart=0 limits=$limits base=$((ddpgen_base + ddpgen_count + 1)) last=$why" \
+	    --output="$ddpgen_out" ${excl:+"--exclude=$excl"} \
+	    --comment="ddpgen restart=0 limits=$limits base=$((ddpgen_base + ddpgen_count + 1)) last=$why fails=$fails" \
 	    "$0"); then
 		echo "$say; requeue refused: continuation job $cont submitted ($restart)" >&2
 		exit 0
@@ -220,6 +232,62 @@ ddpgen_carry_on() {
 	echo "$say; requeue refused and the continuation not submitted" >&2
 	exit 1
 }
+{{?leave_out}}
+# After a step that failed: a stall, or a preflight that failed, which
+# ddprank verdict judged (ddpgen_verdict), reruns the job without the
+# nodes it blames, from the last checkpoint, at most max_failures times
+# over the chain. Slurm lets a pending job's ExcNodeList be set, not a
+# running one's: the job is requeued first, then given the list while
+# this shell, ignoring the TERM the requeue sends, still runs. Anything
+# else ends the job with the step's status.
+ddpgen_leave_out() {
+	local rc=$1 fails=$ddpgen_fails excl say restart tries=10
+	[ "$rc" -ne 0 ] || return 0
+	case $ddpgen_kind in
+	hang) say="ddpgen job: the training stalled" ;;
+	preflight) say="ddpgen job: the preflight failed" ;;
+	*) return 0 ;;
+	esac
+	trap '' TERM
+	if [ "$fails" -ge "$ddpgen_max_failures" ]; then
+		echo "$say; not rerun: $fails failures already (max_failures = $ddpgen_max_failures)" >&2
+		exit 125
+	fi
+	fails=$((fails + 1))
+	restart="failure $fails of at most $ddpgen_max_failures"
+	excl=$(ddpgen_exclusion)
+	if [ -n "$ddpgen_bad" ]; then
+		say="$say on $ddpgen_bad"
+	else
+		restart="$restart; no node to leave out"
+	fi
+	scontrol update jobid="$ddpgen_id" Comment="ddpgen restart=$((ddpgen_count + 1)) limits=$ddpgen_limits base=$ddpgen_base last=$ddpgen_kind fails=$fails" 2>/dev/null || true
+	if scontrol requeue "$ddpgen_id" 2>/dev/null; then
+		while [ -n "$excl" ] && [ "$tries" -gt 0 ]; do
+			scontrol update jobid="$ddpgen_id" ExcNodeList="$excl" 2>/dev/null && break
+			tries=$((tries - 1))
+			sleep 0.5
+		done
+		if [ -n "$ddpgen_bad" ]; then
+			echo "$say; requeued without $ddpgen_bad ($restart)" >&2
+		else
+			echo "$say; requeued ($restart)" >&2
+		fi
+		exit 0
+	fi
+	ddpgen_continue "$say" "$restart" "$ddpgen_limits" "$ddpgen_kind" "$fails" "$excl"
+}
+# The nodes the job leaves out: those it already did (ExcNodeList) and
+# those ddprank verdict blamed, as one comma-separated list.
+ddpgen_exclusion() {
+	local old
+	old=$(scontrol -o show job "$ddpgen_id" 2>/dev/null | tr ' ' '\n' |
+	    sed -n 's/^ExcNodeList=//p') || old=''
+	[ "$old" != "(null)" ] || old=''
+	old=${old:+$old,}$ddpgen_bad
+	echo "${old%,}"
+}
+{{/leave_out}}
 # ddpgen_step COMMAND...: the training step, run in the background,
 # writes srun's status in the status directory: a trap that runs while
 # the step ends can make bash 5.2 lose it (wait gives -1).
