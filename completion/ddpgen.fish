@@ -5,7 +5,7 @@
 set -g __ddpgen_arg_opts site nodes gpus-per-node nproc-per-node time \
     partition account qos constraint job-name output env format setup port \
     rdzv launcher iface template ddprank show-site signal-lead container image \
-    bind check
+    bind check hang-timeout
 set -g __ddpgen_arg_short s N G n t p A q C J o f e S P r L i T
 
 # True while ddpgen's options go on: no training script yet (it ends them).
@@ -107,6 +107,9 @@ complete -c ddpgen $open -l bind -x -a 'none numa gpu' -d 'Where each worker run
 complete -c ddpgen $open -l local -d 'Run the site'"'"'s job on this machine'
 complete -c ddpgen $open -l check -r -d 'Check a generated job before it is queued'
 complete -c ddpgen $open -l list-sites -d 'List the sites found'
+complete -c ddpgen $open -l hang-timeout -x -d 'Seconds a rank may go without a heartbeat'
+complete -c ddpgen $open -l list-bad-nodes -d 'List the nodes remembered as bad'
+complete -c ddpgen $open -l forget-bad-nodes -d 'Forget the nodes remembered as bad'
 complete -c ddpgen $open -l show-site -x -a '(__ddpgen_sites)' -d 'Print a resolved profile'
 complete -c ddpgen $open -s h -l help -d Usage
 complete -c ddpgen $open -s V -l version -d Version

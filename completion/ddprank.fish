@@ -1,7 +1,7 @@
 # fish completion for ddprank(1).  test/t-completion.sh checks the
 # options here against the program's option table.
 
-set -g __ddprank_cmds bind doctor env exec hosts ip key port
+set -g __ddprank_cmds bind doctor env exec hosts ip key port verdict
 
 # __ddprank_cmd CMD...: true when the subcommand is one of CMD (env when
 # none is given) and the command of exec has not started.
@@ -40,8 +40,9 @@ complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a hosts -d 'E
 complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a ip -d 'Print the address of an interface'
 complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a key -d 'Make the key file ~/.ddprank/key'
 complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a port -d 'Print the port'
-complete -c ddprank -n '__ddprank_cmd doctor env exec hosts' -s s -l scheduler -x -a 'auto slurm hpcpack flux pbs lsf local hostfile' -d 'Where the node list comes from'
-complete -c ddprank -n '__ddprank_cmd doctor env exec hosts' -s f -l hostfile -r -d 'Host file'
+complete -c ddprank -f -n 'test (count (commandline -opc)) -eq 1' -a verdict -d 'Judge a stall or a failed preflight after a step'
+complete -c ddprank -n '__ddprank_cmd doctor env exec hosts verdict' -s s -l scheduler -x -a 'auto slurm hpcpack flux pbs lsf local hostfile' -d 'Where the node list comes from'
+complete -c ddprank -n '__ddprank_cmd doctor env exec hosts verdict' -s f -l hostfile -r -d 'Host file'
 complete -c ddprank -n '__ddprank_cmd doctor env exec ip' -s i -l iface -x -d 'Interface pattern (PCRE2)'
 complete -c ddprank -n '__ddprank_cmd doctor env exec' -s C -l comm-iface -x -d 'Gloo and NCCL interface pattern (PCRE2)'
 complete -c ddprank -n '__ddprank_cmd doctor env exec port' -s p -l port -x -a auto -d 'Master port'
@@ -71,6 +72,11 @@ complete -c ddprank -n '__ddprank_cmd bind doctor' -s n -l nproc-per-node -x -d 
 complete -c ddprank -n '__ddprank_cmd bind' -l explain -d 'Print the plan for this node'
 complete -c ddprank -n '__ddprank_cmd bind' -l python -d 'Run the launcher\'s python on the command'
 complete -c ddprank -n '__ddprank_cmd bind' -l local-rank-arg -d 'Put --local_rank=N after the script'
-complete -c ddprank -n '__ddprank_cmd bind doctor env exec hosts ip key port' -s h -l help -d Usage
-complete -c ddprank -n '__ddprank_cmd bind doctor env exec hosts ip key port' -s V -l version -d Version
+complete -c ddprank -n '__ddprank_cmd bind doctor env exec hosts ip key port verdict' -s h -l help -d Usage
+complete -c ddprank -n '__ddprank_cmd bind doctor env exec hosts ip key port verdict' -s V -l version -d Version
 complete -c ddprank -n __ddprank_exec_command -x -a '(__ddprank_exec_complete)'
+complete -c ddprank -n '__ddprank_cmd exec' -l hang-timeout -x -d 'Seconds a rank may go without a heartbeat'
+complete -c ddprank -n '__ddprank_cmd doctor exec verdict' -l hang-dir -x -a '(__fish_complete_directories)' -d 'Directory of the job directories'
+complete -c ddprank -n '__ddprank_cmd doctor' -l record -d 'Record the nodes it blames for ddprank verdict'
+complete -c ddprank -n '__ddprank_cmd verdict' -l site -x -d 'Whose bad nodes'
+complete -c ddprank -n '__ddprank_cmd verdict' -l remember -x -d 'Seconds the bad nodes are remembered'

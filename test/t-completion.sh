@@ -55,7 +55,7 @@ rank_opts() {
 		done
 	} | sort | tr '\n' ' '
 }
-rank_cmds="bind doctor env exec hosts ip key port"
+rank_cmds="bind doctor env exec hosts ip key port verdict"
 
 # row_words PROG OPTION: the words OPTION takes, sorted on one line, as
 # PROG's refusal of a bad one lists them; those lists are built from the
@@ -135,7 +135,7 @@ if check "bash-completion is not installed (Debian package bash-completion)" \
 	# line<TAB>want, in order.
 	{
 		printf 'ddpgen --\t%s\n' "$gen_all"
-		printf 'ddpgen --for\t--format \n'
+		printf 'ddpgen --form\t--format \n'
 		printf 'ddpgen --format \tsh \n'
 		printf 'ddpgen --format=\tsh \n'
 		printf 'ddpgen --site \t%s\n' "$sites"
@@ -208,7 +208,7 @@ fish_complete() {
 if check "fish is not installed (Debian package fish)" \
     command -v fish >/dev/null; then
 	expect_eq "fish: ddpgen --" "$(fish_complete 'ddpgen --')" "$gen_all"
-	expect_eq "fish: ddpgen --for" "$(fish_complete 'ddpgen --for')" "--format "
+	expect_eq "fish: ddpgen --form" "$(fish_complete 'ddpgen --form')" "--format "
 	expect_eq "fish: --format" "$(fish_complete 'ddpgen --format ')" "sh "
 	expect_eq "fish: --site" "$(fish_complete 'ddpgen --site ')" "$sites"
 	expect_eq "fish: --site mysite --format" \
@@ -285,7 +285,7 @@ EOF
 	check "zsh: --format of an HPC Pack site" \
 	    zsh_tab "ddpgen --site mysite --format " "cmd  *ps  *xml" ||
 	    cat "$T/pane"
-	check "zsh: --for<TAB>" zsh_tab "ddpgen --for" "ddpgen --format" ||
+	check "zsh: --form<TAB>" zsh_tab "ddpgen --form" "ddpgen --format" ||
 	    cat "$T/pane"
 	check "zsh: after --format xml" \
 	    zsh_tab "ddpgen --format xml --rd" "ddpgen --format xml --rdzv" ||
