@@ -19,7 +19,7 @@ static const struct gen_format local_formats[] = { { "local", TMPL_SH } };
 /* The life cycle, which the script rehearses; no request: there is no
  * one to ask. */
 static const char *const local_keys[] = { "requeue", "signal_lead",
-    "checkpoint_signal", "max_requeues", NULL };
+    "checkpoint_signal", "max_requeues", "hang_timeout", "hang_dir", NULL };
 
 /* The time limit in seconds, which the script's own timer keeps, ""
  * for none; whether it counts the processes per node when it runs; no

@@ -184,8 +184,9 @@ script_set_hang(struct tmpl_vars *v, const struct job *job)
 	size_t			 i;
 	/* ddprank verdict after the step: a stall to report, or nodes
 	 * (the stall's, the preflight's) to leave out of the rerun. */
-	int			 leave = p->requeue &&
-	    (gen_get(p->scheduler)->flags & GEN_LEAVES_OUT) &&
+	const struct gen	*g = gen_get(p->scheduler);
+	int			 leaves = (g->flags & GEN_LEAVES_OUT) != 0;
+	int			 leave = p->requeue && leaves &&
 	    (p->hang_timeout > 0 || p->preflight);
 
 	tmpl_set(v, "hang", p->hang_timeout > 0 ? "1" : "");
@@ -194,7 +195,14 @@ script_set_hang(struct tmpl_vars *v, const struct job *job)
 	tmpl_set(v, "verdict", p->hang_timeout > 0 || leave ? "1" : "");
 	tmpl_set(v, "leave_out", leave ? "1" : "");
 	tmpl_set_int(v, "max_failures", p->max_failures);
-	tmpl_set_count(v, "bad_node_seconds", p->bad_node_hours * 3600);
+	/* Bad nodes are remembered where the next job can leave them out,
+	 * not a local job's (its nodes are this machine). */
+	tmpl_set_count(v, "bad_node_seconds", leaves ?
+	    p->bad_node_hours * 3600 : 0);
+	/* ddprank verdict reads the job's variables as the node command
+	 * does: told the scheduler where the node command is. */
+	tmpl_set(v, "verdict_scheduler", g->flags & GEN_NAME_SCHED ?
+	    sched_name(p->scheduler) : "");
 	tmpl_set(v, "scope", job->scope != NULL ? job->scope : "");
 	buf_init(&b);
 	for (i = 0; job->exclude != NULL && i < job->exclude->n; i++)

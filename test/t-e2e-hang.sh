@@ -264,7 +264,7 @@ check "the next script says so: $(cat "$T/next.err")" grep -q \
     "$T/next.err"
 check "--forget-bad-nodes" "$DDPGEN" --forget-bad-nodes "$culprit"
 "$DDPGEN" -s "$T/hang/hang.conf" -N 2 train.py >"$T/next.sh" 2>"$T/next.err"
-check "forgotten: still left out" ! grep -q -- --exclude "$T/next.sh"
+check "forgotten: not left out" ! grep -q "^#SBATCH --exclude" "$T/next.sh"
 
 # --- the figures -----------------------------------------------------------------
 python3 - "$T/times" "$T/hang/out" "$T/links/out" <<'EOF'

@@ -13,6 +13,9 @@
 #   site   --local over a user's profile that extends slurm.conf with a
 #          partition, env and a setup line: its environment, no scheduler
 #   ref    examples/train_resumable.py on 2 nodes, uninterrupted
+#   stall  --nodes 3 --hang-timeout 5, rank 1 hangs inside a collective at
+#          step 5 (test/e2e/hang_train.py): the stall limit rehearsed,
+#          the rank named with its stacks, the run ended, nothing left
 # Then the life cycle rehearsed, both at once, each training slow (1 s a
 # step) until its first restart:
 #   time   --nodes 2 --time 1:30 --signal-lead 30: the warning 60 s in, a
@@ -93,6 +96,9 @@ check "generate fail" gen fail --site local --nodes 2 train.py
 check "generate site" gen site --site "$T/mysite.conf" --local train.py
 check "generate ref" gen ref --site local --nodes 2 "$example" \
     --checkpoint "$T/ref/ckpt.pt" --steps 100 --result "$T/ref/result"
+check "generate stall" gen stall --site local --nodes 3 --hang-timeout 5 \
+    "$srcdir/test/e2e/hang_train.py" --checkpoint "$T/stall/ckpt.pt" \
+    --steps 1000 --result "$T/stall/result"
 check "generate time" gen time --site local --nodes 2 --time 1:30 \
     --signal-lead 30 "$T/slowfirst.py" --checkpoint "$T/time/ckpt.pt" \
     --steps 100 --result "$T/time/result"
@@ -109,6 +115,7 @@ run nodes &
 run fail DDPTEST_FAIL_NODE=1 &
 run site &
 run ref &
+run stall DDPTEST_HANG=1:5 &
 wait
 
 rc() { cat "$T/$1/rc"; }
@@ -135,6 +142,15 @@ expect_eq "site: exit" "$(rc site)" 0
 check "site: the profile's env and setup" python3 "$check_job" --nodes 1 \
     --procs-per-node 1 --expect-env DDPTEST_VAR=from-setup "$T/site/out"
 expect_eq "ref: exit" "$(rc ref)" 0
+check "stall: exit non-zero" test "$(rc stall)" -ne 0
+expect_has "stall: the rank named first" "ddprank: rank 1 on " \
+    "$(cat "$T/stall/err")"
+expect_has "stall: its stacks, in the collective" "rank 1:   File" \
+    "$(grep 'in all_reduce' "$T/stall/err")"
+expect_has "stall: the others' stacks" "rank 2:   File" \
+    "$(cat "$T/stall/err")"
+check "stall: not finished" test ! -e "$T/stall/result"
+check "stall: nothing left running" ! pgrep -f "$srcdir/test/e2e/hang_train.py.*$T/stall"
 
 # The rehearsal: both at once; hand's signal once its training runs.
 run time &

@@ -6,11 +6,15 @@
 # AND BAD NODES), and removes it: it prints the one summary line, and
 # names the nodes to blame in ddpgen_kind (hang, preflight or none) and
 # ddpgen_bad (comma-separated), which it remembers for the next script.
-ddpgen_kind=none ddpgen_bad='' ddpgen_rc=0
+# Once a run: the records it reads are gone after it.
+ddpgen_kind=none ddpgen_bad='' ddpgen_rc=0 ddpgen_judged=''
 ddpgen_verdict() {
 	local out
-	out=$("$DDPRANK" verdict{{?hang_dir}} --hang-dir {{hang_dir}}{{/hang_dir}}{{?bad_node_seconds}} --site {{scope}} --remember {{bad_node_seconds}}{{/bad_node_seconds}}) ||
+	[ -z "$ddpgen_judged" ] || return 0
+	ddpgen_judged=1
+	out=$("$DDPRANK" verdict{{?verdict_scheduler}} --scheduler {{verdict_scheduler}}{{/verdict_scheduler}}{{?hang_dir}} --hang-dir {{hang_dir}}{{/hang_dir}}{{?bad_node_seconds}} --site {{scope}} --remember {{bad_node_seconds}}{{/bad_node_seconds}}) ||
 	    out=''
+	# shellcheck disable=SC2034 # ddpgen_bad: what a rerun leaves out
 	read -r ddpgen_kind ddpgen_bad <<<"$out" || true
 	ddpgen_kind=${ddpgen_kind:-none}
 }
