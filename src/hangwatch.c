@@ -164,6 +164,54 @@ hangwatch_target(struct hangwatch *hw, const char *node, const char *addr,
 	hw->port = port;
 }
 
+/*
+ * A container may show the workers another directory at /tmp: ch-run
+ * binds the host's TMPDIR there when it is set (ch-run(1), -t). So the
+ * heartbeat directory's name is made under TMPDIR too, and each file is
+ * read as its worker sees it, through /proc/PID/root: in the
+ * directory it writes to, whichever that is. The name is mkdtemp's, in
+ * a directory of this user's (or /tmp); one that exists already under
+ * TMPDIR is not taken.
+ */
+static void
+make_alt(struct hangwatch *hw)
+{
+	const char	*tmp = getenv("TMPDIR");
+	char		*alt;
+
+	if (tmp == NULL || tmp[0] != '/' || strcmp(tmp, "/tmp") == 0 ||
+	    strcmp(tmp, "/tmp/") == 0)
+		return;
+	xasprintf(&alt, "%s/%s", tmp, strrchr(hw->dir, '/') + 1);
+	if (mkdir(alt, 0700) == -1) {
+		free(alt);
+		return;
+	}
+	hw->alt = alt;
+}
+
+/* DIR/NAME as worker pid sees it, when its root can be read; else as
+ * this process does. The caller frees. */
+static char *
+worker_path(const struct hangwatch *hw, pid_t pid, const char *name)
+{
+	struct stat	 st;
+	char		*s;
+
+	if (hw->proc != NULL && pid > 0) {
+		xasprintf(&s, "%s/%ld/root%s", hw->proc, (long)pid, hw->dir);
+		if (stat(s, &st) == 0 && S_ISDIR(st.st_mode)) {
+			free(s);
+			xasprintf(&s, "%s/%ld/root%s/%s", hw->proc, (long)pid,
+			    hw->dir, name);
+			return s;
+		}
+		free(s);
+	}
+	xasprintf(&s, "%s/%s", hw->dir, name);
+	return s;
+}
+
 static int
 setenv_default(const char *name, const char *value, char **cause)
 {
@@ -225,6 +273,7 @@ hangwatch_setup(struct hangwatch *hw, char **warning, char **cause)
 		return -1;
 	}
 	hw->dir = t;
+	make_alt(hw);
 	hw->tck = sysconf(_SC_CLK_TCK);
 	if (hw->tck <= 0)
 		hw->tck = 100;
@@ -311,13 +360,17 @@ forget_unseen(struct hangwatch *hw)
 }
 
 static double
-beat_of(const struct hangwatch *hw, long rank)
+beat_of(const struct hangwatch *hw, const struct hangwatch_worker *k)
 {
-	struct stat	st;
-	char		path[4096];
+	struct stat	 st;
+	char		 name[32], *path;
+	int		 rc;
 
-	snprintf(path, sizeof path, "%s/%ld", hw->dir, rank);
-	if (stat(path, &st) == -1)
+	snprintf(name, sizeof name, "%ld", k->rank);
+	path = worker_path(hw, k->pid, name);
+	rc = stat(path, &st);
+	free(path);
+	if (rc == -1)
 		return 0;
 	return (double)st.st_mtim.tv_sec + (double)st.st_mtim.tv_nsec / 1e9;
 }
@@ -332,6 +385,7 @@ look(struct hangwatch *hw, const struct watch *w, double now)
 	size_t			 i, n;
 	int			 stalled = 0;
 
+	hw->proc = w->proc;
 	for (i = 0; i < hw->nw; i++)
 		hw->w[i].seen = 0;
 	n = watch_descendants(w, pids, WATCH_MAX);
@@ -348,7 +402,7 @@ look(struct hangwatch *hw, const struct watch *w, double now)
 	forget_unseen(hw);
 	for (i = 0; i < hw->nw; i++) {
 		k = &hw->w[i];
-		k->state = hang_judge(now, k->start, beat_of(hw, k->rank),
+		k->state = hang_judge(now, k->start, beat_of(hw, k),
 		    hw->timeout, &k->age);
 		if (k->state == HANG_UNSIGNED)
 			k->age = -1;
@@ -362,10 +416,10 @@ look(struct hangwatch *hw, const struct watch *w, double now)
 static char *
 stacks_path(const struct hangwatch *hw, pid_t pid)
 {
-	char	*s;
+	char	name[64];
 
-	xasprintf(&s, "%s/" STACKS_PREFIX "%ld", hw->dir, (long)pid);
-	return s;
+	snprintf(name, sizeof name, STACKS_PREFIX "%ld", (long)pid);
+	return worker_path(hw, pid, name);
 }
 
 static off_t
@@ -437,13 +491,13 @@ dump_stacks(struct hangwatch *hw)
 /* One write to each flight recorder pipe: torch dumps that rank's
  * recent collectives into the job directory. */
 static void
-dump_nccl(const struct hangwatch *hw)
+dump_nccl_in(const char *dir)
 {
 	struct dirent	*de;
 	DIR		*d;
 	int		 dfd, fd;
 
-	if ((d = opendir(hw->dir)) == NULL)
+	if ((d = opendir(dir)) == NULL)
 		return;
 	dfd = dirfd(d);
 	while ((de = readdir(d)) != NULL) {
@@ -458,6 +512,14 @@ dump_nccl(const struct hangwatch *hw)
 		close(fd);
 	}
 	closedir(d);
+}
+
+static void
+dump_nccl(const struct hangwatch *hw)
+{
+	dump_nccl_in(hw->dir);
+	if (hw->alt != NULL)
+		dump_nccl_in(hw->alt);
 }
 
 /* Whether node 0's address answers on the training's port: a
@@ -750,6 +812,10 @@ hangwatch_exit(struct hangwatch *hw)
 	remove_dir(hw->dir);
 	free(hw->dir);
 	hw->dir = NULL;
+	if (hw->alt != NULL)
+		remove_dir(hw->alt);
+	free(hw->alt);
+	hw->alt = NULL;
 	for (i = 0; i < hw->nw; i++)
 		free(hw->w[i].stacks);
 	hw->nw = 0;

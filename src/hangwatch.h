@@ -52,6 +52,9 @@ struct hangwatch {
 	const char	*base;		/* --hang-dir; NULL: the state
 					   directory's jobs */
 	char		*dir;		/* the heartbeat directory */
+	char		*alt;		/* the same name under TMPDIR, or
+					   NULL (hangwatch_setup) */
+	const char	*proc;		/* the watch's /proc */
 	char		*run;		/* the job directory's name */
 	char		*node;		/* this node's name in the list */
 	char		*addr;		/* node 0's: the probe */

@@ -91,6 +91,14 @@ watch_child(struct watch *w, int forward, struct hangwatch *hw)
 		snprintf(node, sizeof node, "this node");
 	node[sizeof node - 1] = '\0';
 	w->self = getpid();
+	/* The end of a step or of a local job signals the whole group: the
+	 * watcher outlives the launcher to remove the heartbeat directory
+	 * (hangwatch_exit), and ends as soon as it is gone. */
+	if (hw->timeout > 0) {
+		(void)signal(SIGTERM, SIG_IGN);
+		(void)signal(SIGINT, SIG_IGN);
+		(void)signal(SIGHUP, SIG_IGN);
+	}
 	if (forward != 0) {
 		memset(&sa, 0, sizeof sa);
 		sa.sa_handler = watch_note_signal;

@@ -82,6 +82,46 @@ expect_eq "USR2 ignored in the container" \
     "$(python3 -c 'import sys; print((int(sys.argv[1], 16) >> 11) & 1)' \
     "${mask:-0}")" 1
 
+# The stall limit through ch-run, with TMPDIR set, which ch-run binds at
+# the container's /tmp: a worker inside keeps the contract for three
+# beats, then stops. ddprank, outside, reads its beats where it writes
+# them, names it, takes its stacks and ends it. RANK is set by hand: no
+# launcher but python.
+mkdir -p "$T/hangtmp"
+case $srcdir/ in
+/tmp/*)	hang_bind= ;;
+*)	hang_bind="-b $srcdir:$srcdir" ;;
+esac
+# shellcheck disable=SC2086 # hang_bind: two words or none
+env -i USER="$USER" PATH=/usr/bin:/bin TMPDIR="$T/hangtmp" HOME="$T" \
+    XDG_STATE_HOME="$T/state" SLURM_JOB_ID=99 \
+    SLURM_JOB_NODELIST="$(hostname)" MASTER_ADDR=127.0.0.1 \
+    DDPRANK_TIMELINE_WAIT=0 timeout 120 "$DDPRANK" exec --port 29556 \
+    --hang-timeout 3 -- ch-run -b /usr:/usr $hang_bind "$img" -- \
+    /usr/bin/env RANK=0 /usr/bin/python3 -c 'import os, pathlib, time
+beat = pathlib.Path(os.environ["DDPGEN_HEARTBEAT"], os.environ["RANK"])
+for i in range(3):
+    beat.touch()
+    time.sleep(0.5)
+def stuck_in_the_container():
+    time.sleep(600)
+stuck_in_the_container()' >"$T/hang.out" 2>"$T/hang.err"
+hang_rc=$?
+check "ch-run stall: ended, not timed out ($hang_rc)" \
+    test "$hang_rc" -ne 0 -a "$hang_rc" -ne 124
+check "ch-run stall: named: $(cat "$T/hang.err")" grep -q \
+    "rank 0 has not beaten for [0-9]* s (the stall limit is 3 s)" "$T/hang.err"
+check "ch-run stall: its stacks" grep -q \
+    "rank 0:   File .*line [0-9]* in stuck_in_the_container" "$T/hang.err"
+# The watcher removes them once the launcher has ended: a moment later.
+i=0
+while [ -n "$(ls "$T/hangtmp")" ] && [ "$i" -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+check "ch-run stall: both heartbeat directories removed" \
+    test -z "$(ls "$T/hangtmp")"
+
 e2e_up 2
 [ -z "$tmp_jobs" ] || TMPDIR=/tmp
 
