@@ -123,7 +123,7 @@ badnodes_format(struct buf *out, const struct badnodes *b)
 {
 	size_t	i;
 
-	buf_adds(out, "# ddpgen's bad nodes (ddpgen(1), BAD NODES): SITE NODE "
+	buf_adds(out, "# ddpgen's bad nodes (ddpgen(1), HANGS AND BAD NODES): SITE NODE "
 	    "UNTIL WHY, UNTIL in seconds since 1970\n");
 	for (i = 0; i < b->n; i++) {
 		buf_addf(out, "%s %s %lld ", b->v[i].site, b->v[i].node,

@@ -1,5 +1,5 @@
 /* badnodes.h: the nodes a job left out, remembered for a while per user
- * (ddpgen(1), BAD NODES): so that the next script ddpgen writes for the
+ * (ddpgen(1), HANGS AND BAD NODES): so that the next script ddpgen writes for the
  * same site leaves them out too. One file in the state directory
  * (state.h), BADNODES_FILE, a line a node: "SITE NODE UNTIL WHY", UNTIL
  * in seconds since the epoch; read and rewritten whole through sdir,

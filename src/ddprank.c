@@ -298,7 +298,7 @@ static const struct numopt {
 	  "number of seconds" },
 	{ 'k', offsetof(struct options, ex.hw.timeout), 0, 1,
 	  HANG_TIMEOUT_MAX, "number of seconds" },
-	{ 'M', offsetof(struct options, vo.remember), 2, 0,
+	{ 'M', offsetof(struct options, vo.remember), 2, 1,
 	  BADNODES_HOURS_MAX * 3600LL, "number of seconds" }
 };
 

@@ -576,7 +576,8 @@ job_bad_item(struct buf *b, const struct badnode *e)
 	buf_addc(b, ')');
 }
 
-/* The nodes remembered as bad for this site (ddpgen(1), BAD NODES),
+/* The nodes remembered as bad for this site (ddpgen(1), HANGS AND
+ * BAD NODES),
  * where the template leaves them out: into r->exclude, with a note for
  * the user. Not being able to read them is a warning, not an error. */
 static void

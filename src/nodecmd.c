@@ -490,7 +490,8 @@ nodecmd_doctor(struct nodecmd *c, const struct job *job)
 		nodecmd_addf_int(&c->argv, p->gpus_per_node);
 	}
 	if (p->bind != BIND_NONE)
-		nodecmd_bind(c, job, 0, 1);	/* The nodes it blames, for the rerun without them. */
+		nodecmd_bind(c, job, 0, 1);
+	/* The nodes it blames, for the rerun without them. */
 	if (p->requeue && (gen_get(p->scheduler)->flags & GEN_LEAVES_OUT)) {
 		strlist_add(&c->argv, "--record");
 		if (*p->hang_dir != '\0') {

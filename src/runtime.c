@@ -50,8 +50,9 @@ static const char *const apptainer_gpu[] = { "--nv", NULL };
  * charliecloud-runtime, read 2026-12): "ch-run [-b SRC:DST] IMAGE -- CMD";
  * the environment passes unchanged but for ch-run's few changes (TMPDIR
  * unset, /bin added to PATH, CH_RUNNING set). No PID namespace, and
- * /tmp is the host's unless --private-tmp: ddprank outside sees the
- * workers and their heartbeats (watched).
+ * /tmp is the host's (its TMPDIR when set) unless --private-tmp: ddprank
+ * outside sees the workers, and their heartbeats where they write them
+ * (watched; hangwatch.c).
  */
 static const char *const chrun_argv[] = { "ch-run", NULL };
 

@@ -4,7 +4,8 @@
 # stand-ins for srun, squeue, scontrol, sbatch and ddprank that log what
 # they are asked: the verdict read, the requeue with the blamed nodes
 # added to the job's ExcNodeList, the count of failures in the job's
-# comment and its budget (max_failures, exit status 125), a rerun with
+# comment and its budget (max_failures, exit status 125), a partition
+# with no node to spare (no rerun), a rerun with
 # no node to blame, the continuation with --exclude where requeue is
 # refused, a failure that was no stall, the next run's DDPGEN_LAST_STOP,
 # and a job without requeue. t-e2e-hang.sh runs the same for real on a
@@ -43,10 +44,17 @@ cat >"$stub/scontrol" <<'STUB'
 #!/bin/bash
 echo "scontrol $*" >>"$STUB_LOG"
 case "$*" in
-"-o show job"*) echo "JobId=7 ExcNodeList=${STUB_EXC:-(null)} X=1" ;;
+"-o show job"*) echo "JobId=7 Partition=${STUB_PART:-} ExcNodeList=${STUB_EXC:-(null)} X=1" ;;
+"show hostnames"*) echo "$3" | tr , '\n' ;;
 "show job"*) echo "   StdOut=/runs/out.txt" ;;
 requeue*) exit "${STUB_REQUEUE_RC:-0}" ;;
 esac
+STUB
+# sinfo: the partition's nodes that can run a job, STUB_SINFO.
+cat >"$stub/sinfo" <<'STUB'
+#!/bin/bash
+echo "sinfo $*" >>"$STUB_LOG"
+printf '%s\n' ${STUB_SINFO:-}
 STUB
 cat >"$stub/sbatch" <<'STUB'
 #!/bin/bash
@@ -90,6 +98,16 @@ expect_has "hang: state" "scontrol update jobid=7 Comment=ddpgen restart=1 limit
 expect_has "hang: requeue" "scontrol requeue 7" "$LOG"
 expect_has "hang: exclusion after the requeue" "scontrol requeue 7
 scontrol update jobid=7 ExcNodeList=node9,node3" "$LOG"
+
+# The partition has no node to spare: leaving node2 out would leave the
+# job waiting for ever; it ends with the step's status.
+run room "$T/job.sh" STUB_TRAIN_RC=143 STUB_VERDICT="hang node2" \
+    STUB_PART=p STUB_SINFO="node1 node2"
+expect_eq "room: status" "$RC" 143
+expect_eq "room: message" "$ERR" "ddprank: a summary line
+ddpgen job: the training stalled on node2; not rerun: its partition has 1 of the 2 nodes it needs outside node2"
+expect_has "room: sinfo asked" "sinfo -h -N -p p -t idle,alloc,mix,comp -o %N" "$LOG"
+expect_lacks "room: no requeue" "requeue" "$LOG"
 
 # Its next run: the reason and the count cross.
 run next "$T/job.sh" SLURM_RESTART_COUNT=1 \

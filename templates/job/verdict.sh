@@ -5,7 +5,8 @@
 # of a stall, or the preflight of the nodes it failed (ddpgen(1), HANGS
 # AND BAD NODES), and removes it: it prints the one summary line, and
 # names the nodes to blame in ddpgen_kind (hang, preflight or none) and
-# ddpgen_bad (comma-separated), which it remembers for the next script.
+# ddpgen_bad (comma-separated), which, told --remember, it remembers for
+# the next script.
 # Once a run: the records it reads are gone after it.
 ddpgen_kind=none ddpgen_bad='' ddpgen_rc=0 ddpgen_judged=''
 ddpgen_verdict() {

@@ -17,7 +17,7 @@ export DDPGEN_CHECKPOINT_SIGNAL={{checkpoint_signal}}
 # which cluster they ask. They run without them; the training keeps
 # them (shell functions do not cross srun).
 ddpgen_own() {
-	(unset "${!SQUEUE_@}" "${!SCANCEL_@}" "${!SCONTROL_@}" \
+	(unset "${!SQUEUE_@}" "${!SCANCEL_@}" "${!SCONTROL_@}" "${!SINFO_@}" \
 	    SLURM_CLUSTERS SLURM_TIME_FORMAT
 	exec "$@")
 }
@@ -27,6 +27,10 @@ squeue() { ddpgen_own squeue "$@"; }
 scancel() { ddpgen_own scancel "$@"; }
 # shellcheck disable=SC2317
 scontrol() { ddpgen_own scontrol "$@"; }
+{{?leave_out}}
+# shellcheck disable=SC2317
+sinfo() { ddpgen_own sinfo "$@"; }
+{{/leave_out}}
 ddpgen_id=${SLURM_JOB_ID:-}
 if [ -n "${SLURM_ARRAY_JOB_ID:-}" ] && [ -n "${SLURM_ARRAY_TASK_ID:-}" ]; then
 	ddpgen_id=${SLURM_ARRAY_JOB_ID}_$SLURM_ARRAY_TASK_ID
@@ -261,6 +265,12 @@ ddpgen_leave_out() {
 	else
 		restart="$restart; no node to leave out"
 	fi
+	# A job its partitions cannot hold without the nodes would wait
+	# for ever: it ends with the step's status instead.
+	if ! ddpgen_room "$excl"; then
+		echo "$say; not rerun: its partition has $ddpgen_left of the $ddpgen_nodes nodes it needs outside $excl" >&2
+		return 0
+	fi
 	scontrol update jobid="$ddpgen_id" Comment="ddpgen restart=$((ddpgen_count + 1)) limits=$ddpgen_limits base=$ddpgen_base last=$ddpgen_kind fails=$fails" 2>/dev/null || true
 	if scontrol requeue "$ddpgen_id" 2>/dev/null; then
 		while [ -n "$excl" ] && [ "$tries" -gt 0 ]; do
@@ -276,6 +286,26 @@ ddpgen_leave_out() {
 		exit 0
 	fi
 	ddpgen_continue "$say" "$restart" "$ddpgen_limits" "$ddpgen_kind" "$fails" "$excl"
+}
+# ddpgen_room EXCLUDE: whether the job's partitions have ddpgen_nodes
+# nodes that can run it (idle, allocated, mixed or completing) outside
+# EXCLUDE, their count in ddpgen_left; yes when Slurm does not say.
+ddpgen_left=''
+ddpgen_room() {
+	local part nodes n=0
+	[ -n "$1" ] || return 0
+	part=$(scontrol -o show job "$ddpgen_id" 2>/dev/null | tr ' ' '\n' |
+	    sed -n 's/^Partition=//p') || part=''
+	[ -n "$part" ] || return 0
+	nodes=$(sinfo -h -N -p "$part" -t idle,alloc,mix,comp -o %N 2>/dev/null) ||
+	    return 0
+	if [ -n "$nodes" ]; then
+		n=$(sort -u <<<"$nodes" |
+		    grep -cvxF -f <(scontrol show hostnames "$1" 2>/dev/null)) ||
+		    true
+	fi
+	ddpgen_left=${n:-0}
+	[ "$ddpgen_left" -ge "$ddpgen_nodes" ]
 }
 # The nodes the job leaves out: those it already did (ExcNodeList) and
 # those ddprank verdict blamed, as one comma-separated list.
