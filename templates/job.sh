@@ -54,18 +54,19 @@ export DDPRANK_SECRET
 {{>preflight}}
 {{/preflight}}
 {{>train}}
-{{! After the training of a job that carries on, whose status is in
-    ddpgen_rc: a step of the life cycle that follows the training in
-    every scheduler's jobs goes here, before the scheduler's carry. }}
-{{?verdict}}
+{{! After the training, whose status is in ddpgen_rc: with a stall limit,
+    the verdict on it (verdict.sh); in a job that carries on, a step of
+    the life cycle that follows the training in every scheduler's jobs
+    goes here, before the scheduler's carry. }}
+{{?hang}}
 ddpgen_verdict
-{{/verdict}}
+{{/hang}}
 {{?requeue}}
 {{>carry}}
 exit "$ddpgen_rc"
 {{/requeue}}
 {{^requeue}}
-{{?verdict}}
+{{?hang}}
 exit "$ddpgen_rc"
-{{/verdict}}
+{{/hang}}
 {{/requeue}}

@@ -17,9 +17,9 @@ fi
 # shellcheck disable=SC2016
 ddpgen_run {{node_command|raw}} || ddpgen_rc=$?
 {{/requeue}}
-{{?verdict}}
+{{?hang}}
 ddpgen_verdict
-{{/verdict}}
+{{/hang}}
 [ -z "$ddpgen_stop" ] || exit "$ddpgen_stop"
 {{^requeue}}
 [ -z "$ddpgen_timed_out" ] || exit 124

@@ -38,8 +38,8 @@ export DDPGEN_SHELL_STATUS=${ddpgen_tmp:+$ddpgen_tmp/status}
 	"${ddpgen_cpus_opt[@]}" --kill-on-bad-exit=1 --export=ALL{{?srun_cpu_bind}} --cpu-bind={{srun_cpu_bind}}{{/srun_cpu_bind}}{{?label_output}} --label{{/label_output}}{{?container_srun}} \
 	{{container_srun}}{{/container_srun}} \
 	/bin/bash -c 'if [ ! -x "$1" ]; then echo "ddpgen job: ddprank not found at $1 on $(hostname)" >&2; exit 127; fi; {{?requeue}}if [ "${SLURM_LOCALID:-}" = 0 ] && [ -n "${DDPGEN_SHELL_PID:-}" ] && [ "${SLURMD_NODENAME:-}" = "${DDPGEN_SHELL_NODE:-}" ]; then (trap "kill -s URG $DDPGEN_SHELL_PID; exit 0" {{checkpoint_signal}}; while kill -0 $$ 2>/dev/null; do sleep 1; done) </dev/null >/dev/null 2>&1 & trap : TERM INT {{checkpoint_signal}}; "$@"; r=$?; [ -z "${DDPGEN_SHELL_STATUS:-}" ] || echo $r 2>/dev/null >"$DDPGEN_SHELL_STATUS"; exit $r; fi; {{/requeue}}exec "$@"' ddprank \
-	{{node_command|raw}}{{?requeue}} &{{/requeue}}{{^requeue}}{{?verdict}} ||
-	ddpgen_rc=$?{{/verdict}}{{/requeue}}
+	{{node_command|raw}}{{?requeue}} &{{/requeue}}{{^requeue}}{{?hang}} ||
+	ddpgen_rc=$?{{/hang}}{{/requeue}}
 {{?requeue}}
 ddpgen_srun=$!
 ddpgen_wait "$ddpgen_srun"
