@@ -132,7 +132,7 @@ hang_record_free(struct hang_record *r)
 	free(r->node);
 	free(r->reach);
 	strlist_free(&r->bad);
-	hang_record_init(r);
+	memset(r, 0, sizeof *r);
 }
 
 void
@@ -494,7 +494,8 @@ collect(struct vctx *c)
 			c->r[c->nr++].culprit = 0;
 		}
 	}
-	qsort(c->r, c->nr, sizeof *c->r, cmp_vrank);
+	if (c->nr > 0)
+		qsort(c->r, c->nr, sizeof *c->r, cmp_vrank);
 }
 
 /* "rank 5" or "ranks 4, 5 and 7" of the ranks flagged want. */

@@ -820,3 +820,13 @@ hangwatch_exit(struct hangwatch *hw)
 		free(hw->w[i].stacks);
 	hw->nw = 0;
 }
+
+void
+hangwatch_free(struct hangwatch *hw)
+{
+	hangwatch_exit(hw);
+	free(hw->run);
+	free(hw->node);
+	free(hw->addr);
+	hw->run = hw->node = hw->addr = NULL;
+}

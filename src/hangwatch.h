@@ -103,5 +103,8 @@ void	 hangwatch_end(struct hangwatch *, const struct watch *);
 /* When the watcher ends: the record of a quiet node that recorded no
  * stall, and the heartbeat directory removed. */
 void	 hangwatch_exit(struct hangwatch *);
+/* Where the launcher was not exec'd: the heartbeat directory removed
+ * and the strings freed. */
+void	 hangwatch_free(struct hangwatch *);
 
 #endif

@@ -349,4 +349,5 @@ rank_exec_free(struct rank_exec *x)
 {
 	timeline_node_free(&x->tl);
 	free((char *)x->tlr.addr);
+	hangwatch_free(&x->hw);
 }

@@ -81,9 +81,12 @@ done
 ASAN_OPTIONS=$asan_base
 
 # The shell tests that run ddpgen and ddprank on hostile and broken
-# input, against the sanitized programs. Their own verdicts are those of
-# the normal build (make check runs them too); here only reports count.
-for t in t-golden.sh t-ddpgen-cli.sh t-ddpgen-hostile.sh t-ddprank-eval.sh; do
+# input, and ddprank exec's watcher with its stall limit and ddprank
+# verdict (t-hang-watch), against the sanitized programs. Their own
+# verdicts are those of the normal build (make check runs them too);
+# here only reports count.
+for t in t-golden.sh t-ddpgen-cli.sh t-ddpgen-hostile.sh t-ddprank-eval.sh \
+    t-hang-watch.sh; do
 	[ -f "test/$t" ] || continue
 	BUILDDIR=$tree srcdir=$tree sh "test/$t" >"$T/$t.log" 2>&1
 	echo "$t on the sanitizer build: exit $?"
