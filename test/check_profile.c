@@ -343,7 +343,8 @@ END_TEST
 	"and max_requeues)"
 #define LSF_TAKE "(they take: partition, account, job_output, " \
 	"cpus_per_task, requeue, signal_lead, checkpoint_signal, " \
-	"max_requeues and lsf_launcher)"
+	"max_requeues, hang_timeout, hang_dir, max_failures, " \
+	"bad_node_hours and lsf_launcher)"
 
 /* A key that only some schedulers' jobs honour, set on a site whose jobs
  * do not to other than its default, is refused, one line each, in the
