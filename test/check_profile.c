@@ -339,8 +339,9 @@ END_TEST
 	"cpus_per_task, requeue, signal_lead, checkpoint_signal, " \
 	"max_requeues, filesystems, pbs_select and pbs_launcher)"
 #define FLUX_TAKE "(they take: partition, account, constraint, " \
-	"job_output, label_output, requeue, signal_lead, checkpoint_signal " \
-	"and max_requeues)"
+	"job_output, label_output, requeue, signal_lead, " \
+	"checkpoint_signal, max_requeues, hang_timeout, hang_dir, " \
+	"max_failures and bad_node_hours)"
 #define LSF_TAKE "(they take: partition, account, job_output, " \
 	"cpus_per_task, requeue, signal_lead, checkpoint_signal, " \
 	"max_requeues, hang_timeout, hang_dir, max_failures, " \
