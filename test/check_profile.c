@@ -337,7 +337,8 @@ END_TEST
 	"hang_dir, max_failures and bad_node_hours)"
 #define PBS_TAKE "(they take: partition, account, job_output, " \
 	"cpus_per_task, requeue, signal_lead, checkpoint_signal, " \
-	"max_requeues, filesystems, pbs_select and pbs_launcher)"
+	"max_requeues, hang_timeout, hang_dir, max_failures, " \
+	"bad_node_hours, filesystems, pbs_select and pbs_launcher)"
 #define FLUX_TAKE "(they take: partition, account, constraint, " \
 	"job_output, label_output, requeue, signal_lead, " \
 	"checkpoint_signal, max_requeues, hang_timeout, hang_dir, " \
