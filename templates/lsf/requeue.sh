@@ -88,8 +88,9 @@ ddpgen_carry_on() {
 # go into its external status (bstatus -d), as a requeue's do; it makes
 # its own secret. Prints its job id.
 ddpgen_resubmit() {
-	local fails=$1 excl=$2 out id sel=()
-	[ -z "$excl" ] || sel=(-R "select[hname!=${excl//,/ && hname!=}]")
+	local fails=$1 excl=$2 out id sel=() and=' && hname!='
+	# Quoted: bash 5.2 reads an unquoted & of the replacement as the match.
+	[ -z "$excl" ] || sel=(-R "select[hname!=${excl//,/"$and"}]")
 	out=$(unset DDPRANK_SECRET MASTER_ADDR
 	    DDPGEN_EXCLUDE=$excl exec bsub -w "ended($ddpgen_id)" "${sel[@]}" <"$0") ||
 	    return 1
