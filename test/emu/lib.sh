@@ -10,8 +10,9 @@
 #   flux/        Flux (flux, in Python)
 #   hpcpack/     (none: t-hpcpack-emulate.sh's node agent is the test)
 #   slurm-stub/  logging srun, squeue, scontrol, scancel, sbatch
-#   flux-stub/   logging flux
-#   lsf-stub/    logging blaunch, bkill, bstatus, brequeue, ddprank
+#   flux-stub/   logging flux, ddprank
+#   lsf-stub/    logging blaunch, bkill, bstatus, brequeue, bsub, ddprank
+#   pbs-stub/    logging mpiexec, qsub, qstat, ddprank
 # emu_setup and emu_stubs copy one directory into $T/bin.
 # srcdir and T come from test/lib.sh; what emu_setup and emu_stubs set
 # (cluster, check_job, TASK_PATH, stub) is the tests'.
