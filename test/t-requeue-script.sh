@@ -69,7 +69,7 @@ run cont STUB_REQUEUE_RC=1 SLURM_RESTART_COUNT=1 SLURM_ARRAY_JOB_ID=5 \
 expect_eq "cont: status" "$RC" 0
 expect_eq "cont: message" "$ERR" "ddpgen job: time limit in 118 s: checkpoint signal sent to 4 processes on 2 nodes; requeue refused: continuation job 99 submitted (restart 2 of at most 3)"
 expect_has "cont: array id" "scontrol requeue 5_2" "$LOG"
-expect_has "cont: sbatch" "sbatch restart_count=unset array=unset task=2 cpus=unset conf=unset secret=unset inx=unset continued=1 --parsable --export=ALL,DDPGEN_CONTINUED=1 --dependency=afterany:7 --open-mode=append --output=/runs/my out.txt --comment=ddpgen restart=0 limits=2 base=2 last=time-limit $T/job.sh" "$LOG"
+expect_has "cont: sbatch" "sbatch restart_count=unset array=unset task=2 cpus=unset conf=unset secret=unset inx=unset continued=1 --parsable --export=ALL,DDPGEN_CONTINUED=1 --dependency=afterany:7 --open-mode=append --output=/runs/my out.txt --comment=ddpgen restart=0 limits=2 base=2 last=time-limit fails=0 $T/job.sh" "$LOG"
 
 # The same under SBATCH_EXPORT=NONE, from the user's shell or a setup
 # line, with an array and a wait asked of sbatch, and SLURM_* variables
