@@ -49,8 +49,11 @@ ddpgen_run() {
 		idx=$((idx + 1))
 	done <"$ddpgen_pbs_nodefile"
 	rm -f "$ddpgen_dir"/rc.*
+	# pbsdsh's index is of the job's own node file, which this shell's
+	# PBS_NODEFILE is not once hosts are left out.
 	for host in "${ddpgen_hosts[@]}"; do
-		pbsdsh -n "${first[$host]}" -- /bin/bash -c "$ddpgen_task" \
+		PBS_NODEFILE=$ddpgen_pbs_nodefile \
+		    pbsdsh -n "${first[$host]}" -- /bin/bash -c "$ddpgen_task" \
 		    ddpgen "$ddpgen_dir" "$i" "$@" &
 		pids+=($!)
 		i=$((i + 1))
