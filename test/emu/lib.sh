@@ -5,7 +5,8 @@
 # script under stand-ins that log what they are asked). The stand-ins
 # are files, one directory per scheduler beside this one, each naming
 # its sources in its head comment:
-#   lsf/         LSF (lsf-run, blaunch, jsrun, bkill, bstatus, brequeue)
+#   lsf/         LSF (lsf-run, blaunch, jsrun, bkill, bstatus, brequeue,
+#                bsub)
 #   pbs/         PBS Pro MoM's launchers (mpiexec, pbsdsh, qstat, qsub)
 #   flux/        Flux (flux, in Python)
 #   hpcpack/     (none: t-hpcpack-emulate.sh's node agent is the test)
