@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gen.h"
@@ -15,13 +16,15 @@
 #include "script.h"
 #include "tmpl.h"
 #include "util.h"
+#include "xmalloc.h"
 
 static const struct gen_format flux_formats[] = { { "flux", TMPL_SH } };
 
 /* The profile's keys that #flux: lines or the life cycle write. */
 static const char *const flux_keys[] = { "partition", "account",
     "constraint", "job_output", "label_output", "requeue", "signal_lead",
-    "checkpoint_signal", "max_requeues", NULL };
+    "checkpoint_signal", "max_requeues", "hang_timeout", "hang_dir",
+    "max_failures", "bad_node_hours", NULL };
 
 /* The sentinel of the template's directives. */
 #define FLUX_SENTINEL	"#flux:"
@@ -52,6 +55,23 @@ flux_output(struct tmpl_vars *v, const struct profile *p)
 	buf_free(&b);
 }
 
+/* The nodes to leave out as a constraint of --requires, RFC 31's
+ * negated host operator, whose value is a hostlist (flux-submit(1),
+ * CONSTRAINTS): -host:A,B. */
+static void
+flux_exclusion(struct tmpl_vars *v, const struct job *job)
+{
+	char	*list, *req = NULL;
+	size_t	 n;
+
+	list = gen_exclusion(job, "", ",", &n);
+	if (n > 0)
+		xasprintf(&req, "-host:%s", list);
+	tmpl_set(v, "flux_exclude", req != NULL ? req : "");
+	free(req);
+	free(list);
+}
+
 /* flux batch -t takes the limit in seconds with its unit; --exclusive
  * from two nodes on, as Slurm's. */
 static void
@@ -68,6 +88,7 @@ flux_vars(struct tmpl_vars *v, const struct job *job)
 	tmpl_set(v, "time", t);
 	flux_output(v, p);
 	tmpl_set(v, "exclusive", p->exclusive && job->nodes > 1 ? "1" : "");
+	flux_exclusion(v, job);
 }
 
 /* Length of the UTF-8 sequence at s (at most n bytes) as Python's strict
@@ -191,7 +212,8 @@ const struct gen gen_flux = {
 	.tmpl = "flux.sh",
 	.formats = flux_formats,
 	.nformats = sizeof flux_formats / sizeof flux_formats[0],
-	.flags = GEN_WARN_SIGNAL | GEN_ENV_PASS | GEN_ENV_SCRIPT,
+	.flags = GEN_WARN_SIGNAL | GEN_ENV_PASS | GEN_ENV_SCRIPT |
+	    GEN_LEAVES_OUT,
 	.cmd_ddprank = "\"$DDPRANK\"",
 	.keys = flux_keys,
 	.images = 1 << RT_IMAGE_NONE | 1 << RT_IMAGE_WORD,

@@ -20,13 +20,31 @@ static const struct gen_format lsf_formats[] = { { "lsf", TMPL_SH } };
 /* The profile's keys that #BSUB lines, jsrun or the life cycle write. */
 static const char *const lsf_keys[] = { "partition", "account",
     "job_output", "cpus_per_task", "requeue", "signal_lead",
-    "checkpoint_signal", "max_requeues", "lsf_launcher", NULL };
+    "checkpoint_signal", "max_requeues", "hang_timeout", "hang_dir",
+    "max_failures", "bad_node_hours", "lsf_launcher", NULL };
 
 /* A value of an #BSUB line (quote_bsub). */
 static const struct tmpl_filter lsf_filters[] = {
 	{ "bsub", quote_bsub, 1 },
 	{ NULL, NULL, 0 }
 };
+
+/* The nodes to leave out as a resource requirement of bsub -R, whose
+ * select string takes a host's name as hname (IBM Spectrum LSF 10.1,
+ * "Selection string"): select[hname!=A && hname!=B]. */
+static void
+lsf_exclusion(struct tmpl_vars *v, const struct job *job)
+{
+	char	*list, *sel = NULL;
+	size_t	 n;
+
+	list = gen_exclusion(job, "hname!=", " && ", &n);
+	if (n > 0)
+		xasprintf(&sel, "select[%s]", list);
+	tmpl_set(v, "lsf_exclude", sel != NULL ? sel : "");
+	free(sel);
+	free(list);
+}
 
 /* The run limit as bsub -W's [hour:]minute and the warning's lead as
  * -wt's minutes, both rounded up; bsub -o names the job id %J, where the
@@ -52,6 +70,7 @@ lsf_vars(struct tmpl_vars *v, const struct job *job)
 	tmpl_set_int(v, "lsf_warn_time", (p->signal_lead + 59) / 60);
 	tmpl_set(v, "lsf_jsrun", p->lsf_launcher == PROFILE_LSF_JSRUN ?
 	    "1" : "");
+	lsf_exclusion(v, job);
 }
 
 /* What lands on an #BSUB line must be one bsub can read (quote_bsub);
@@ -98,7 +117,7 @@ const struct gen gen_lsf = {
 	.tmpl = "lsf.sh",
 	.formats = lsf_formats,
 	.nformats = sizeof lsf_formats / sizeof lsf_formats[0],
-	.flags = GEN_WARN_SIGNAL | GEN_ENV_SCRIPT,
+	.flags = GEN_WARN_SIGNAL | GEN_ENV_SCRIPT | GEN_LEAVES_OUT,
 	.cmd_ddprank = "\"$DDPRANK\"",
 	.keys = lsf_keys,
 	.images = 1 << RT_IMAGE_NONE | 1 << RT_IMAGE_WORD,

@@ -7,6 +7,7 @@
 
 #include "gen.h"
 #include "profile.h"
+#include "script.h"
 #include "util.h"
 #include "xmalloc.h"
 
@@ -127,4 +128,37 @@ gen_formats_text(enum sched_id s)
 			    n + 1 == total, " or ");
 	}
 	return buf_take(&b);
+}
+
+/* A name a scheduler's exclusion can hold as it is: a letter or digit,
+ * then letters, digits, '.', '-' and '_' (a host name's). Any other is
+ * one no scheduler's syntax could keep from being read as its own
+ * (LSF's ']' or "&&", Flux's blank, PBS's ':' and '+'). */
+static int
+gen_host_name(const char *s)
+{
+	static const char	 alnum[] = "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+	return *s != '\0' && strchr(alnum, *s) != NULL &&
+	    s[strspn(s, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")] == '\0';
+}
+
+char *
+gen_exclusion(const struct job *job, const char *each, const char *sep,
+    size_t *n)
+{
+	struct buf	 b;
+	size_t		 i;
+
+	buf_init(&b);
+	*n = 0;
+	for (i = 0; job->exclude != NULL && i < job->exclude->n; i++) {
+		if (!gen_host_name(job->exclude->v[i]))
+			continue;
+		buf_addf(&b, "%s%s%s", (*n)++ > 0 ? sep : "", each,
+		    job->exclude->v[i]);
+	}
+	return b.s;
 }

@@ -337,13 +337,16 @@ END_TEST
 	"hang_dir, max_failures and bad_node_hours)"
 #define PBS_TAKE "(they take: partition, account, job_output, " \
 	"cpus_per_task, requeue, signal_lead, checkpoint_signal, " \
-	"max_requeues, filesystems, pbs_select and pbs_launcher)"
+	"max_requeues, hang_timeout, hang_dir, max_failures, " \
+	"bad_node_hours, filesystems, pbs_select and pbs_launcher)"
 #define FLUX_TAKE "(they take: partition, account, constraint, " \
-	"job_output, label_output, requeue, signal_lead, checkpoint_signal " \
-	"and max_requeues)"
+	"job_output, label_output, requeue, signal_lead, " \
+	"checkpoint_signal, max_requeues, hang_timeout, hang_dir, " \
+	"max_failures and bad_node_hours)"
 #define LSF_TAKE "(they take: partition, account, job_output, " \
 	"cpus_per_task, requeue, signal_lead, checkpoint_signal, " \
-	"max_requeues and lsf_launcher)"
+	"max_requeues, hang_timeout, hang_dir, max_failures, " \
+	"bad_node_hours and lsf_launcher)"
 
 /* A key that only some schedulers' jobs honour, set on a site whose jobs
  * do not to other than its default, is refused, one line each, in the

@@ -8,7 +8,9 @@
 # bkill -s, bstatus and brequeue. Cases: a real 2-node x 2-process
 # training with blaunch and hostile arguments, checked as t-e2e-slurm.sh
 # checks its jobs; the same on IBM CSM with jsrun, the batch shell on a
-# launch node; a node whose task never starts; a node that dies; the
+# launch node; a node whose task never starts; the same with three
+# nodes, where the doctor blames it and the job submits its continuation
+# without it (bsub's arguments byte for byte); a node that dies; the
 # warning before the run limit (bsub -wa/-wt), the requeue, the count it
 # carries, max_requeues, and a training that fails after the warning.
 
@@ -198,6 +200,36 @@ else
 	fail "ddpgen never: $(cat "$T/never.gen.err")"
 fi
 
+# --- the rerun without a bad node (ddpgen(1), HANGS AND BAD NODES) ------------------
+# blaunch never starts node3's task: node2's findings reached node 0, so
+# the doctor blames node3, ddprank verdict reads it, and the job submits
+# its continuation (bsub < FILE) with -R "select[hname!=node3]" and the
+# failure counted in its external status.
+emu_conf node3
+jobid=$((jobid + 1))
+if gen leave --site lsf -N 3 -n 1 -t 10 "$work/train.py"; then
+	run leave "$jobid" node1:1 node2:1 node3:1
+	expect_eq "leave: exit status" "$RC" 0
+	check "leave: says it reran" grep -q \
+	    '^ddpgen job: the preflight failed on node3; continuation job 9999 submitted without node3 (failure 1 of at most 3)$' \
+	    "$work/leave.out" || tail -n 20 "$work/leave.out"
+	check "leave: no training started" \
+	    test "$(grep -c 'DDPTEST' "$work/leave.out")" -eq 0
+	expect_eq "leave: bsub's arguments" \
+	    "$(tr '\0' '\n' 2>/dev/null <"$emu/bsub.args")" "-w
+ended($jobid)
+-R
+select[hname!=node3]"
+	check "leave: bsub read the script" cmp "$work/leave.sh" "$emu/bsub.in"
+	expect_eq "leave: the exclusion crosses" "$(cat "$emu/bsub.env")" node3
+	check "leave: the count in the continuation's status" grep -qx \
+	    "bstatus -d ddpgen restart=1 limits=0 last=preflight fails=1 9999" \
+	    "$emu/log"
+	expect_eq "leave: processes left" "$(leftovers)" ""
+else
+	fail "ddpgen leave: $(cat "$T/leave.gen.err")"
+fi
+
 # --- a node that dies --------------------------------------------------------------
 # train.py exits 3 on node rank 1 once the process group is up: the job
 # ends at once, and LSF ends what is left of it.
@@ -302,7 +334,7 @@ expect_eq "requeue: what LSF was asked" \
     "$(grep -e '^bkill' -e '^bstatus -d' -e '^brequeue' -e '^run ' "$emu/log")" \
     "run 0 of job $jobid
 bkill -s USR2 $jobid
-bstatus -d ddpgen restart=1 limits=1 last=time-limit $jobid
+bstatus -d ddpgen restart=1 limits=1 last=time-limit fails=0 $jobid
 brequeue $jobid
 run 1 of job $jobid
 bkill -s USR2 $jobid"

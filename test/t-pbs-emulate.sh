@@ -28,7 +28,12 @@
 # t-e2e-slurm.sh's checks (world size, every rank once, parameters in
 # sync, hostile argv byte for byte); a node that never starts; a node
 # whose training dies; the checkpoint timer and the qsub continuation
-# (mpiexec and pbsdsh), and the end of the chain at max_requeues.
+# (mpiexec and pbsdsh), and the end of the chain at max_requeues; the
+# rerun without a bad node (ddpgen(1), HANGS AND BAD NODES): with requeue,
+# a preflight that fails on a node that never starts submits the
+# continuation with a chunk more and the node in its variables (qsub's
+# arguments byte for byte), and that continuation, given the bad node
+# among its hosts, trains on the others (each launcher).
 
 mkdir -p "${BUILDDIR:-$(dirname "$0")/..}/test/tmp"
 . "$(dirname "$0")/lib.sh"
@@ -42,7 +47,7 @@ JOB_PATH=$T/bin:$TASK_PATH
 emu_login_torch "$JOB_PATH"
 
 # --- the nodes -------------------------------------------------------------------
-cluster_up 3 hsn0
+cluster_up 4 hsn0
 on_exit pbs_kill
 addr1=$("$cluster" addr node1 hsn0)
 
@@ -196,6 +201,53 @@ for launcher in mpiexec pbsdsh; do
 	check "$name: no training started" ! grep -q '^DDPTEST' "$T/$name.out"
 	check "$name: ended in $secs s" test "$secs" -le 60
 	echo "$name: ${secs} s"
+
+	# --- the same with requeue: the rerun without node3 ------------------------
+	# node3 never starts: the preflight names it (node2 reached node 0, so
+	# node3 is to blame), ddprank verdict blames it, and the job submits
+	# its continuation with a chunk more (PBS cannot keep a host out) and
+	# node3 in its variables. The continuation is given node3 again,
+	# among four hosts, and trains on the other three.
+	jobid=$((jobid + 1))
+	name=$launcher-leave
+	sed 's/^requeue = false$/requeue = true/' "$conf" >"$T/emu-rq.conf"
+	gen "$name" "$T/emu-rq.conf" -N 3 -n 1 "$T/work/train.py"
+	touch "$PBS_HOME/down.node3"
+	run_job "$name" "$jobid" "node1 node2 node3"
+	expect_eq "$name: exit status" "$rc" 0 || emu_show "$T/$name.out"
+	check "$name: says it reran" grep -q \
+	    '^ddpgen job: the preflight failed on node3; continuation job 9999.pbs submitted without node3 (failure 1 of at most 3)$' \
+	    "$T/$name.out" || emu_show "$T/$name.out"
+	check "$name: no training started" ! grep -q '^DDPTEST' "$T/$name.out"
+	tr '\0' '\n' <"$PBS_HOME/qsub.args.$jobid.pbs" >"$T/qsub.args"
+	expect_eq "$name: the continuation's qsub" "$(cat "$T/qsub.args")" \
+"-W
+depend=afterany:$jobid.pbs
+-l
+select=4:system=polaris:mpiprocs=1
+-v
+DDPGEN_RESTART_BASE=1,DDPGEN_TIME_LIMITS=0,DDPGEN_LAST_STOP=preflight,DDPGEN_FAILS=1,DDPGEN_EXCLUDE='node3'
+$PBS_HOME/mom_priv/jobs/$jobid.pbs.SC"
+	echo "$name: ${secs} s"
+	jobid=$((jobid + 1))
+	rm -rf "$T/ranks"
+	mkdir -p "$T/ranks"
+	cp "$T/$name.sh" "$T/$name-cont.sh"
+	# qsub -v's variables, its quotes taken off as qsub does.
+	run_job "$name-cont" "$jobid" "node1 node3 node2 node4" \
+	    DDPGEN_RESTART_BASE=1 DDPGEN_TIME_LIMITS=0 \
+	    DDPGEN_LAST_STOP=preflight DDPGEN_FAILS=1 DDPGEN_EXCLUDE=node3 \
+	    DDPTEST_DIR="$T/ranks"
+	rm -f "$PBS_HOME/down.node3"
+	expect_eq "$name-cont: exit status" "$rc" 0 ||
+	    emu_show "$T/$name-cont.out"
+	check "$name-cont: trained on node1, node2 and node4" python3 \
+	    "$check_job" --nodes 3 --procs-per-node 1 \
+	    --node-order "node1 node2 node4" "$T"/ranks/rank-*.txt ||
+	    emu_show "$T/$name-cont.out"
+	check "$name-cont: the node file gone" \
+	    test -z "$(find "$T/home" -name '.ddpgen-nodes.*')"
+	echo "$name-cont: ${secs} s"
 
 	# --- a node that dies -------------------------------------------------------
 	jobid=$((jobid + 1))

@@ -18,6 +18,9 @@
 {{?constraint}}
 #flux: --requires={{constraint}}
 {{/constraint}}
+{{?flux_exclude}}
+#flux: --requires={{flux_exclude}}
+{{/flux_exclude}}
 {{?output}}
 #flux: --output={{output}}
 {{/output}}

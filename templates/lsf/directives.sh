@@ -17,6 +17,9 @@
 #BSUB -gpu "num={{gpus_per_node}}"
 {{/gpus_per_node}}
 {{/lsf_jsrun}}
+{{?lsf_exclude}}
+#BSUB -R {{lsf_exclude|bsub|raw}}
+{{/lsf_exclude}}
 {{?time}}
 #BSUB -W {{time}}
 {{/time}}

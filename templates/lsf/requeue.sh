@@ -16,17 +16,19 @@ fi
 ddpgen_nproc={{nproc_per_node}}
 ddpgen_max_requeues={{max_requeues}}
 ddpgen_warned=''
-# ddpgen restart=R limits=T last=WHY: R requeues this script made, T of
-# them for the run limit.
-ddpgen_restart=0 ddpgen_limits=0 ddpgen_last=none
+# ddpgen restart=R limits=T last=WHY fails=F: R requeues this script
+# made, T of them for the run limit, F reruns after a stall or a failed
+# preflight, over the chain.
+ddpgen_restart=0 ddpgen_limits=0 ddpgen_last=none ddpgen_fails=0
 ddpgen_read_state() {
 	local w words
 	read -r -a words <<<"$(bstatus "$ddpgen_id" 2>/dev/null |
 	    sed -n 's/.*\(ddpgen restart=\)/\1/p' | head -n 1)" || true
 	[ "${words[0]:-}" = ddpgen ] || return 0
 	for w in "${words[@]}"; do
-		[[ $w =~ ^(restart|limits)=(0|[1-9][0-9]{0,5})$ ]] ||
-		    [[ $w =~ ^(last)=(time-limit)$ ]] || continue
+		[[ $w =~ ^(restart|limits|fails)=(0|[1-9][0-9]{0,5})$ ]] ||
+		    [[ $w =~ ^(last)=(time-limit|hang|preflight)$ ]] ||
+		    continue
 		printf -v "ddpgen_${BASH_REMATCH[1]}" %s "${BASH_REMATCH[2]}"
 	done
 }
@@ -61,7 +63,7 @@ ddpgen_carry_on() {
 		exit 124
 	fi
 	limits=$((limits + 1))
-	if ! bstatus -d "ddpgen restart=$((ddpgen_restart + 1)) limits=$limits last=time-limit" "$ddpgen_id" >/dev/null 2>&1; then
+	if ! bstatus -d "ddpgen restart=$((ddpgen_restart + 1)) limits=$limits last=time-limit fails=$ddpgen_fails" "$ddpgen_id" >/dev/null 2>&1; then
 		echo "$say; not requeued: bstatus could not record the restart count" >&2
 		exit 1
 	fi
@@ -75,5 +77,29 @@ ddpgen_carry_on() {
 	}
 	exit 0
 }
+{{?leave_out}}
+{{>leave_out}}
+# ddpgen_resubmit FAILS EXCLUDE: the rerun is a continuation, a job of its
+# own, since a requeued job keeps its resource requirement: this script
+# as bsub reads it (bsub < FILE), started once this job has ended (-w),
+# without the nodes in EXCLUDE (-R "select[hname!=A && hname!=B]", IBM
+# Spectrum LSF 10.1, "Selection string"), which also cross in
+# DDPGEN_EXCLUDE (bsub passes the submitting environment on). The counts
+# go into its external status (bstatus -d), as a requeue's do; it makes
+# its own secret. Prints its job id.
+ddpgen_resubmit() {
+	local fails=$1 excl=$2 out id sel=() and=' && hname!='
+	# Quoted: bash 5.2 reads an unquoted & of the replacement as the match.
+	[ -z "$excl" ] || sel=(-R "select[hname!=${excl//,/"$and"}]")
+	out=$(unset DDPRANK_SECRET MASTER_ADDR
+	    DDPGEN_EXCLUDE=$excl exec bsub -w "ended($ddpgen_id)" "${sel[@]}" <"$0") ||
+	    return 1
+	[[ $out =~ \<([0-9]+)\> ]] || return 1
+	id=${BASH_REMATCH[1]}
+	bstatus -d "ddpgen restart=$((ddpgen_restart + 1)) limits=$ddpgen_limits last=$ddpgen_kind fails=$fails" "$id" >/dev/null 2>&1 ||
+	    return 1
+	echo "$id"
+}
+{{/leave_out}}
 trap ddpgen_warning URG
 trap : {{checkpoint_signal}}

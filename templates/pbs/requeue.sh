@@ -19,12 +19,14 @@ ddpgen_count() {
 }
 ddpgen_base=$(ddpgen_count DDPGEN_RESTART_BASE)
 ddpgen_limits=$(ddpgen_count DDPGEN_TIME_LIMITS)
+ddpgen_fails=$(ddpgen_count DDPGEN_FAILS)
 case ${DDPGEN_LAST_STOP:-} in
-time-limit) ;;
+time-limit|hang|preflight) ;;
 *) DDPGEN_LAST_STOP=none ;;
 esac
 [ "$ddpgen_base" -gt 0 ] || DDPGEN_LAST_STOP=none
 export DDPGEN_RESTART_BASE=$ddpgen_base DDPGEN_LAST_STOP
+unset DDPGEN_FAILS
 
 # PBS's [[H:]M:]S as seconds; "" for anything else.
 ddpgen_seconds() {
@@ -63,16 +65,39 @@ ddpgen_carry_on() {
 		echo "$say; not continued: $ddpgen_limits time-limit continuations already (max_requeues = $ddpgen_max_requeues)" >&2
 		exit 124
 	fi
-	# qsub reads the script's directives with the prefix PBS_DPREFIX
-	# names, which this job's environment may hold: the continuation's
-	# are #PBS lines.
-	if cont=$(unset PBS_DPREFIX
-	    qsub -W depend=afterany:"$PBS_JOBID" \
-	    -v "DDPGEN_RESTART_BASE=$((ddpgen_base + 1)),DDPGEN_TIME_LIMITS=$((ddpgen_limits + 1)),DDPGEN_LAST_STOP=time-limit" \
-	    "$0"); then
+	if cont=$(ddpgen_submit $((ddpgen_limits + 1)) "$ddpgen_fails" \
+	    time-limit "${ddpgen_exclude:-}" "${ddpgen_nexclude:-0}"); then
 		echo "$say; continuation job $cont submitted (restart $((ddpgen_limits + 1)) of at most $ddpgen_max_requeues)" >&2
 		exit 0
 	fi
 	echo "$say; the continuation was not submitted" >&2
 	exit 1
 }
+# ddpgen_submit LIMITS FAILS LAST EXCLUDE N: the continuation, with the
+# counts in its variables (qsub -v; FAILS and EXCLUDE, the N nodes to
+# leave out, once there are any) and, to leave them out, a chunk more
+# for each (qsub -l select beats the script's). A value of -v with a
+# comma goes between quotes (qsub(1B), -v). Prints its job id.
+ddpgen_submit() {
+	local vars="DDPGEN_RESTART_BASE=$((ddpgen_base + 1)),DDPGEN_TIME_LIMITS=$1,DDPGEN_LAST_STOP=$3"
+	local sel=()
+	[ "$2" -eq 0 ] || vars+=",DDPGEN_FAILS=$2"
+	if [ -n "$4" ]; then
+		vars+=",DDPGEN_EXCLUDE='$4'"
+		sel=(-l "select=$(({{nodes}} + $5))$ddpgen_chunk")
+	fi
+	# qsub reads the script's directives with the prefix PBS_DPREFIX
+	# names, which this job's environment may hold: the continuation's
+	# are #PBS lines.
+	(unset PBS_DPREFIX
+	exec qsub -W depend=afterany:"$PBS_JOBID" "${sel[@]}" -v "$vars" "$0")
+}
+# A chunk of the job's select statement, after its count.
+ddpgen_chunk={{?cpus_per_task}}:ncpus={{cpus_per_task}}{{/cpus_per_task}}{{?gpus_per_node}}:ngpus={{gpus_per_node}}{{/gpus_per_node}}{{?pbs_select}}:{{pbs_select}}{{/pbs_select}}:mpiprocs=1
+{{?leave_out}}
+{{>leave_out}}
+# ddpgen_resubmit FAILS EXCLUDE: the rerun, a continuation.
+ddpgen_resubmit() {
+	ddpgen_submit "$ddpgen_limits" "$1" "$ddpgen_kind" "$2" "$ddpgen_nexclude"
+}
+{{/leave_out}}

@@ -5,6 +5,7 @@
 # shellcheck disable=SC2016
 ddpgen_node='if [ ! -x "$1" ]; then echo "ddpgen job: ddprank not found at $1 on $(hostname)" >&2; exit 127; fi
 cd "${PBS_O_WORKDIR:-.}" || exit
+if [ -n "${DDPGEN_NODEFILE:-}" ]; then export PBS_NODEFILE=$DDPGEN_NODEFILE; fi
 if [ -n "${DDPGEN_WARN_AT:-}" ]; then (sleep $((DDPGEN_WARN_AT - $(date +%s))) && pkill -"$DDPGEN_CHECKPOINT_SIGNAL" -P $$) </dev/null >/dev/null 2>&1 & fi
 exec "$@"'
 {{?pbs_mpiexec}}
@@ -24,7 +25,7 @@ ddpgen_run() {
 # back there, since pbsdsh's own is 0. The first failure ends the job,
 # and PBS then ends the other nodes' tasks.
 ddpgen_dir=$(mktemp -d "$HOME/.ddpgen-pbs.XXXXXXXXXX")
-trap 'rm -rf "$ddpgen_dir"' EXIT
+trap 'rm -rf "$ddpgen_dir" ${DDPGEN_NODEFILE:+"$DDPGEN_NODEFILE"}' EXIT
 ddpgen_exports() {
 	local n
 	for n in $(compgen -e); do
@@ -46,10 +47,13 @@ ddpgen_run() {
 	while IFS= read -r line; do
 		[ -n "${first[$line]+set}" ] || first[$line]=$idx
 		idx=$((idx + 1))
-	done <"$PBS_NODEFILE"
+	done <"$ddpgen_pbs_nodefile"
 	rm -f "$ddpgen_dir"/rc.*
+	# pbsdsh's index is of the job's own node file, which this shell's
+	# PBS_NODEFILE is not once hosts are left out.
 	for host in "${ddpgen_hosts[@]}"; do
-		pbsdsh -n "${first[$host]}" -- /bin/bash -c "$ddpgen_task" \
+		PBS_NODEFILE=$ddpgen_pbs_nodefile \
+		    pbsdsh -n "${first[$host]}" -- /bin/bash -c "$ddpgen_task" \
 		    ddpgen "$ddpgen_dir" "$i" "$@" &
 		pids+=($!)
 		i=$((i + 1))

@@ -5,13 +5,15 @@
 # script under stand-ins that log what they are asked). The stand-ins
 # are files, one directory per scheduler beside this one, each naming
 # its sources in its head comment:
-#   lsf/         LSF (lsf-run, blaunch, jsrun, bkill, bstatus, brequeue)
+#   lsf/         LSF (lsf-run, blaunch, jsrun, bkill, bstatus, brequeue,
+#                bsub)
 #   pbs/         PBS Pro MoM's launchers (mpiexec, pbsdsh, qstat, qsub)
 #   flux/        Flux (flux, in Python)
 #   hpcpack/     (none: t-hpcpack-emulate.sh's node agent is the test)
 #   slurm-stub/  logging srun, squeue, scontrol, scancel, sbatch
-#   flux-stub/   logging flux
-#   lsf-stub/    logging blaunch, bkill, bstatus, brequeue, ddprank
+#   flux-stub/   logging flux, ddprank
+#   lsf-stub/    logging blaunch, bkill, bstatus, brequeue, bsub, ddprank
+#   pbs-stub/    logging mpiexec, qsub, qstat, ddprank
 # emu_setup and emu_stubs copy one directory into $T/bin.
 # srcdir and T come from test/lib.sh; what emu_setup and emu_stubs set
 # (cluster, check_job, TASK_PATH, stub) is the tests'.
