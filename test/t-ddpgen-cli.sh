@@ -32,9 +32,9 @@ run_err 2 "^ddpgen: --env: 'KEY': passing a variable from the submitting shell w
 run_err 2 "^ddpgen: --env: 'KEY': passing a variable from the submitting shell works on Slurm, Flux and local sites only" -s polaris --env KEY train.py
 # A key the site's scheduler's jobs do not honour: refused alike on
 # every scheduler, never dropped from the job.
-run_err 2 "^ddpgen: qos: a key PBS jobs have no word for (they take: partition, account, job_output, cpus_per_task, requeue, signal_lead, checkpoint_signal, max_requeues, filesystems, pbs_select and pbs_launcher)$" -s polaris -q premium train.py
+run_err 2 "^ddpgen: qos: a key PBS jobs have no word for (they take: partition, account, job_output, cpus_per_task, requeue, signal_lead, checkpoint_signal, max_requeues, hang_timeout, hang_dir, max_failures, bad_node_hours, filesystems, pbs_select and pbs_launcher)$" -s polaris -q premium train.py
 run_err 2 "^ddpgen: constraint: a key PBS jobs have no word for" -s polaris -C a100 train.py
-run_err 2 "^ddpgen: qos: a key Flux jobs have no word for (they take: partition, account, constraint, job_output, label_output, requeue, signal_lead, checkpoint_signal and max_requeues)$" -s tuolumne -q premium train.py
+run_err 2 "^ddpgen: qos: a key Flux jobs have no word for (they take: partition, account, constraint, job_output, label_output, requeue, signal_lead, checkpoint_signal, max_requeues, hang_timeout, hang_dir, max_failures and bad_node_hours)$" -s tuolumne -q premium train.py
 run_err 2 "^ddpgen: qos: a key LSF jobs have no word for" -s lsf -q premium train.py
 run_err 2 "^ddpgen: requeue: a key HPC Pack jobs have no word for (they take: node_group, shared_dir, task_shell, path, fail_on_task_failure and exchange_timeout)$" -s hpcpack --requeue train.py
 run_err 2 "^ddpgen: partition: a key HPC Pack jobs have no word for" -s hpcpack -p gpu train.py

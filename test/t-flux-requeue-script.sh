@@ -105,7 +105,7 @@ expect_eq "quiet: what flux was asked" "$LOG" "run doctor
 run base=0 last=none sig=USR2"
 expect_eq "quiet: nothing said" "$ERR" ""
 # --- the leave-out: a script whose ddprank gives a verdict -------------------
-"$DDPGEN" --site tuolumne -N 2 -t 1:00:00 --ddprank "$stub/ddprank" \
+"$DDPGEN" --site tuolumne -N 2 -t 1:00:00 --hang-timeout 30 --ddprank "$stub/ddprank" \
     train.py >"$T/leave.sh" 2>"$T/gen.err"
 expect_eq "ddpgen (leave-out)" "$?" 0
 

@@ -21,7 +21,7 @@ emu_stubs lsf
 command -v python3 >/dev/null || skip "no python3"
 mv "$stub/ddprank" "$T/ddprank"
 
-check "ddpgen" "$DDPGEN" --site "$srcdir/profiles/lsf.conf" -N 2 -n 2 \
+check "ddpgen" "$DDPGEN" --site "$srcdir/profiles/lsf.conf" -N 2 -n 2 --hang-timeout 30 \
     --ddprank "$T/ddprank" train.py >"$T/job.sh"
 
 # run NAME VAR=VALUE...: the job, warned (URG, as bsub -wa asks) once

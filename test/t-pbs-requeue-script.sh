@@ -20,7 +20,7 @@ need_built ddpgen
 # The polaris profile without its modules and binding, which are not here.
 printf '%s\n' 'extends = "polaris"' 'description = "polaris, stubbed"' \
     'setup = {}' 'bind = none' >"$T/emu.conf"
-check "ddpgen" "$DDPGEN" --site "$T/emu.conf" -N 2 -n 1 \
+check "ddpgen" "$DDPGEN" --site "$T/emu.conf" -N 2 -n 1 --hang-timeout 30 \
     --ddprank "$stub/ddprank" train.py >"$T/job.sh"
 # The chunk of polaris's select statement, after its count.
 chunk=:ngpus=4:system=polaris:mpiprocs=1
@@ -137,7 +137,7 @@ chmod 0700 "$XDG_STATE_HOME" "$XDG_STATE_HOME/ddpgen"
 (umask 077 && printf 'emu h9 %s a stall\nemu bad+node %s a stall\n' \
     "$(($(date +%s) + 3600))" "$(($(date +%s) + 3600))" \
     >"$XDG_STATE_HOME/ddpgen/bad-nodes")
-check "ddpgen, bad nodes remembered" "$DDPGEN" --site "$T/emu.conf" -N 2 -n 1 \
+check "ddpgen, bad nodes remembered" "$DDPGEN" --site "$T/emu.conf" -N 2 -n 1 --hang-timeout 30 \
     --ddprank "$stub/ddprank" train.py >"$T/bad.sh" 2>"$T/bad.err"
 expect_has "bad: the note" "leaving out 2 nodes remembered as bad" \
     "$(cat "$T/bad.err")"
