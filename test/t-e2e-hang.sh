@@ -232,8 +232,10 @@ rerun links "$links_culprit" hang '[1-9][0-9]*'
 check "links: no summary naming $links_culprit" has links \
     "^ddprank: $links_culprit cannot reach node 0, node[0-9]+ \\(.*\\): ranks 2 and 3 have not beaten for [0-9]+ s"
 
-check "pre: the first run was not on node10 ($(cat "$T/pre/ran.0" 2>&1))" \
-    grep -q node10, "$T/pre/ran.0"
+# pre's first run ends at its preflight within a second or two, which
+# the harness, looking once a second, may not see RUNNING (it did not,
+# once, on a loaded machine): that it ran on node10 is the doctor's
+# failure there, which the summary below names.
 rerun pre node10 preflight 0
 check "pre: no summary naming node10" has pre \
     "^ddprank: node10 failed the preflight \\(iface: "
