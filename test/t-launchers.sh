@@ -57,7 +57,7 @@ for l in '{"torchrun"}' 'torchrun' '{"/opt/venv/bin/torchrun"}' \
 	gen old "launcher = $l" -N 2 train.py
 	check "launcher = $l: a torchrun node command" \
 	    grep -q -e '--rdzv static -- \\$' job.old
-	check "launcher = $l: no --launcher" ! grep -q -e '--launcher [a-z]* --' \
+	check "launcher = $l: no --launcher" ! grep -q -e 'exec .*--launcher ' \
 	    job.old
 done
 gen path 'launcher = {"/opt/venv/bin/torchrun"}' -N 2 -L torchrun train.py
@@ -71,7 +71,7 @@ check "srun: one task per process" grep -q \
 check "srun: #SBATCH --ntasks-per-node=2" grep -q \
     '^#SBATCH --ntasks-per-node=2$' job.srun
 check "srun: python3 runs the script" grep -q '^	python3 \\$' job.srun
-check "srun: doctor checks python3" grep -qE -e '--launcher python3( &)?$' job.srun
+check "srun: doctor checks python3" grep -qE -e '--launcher python3( --record)?( &)?$' job.srun
 gen srunpy 'launcher = {"srun", "/opt/venv/bin/python", "-u"}' -N 2 train.py
 check "srun: the words after srun are the program" \
     grep -q '^	/opt/venv/bin/python -u \\$' job.srunpy
