@@ -18,7 +18,9 @@
 #           that cannot reach node 0 (Slurm, on eth3, sees nothing)
 #   pre     nmn0 is down on the job's second node before it starts: the
 #           preflight fails there, the rerun leaves it out and finishes
-#   slow    steps of 3 s, which beat, under hang_timeout 5: untouched
+#   slow    steps of 3 s, which beat, under hang_timeout 12 (24 s of steps:
+#           a training that stopped beating would be caught; a loaded
+#           machine once made a 3 s step take more than a limit of 5)
 #   budget  max_failures = 1 and a hang in every run, at step 7 (the
 #           rerun resumes at step 5 and beats first: a rank that never
 #           beat is never judged), one rank a node: no node stands out,
@@ -101,7 +103,7 @@ gen hang "$(printf 'nproc_per_node = 2\nenv = {"DDPTEST_HANG=3:15"}')" \
 gen links 'nproc_per_node = 2' -N 2 --hang-timeout 10 -- $steps \
     --step-seconds 1
 gen pre 'nproc_per_node = 2' -N 2 -- $steps
-gen slow '' -N 1 --hang-timeout 5 -- --steps 4 --every 2 --step-seconds 3
+gen slow '' -N 1 --hang-timeout 12 -- --steps 8 --every 2 --step-seconds 3
 gen budget "$(printf 'max_failures = 1\nenv = {"DDPTEST_HANG=1:7", "DDPTEST_HANG_RUNS=all"}')" \
     -N 2 --hang-timeout 8 -- $steps
 }
