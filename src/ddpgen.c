@@ -561,12 +561,6 @@ dispatch_sites(const struct opts *o, const struct strlist *dirs,
 	return show_site(o->show_site, dirs);
 }
 
-static const char *
-env_get(const char *name)
-{
-	return getenv(name);
-}
-
 /* --list-bad-nodes: "NODE SITE until DATE: WHY", one line each. */
 static int
 list_bad(void)
@@ -577,7 +571,7 @@ list_bad(void)
 	char		 when[64], *cause;
 	size_t		 i;
 
-	if (badnodes_update(&b, (long long)time(NULL), NULL, NULL, env_get,
+	if (badnodes_update(&b, (long long)time(NULL), NULL, NULL, util_getenv,
 	    &cause) == -1)
 		die(XC_FAIL, "%s", cause);
 	for (i = 0; i < b.n; i++) {
@@ -606,7 +600,7 @@ forget_bad(char *const *nodes, size_t n)
 	char		*cause;
 
 	if (badnodes_update(&b, (long long)time(NULL), forget,
-	    n > 0 ? (void *)nodes : NULL, env_get, &cause) == -1)
+	    n > 0 ? (void *)nodes : NULL, util_getenv, &cause) == -1)
 		die(XC_FAIL, "%s", cause);
 	badnodes_free(&b);
 	return XC_OK;

@@ -35,12 +35,6 @@
 #define STACKS_PREFIX		"stacks."
 #define RECORD_PREFIX		"rec."
 
-static const char *
-env_get(const char *name)
-{
-	return getenv(name);
-}
-
 static double
 clock_of(clockid_t id)
 {
@@ -121,7 +115,7 @@ hangwatch_run_name(const struct nodes_env *env, int sched,
 	}
 	job.step = -1;
 	id = nodes_job_string(&job);
-	if (restart_read(&r, env_get, &why) == -1) {
+	if (restart_read(&r, util_getenv, &why) == -1) {
 		free(why);
 		r.count = 0;
 	}
@@ -136,7 +130,7 @@ hangwatch_jobdir(struct sdir *base, struct sdir *run, const char *basepath,
 {
 	sdir_init(run, geteuid());
 	if (state_open(base, basepath, basepath == NULL ? STATE_JOBS : NULL,
-	    env_get, "job directory base", cause) == -1)
+	    util_getenv, "job directory base", cause) == -1)
 		return -1;
 	if (sdir_open_run(run, base, name, "job directory", cause) == -1) {
 		sdir_close(base);

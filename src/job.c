@@ -554,12 +554,6 @@ job_profile(struct job_resolved *r, const struct job_opts *o, char **cause)
 	return job_check_env_values(o, p, cause);
 }
 
-static const char *
-job_getenv(const char *name)
-{
-	return getenv(name);
-}
-
 /* "NODE (until DATE: WHY)", for the note. */
 static void
 job_bad_item(struct buf *b, const struct badnode *e)
@@ -597,7 +591,7 @@ job_bad_nodes(struct job_resolved *r, const struct job_opts *o)
 	r->job.exclude = &r->exclude;
 	if (!leaves)
 		return;
-	if ((dir = state_path(job_getenv, &cause)) == NULL) {
+	if ((dir = state_path(util_getenv, &cause)) == NULL) {
 		free(cause);
 		return;
 	}
@@ -611,7 +605,7 @@ job_bad_nodes(struct job_resolved *r, const struct job_opts *o)
 	free(file);
 	buf_init(&b);
 	if (badnodes_update(&bad, (long long)time(NULL), NULL, NULL,
-	    job_getenv, &cause) == -1) {
+	    util_getenv, &cause) == -1) {
 		xasprintf(&r->note, "warning: the bad nodes are not left out: "
 		    "%s", cause);
 		free(cause);

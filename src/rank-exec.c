@@ -29,12 +29,6 @@
 #include "watch-run.h"
 #include "xmalloc.h"
 
-static const char *
-env_get(const char *name)
-{
-	return getenv(name);
-}
-
 /* What the training learns of the runs before it; the launcher starts
  * with the checkpoint signal ignored, so that the signal, sent to every
  * process of the step, stops the workers (which install a handler) and
@@ -45,7 +39,7 @@ restart_setenv(int *signo)
 	struct restart	 r;
 	char		 num[32], *cause;
 
-	if (restart_read(&r, env_get, &cause) == -1)
+	if (restart_read(&r, util_getenv, &cause) == -1)
 		return util_report_cause(FAULT_USAGE, cause);
 	snprintf(num, sizeof num, "%lld", r.count);
 	if (setenv("DDPGEN_RESTART_COUNT", num, 1) == -1 ||
@@ -212,7 +206,7 @@ exec_timeline(struct rank_exec *x, const struct rank *r)
 	t->sched = x->ro->sched;
 	t->hostfile = x->ro->hostfile;
 	t->dir = x->xo->method == EXCHANGE_DIR ? x->xo->dir : NULL;
-	t->job_start = timeline_job_start(env_get);
+	t->job_start = timeline_job_start(util_getenv);
 }
 
 /* The launcher's variables and command: torchrun's PET_*, a worker's
@@ -287,7 +281,7 @@ rank_exec_begin(struct rank_exec *x, struct rank_opts *ro)
 	char	*cause;
 
 	timeline_begin(&x->tl);
-	if (timeline_wait(env_get(TL_WAIT_ENV), &x->tlr.wait, &cause) == -1)
+	if (timeline_wait(util_getenv(TL_WAIT_ENV), &x->tlr.wait, &cause) == -1)
 		return util_report_cause(FAULT_USAGE, cause);
 	ro->mark = exec_mark;
 	ro->mark_arg = &x->tl;

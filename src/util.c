@@ -22,8 +22,8 @@ int util_warned;
 
 static int	util_writeall(int, const char *, size_t);
 
-static const char *
-getenv_plain(const char *name)
+const char *
+util_getenv(const char *name)
 {
 	return getenv(name);
 }
@@ -301,7 +301,7 @@ util_searchpath(struct strlist *dirs, const char *var, const char *sub,
 	char		*copy, *item, *rest, *p;
 
 	if (getenv_fn == NULL)
-		getenv_fn = getenv_plain;
+		getenv_fn = util_getenv;
 	if ((v = getenv_fn(var)) != NULL) {
 		rest = copy = xstrdup(v);
 		while ((item = strsep(&rest, ":")) != NULL)

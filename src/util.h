@@ -97,6 +97,10 @@ extern int util_warned;		/* util_vwarn has written a line */
  * stands in exedir (the build tree), that one instead of DATADIR's.
  * getenv_fn is the environment seam (NULL: getenv(3)); exedir may be
  * NULL. */
+/* getenv(3) as the environment seam's callback, where a module takes
+ * one (const char *(*getenv_fn)(const char *)). */
+const char *util_getenv(const char *name);
+
 void	 util_searchpath(struct strlist *dirs, const char *var,
 	    const char *sub, const char *(*getenv_fn)(const char *),
 	    const char *exedir);

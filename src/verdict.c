@@ -28,12 +28,6 @@
 
 const char *const verdict_kinds[] = { "none", "hang", "preflight" };
 
-static const char *
-env_get(const char *name)
-{
-	return getenv(name);
-}
-
 static int
 is_record(const char *name)
 {
@@ -141,7 +135,7 @@ remember(const struct hang_verdict *v, const struct verdict_opts *o,
 	r.o = o;
 	r.until = now + o->remember;
 	r.why = why;
-	if (badnodes_update(&b, now, add_culprits, &r, env_get,
+	if (badnodes_update(&b, now, add_culprits, &r, util_getenv,
 	    &cause) == -1) {
 		xasprintf(&s, "the bad nodes are not remembered: %s", cause);
 		strlist_addown(notes, s);
