@@ -31,7 +31,8 @@ on_exit 'for f in "$emu"/batch "$emu"/tasks "$emu"/jsm-tasks; do
 	[ -f "$f" ] && while read -r pg h; do kill -KILL -- "-$pg"; done <"$f"
 done 2>/dev/null'
 t0=$(date +%s)
-cluster_up 3 eth0
+# Four nodes: the leave case's continuation needs three without node3.
+cluster_up 4 eth0
 
 # resolved HOST: HOST's address in the cluster's hosts file.
 resolved() {
@@ -76,8 +77,25 @@ run() {
 	r_name=$1 r_job=$2
 	shift 2
 	# shellcheck disable=SC2086 # the environments: words
-	(cd "$work" && timeout 300 "$bin/lsf-run" "$r_job" "$work/$r_name.out" \
-	    "$work/$r_name.sh" "$@" -- $submit_env $extra_env)
+	dispatch "$r_name" "$r_job" "$work/$r_name.out" "$work/$r_name.sh" \
+	    "$@" -- $submit_env $extra_env
+}
+
+# run_next NAME: the continuation bsub last recorded, as run runs a job:
+# lsf-run next dispatches it on the first of the cluster's hosts, in
+# order, that it allows, with the environment it was submitted with, and
+# the execution host's HOME.
+run_next() {
+	# shellcheck disable=SC2046 # the hosts: words
+	dispatch "$1" next "$work/$1.out" $(seq -f 'node%g' 1 "$NNODES") -- \
+	    HOME="$T/home"
+}
+
+# dispatch NAME LSF-RUN-ARG...: lsf-run's job, its status in $RC.
+dispatch() {
+	r_name=$1
+	shift
+	(cd "$work" && timeout 300 "$bin/lsf-run" "$@")
 	RC=$?
 	check "$r_name: ended before the 300 s timeout" test "$RC" -ne 124 ||
 	    tail -n 30 "$work/$r_name.out"
@@ -104,11 +122,13 @@ for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
         sys.exit(0)' "$work/$1.out" 2>/dev/null
 }
 
-# expect_training NAME NODES PPN FIRST ORDER ARGV-FILE: the job trained
-# to the end, each rank once, in sync, with the arguments byte for byte,
-# FIRST's address as the master, node ranks in ORDER.
+# expect_training NAME NODES PPN FIRST ORDER ARGV-FILE [CHECK-ARG...]:
+# the job trained to the end, each rank once, in sync, with the
+# arguments byte for byte, FIRST's address as the master, node ranks in
+# ORDER, and what CHECK-ARGs (check_job.py's) ask.
 expect_training() {
 	e_name=$1 e_nodes=$2 e_ppn=$3 e_first=$4 e_order=$5 e_argv=$6
+	shift 6
 	expect_eq "$e_name: exit status" "$RC" 0
 	expect_eq "$e_name: DDPTEST lines in the job's output" \
 	    "$(grep -a -o 'DDPTEST {' "$work/$e_name.out" | wc -l)" \
@@ -124,7 +144,7 @@ expect_training() {
 	    --expect-env "PET_MASTER_PORT=$port" \
 	    --expect-env "PET_NNODES=$e_nodes" \
 	    --expect-unset DDPRANK_SECRET --expect-unset GLOO_SOCKET_IFNAME \
-	    "$work/$e_name.out" || tail -n 40 "$work/$e_name.out"
+	    "$@" "$work/$e_name.out" || tail -n 40 "$work/$e_name.out"
 	check "$e_name: an argument was run as a command" \
 	    test ! -e "$work/pwned"
 	expect_eq "$e_name: processes left" "$(leftovers)" ""
@@ -204,9 +224,13 @@ fi
 # blaunch never starts node3's task: node2's findings reached node 0, so
 # the doctor blames node3, ddprank verdict reads it, and the job submits
 # its continuation (bsub < FILE) with -R "select[hname!=node3]" and the
-# failure counted in its external status.
+# failure counted in its external status. Once the job has ended, LSF
+# dispatches the continuation on three hosts that select[] allows, which
+# the stand-in takes in the cluster's order; it trains there, from the
+# count and last stop its status carries.
 emu_conf node3
 jobid=$((jobid + 1))
+t3a=$(date +%s) t3b=$t3a
 if gen leave --site lsf -N 3 -n 1 -t 10 "$work/train.py"; then
 	run leave "$jobid" node1:1 node2:1 node3:1
 	expect_eq "leave: exit status" "$RC" 0
@@ -226,9 +250,29 @@ select[hname!=node3]"
 	    "bstatus -d ddpgen restart=1 limits=0 last=preflight fails=1 9999" \
 	    "$emu/log"
 	expect_eq "leave: processes left" "$(leftovers)" ""
+	t3b=$(date +%s)
+	run_next leave-cont
+	check "leave-cont: placed without node3" grep -qx \
+	    "dispatch 9999 on node1 node2 node4" "$emu/log" ||
+	    grep '^dispatch' "$emu/log"
+	check "leave-cont: read its own status" grep -qx "bstatus 9999" \
+	    "$emu/log"
+	expect_training leave-cont 3 1 node1 "node1 node2 node4" \
+	    "$T/argv.none" --expect-env DDPGEN_RESTART_COUNT=1 \
+	    --expect-env DDPGEN_LAST_STOP=preflight
+	check "leave-cont: nothing more submitted" \
+	    test "$(grep -c '^bsub ' "$emu/log")" -eq 1
 else
 	fail "ddpgen leave: $(cat "$T/leave.gen.err")"
 fi
+# The selection the stand-in makes: every name of select[hname!=A &&
+# hname!=B] is kept out; a job the hosts left cannot hold pends.
+expect_eq "lsf-run pick: two names left out" \
+    "$("$bin/lsf-run" pick "$work/leave.sh" "node1 node2 node3 node4 node5" \
+    -R 'select[hname!=node3 && hname!=node1]' 2>&1)" "node2 node4 node5"
+check "lsf-run pick: pending without enough hosts" \
+    ! "$bin/lsf-run" pick "$work/leave.sh" "node1 node2 node3" \
+    -R 'select[hname!=node3]' 2>/dev/null
 
 # --- a node that dies --------------------------------------------------------------
 # train.py exits 3 on node rank 1 once the process group is up: the job
@@ -381,6 +425,7 @@ expect_eq "requeue-torchrun: processes left" "$(leftovers)" ""
 t7=$(date +%s)
 
 echo "cluster up in $((t1 - t0)) s; blaunch 2x2 $((t2 - t1)) s; jsrun 2x2" \
-    "$((t3 - t2)) s; never $((t4 - t3)) s; dies $((t5 - t4)) s;" \
+    "$((t3 - t2)) s; never $((t3a - t3)) s; leave $((t3b - t3a)) s;" \
+    "leave-cont $((t4 - t3b)) s; dies $((t5 - t4)) s;" \
     "requeue $((t6 - t5)) s; requeue-torchrun $((t7 - t6)) s"
 finish

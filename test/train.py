@@ -62,6 +62,9 @@ ENV_KEYS = ("MASTER_PORT", "LOCAL_WORLD_SIZE", "GLOO_SOCKET_IFNAME",
             "SLURM_JOB_NAME", "SLURM_JOB_NODELIST", "PET_NNODES",
             "PET_NODE_RANK", "PET_MASTER_ADDR", "PET_MASTER_PORT",
             "PET_RDZV_BACKEND", "PET_RDZV_ENDPOINT", "PET_RDZV_ID",
+            # The restart count and last stop ddprank exec gives the
+            # training (a continuation's, t-lsf-emulate.sh).
+            "DDPGEN_RESTART_COUNT", "DDPGEN_LAST_STOP",
             # What the job script sets for the training: threads, and a
             # variable of the test's own (t-e2e-field.sh).
             "OMP_NUM_THREADS", "DDPTEST_VAR",
