@@ -5,14 +5,21 @@
 # batch shell on the job's first host with LSF's variables, blaunch and
 # jsrun starting one task per node on the namespace nodes of a
 # test/cluster cluster (interface eth0; its Slurm daemons stay idle),
-# bkill -s, bstatus and brequeue. Cases: a real 2-node x 2-process
-# training with blaunch and hostile arguments, checked as t-e2e-slurm.sh
-# checks its jobs; the same on IBM CSM with jsrun, the batch shell on a
-# launch node; a node whose task never starts; the same with three
-# nodes, where the doctor blames it and the job submits its continuation
-# without it (bsub's arguments byte for byte); a node that dies; the
-# warning before the run limit (bsub -wa/-wt), the requeue, the count it
-# carries, max_requeues, and a training that fails after the warning.
+# bkill -s, bstatus, brequeue, and bsub, whose job lsf-run next
+# dispatches on the cluster's hosts its resource requirements allow.
+# Cases: a real 2-node x 2-process training with blaunch and hostile
+# arguments, checked as t-e2e-slurm.sh checks its jobs; the same on IBM
+# CSM with jsrun, the batch shell on a launch node; a node whose task
+# never starts; the same with three nodes, where the doctor blames it
+# and the job submits its continuation without it (bsub's arguments
+# byte for byte), and that continuation, dispatched on three of the
+# four hosts without it, trains there with the restart count and last
+# stop it carries; a rank that hangs inside a collective (t-e2e-hang.sh's
+# hang case), which the verdict names with its node, every rank's stacks
+# in the output, and the continuation without its node, which resumes
+# from the checkpoint and finishes; a node that dies; the warning before
+# the run limit (bsub -wa/-wt), the requeue, the count it carries,
+# max_requeues, and a training that fails after the warning.
 
 mkdir -p "${BUILDDIR:-$(dirname "$0")/..}/test/tmp"
 . "$(dirname "$0")/lib.sh"
@@ -274,6 +281,62 @@ check "lsf-run pick: pending without enough hosts" \
     ! "$bin/lsf-run" pick "$work/leave.sh" "node1 node2 node3" \
     -R 'select[hname!=node3]' 2>/dev/null
 
+# --- a stall: the rerun without its node (ddpgen(1), HANGS AND BAD NODES) -----------
+# t-e2e-hang.sh's hang case under LSF: test/e2e/hang_train.py's rank 3,
+# on node2, hangs inside a collective at step 12 of the first run (no
+# preflight, which the leave case tries, to keep it short). Its
+# watcher sees it stop beating for 10 s, prints every rank's stacks and
+# ends the training; ddprank verdict names rank 3 on node2, and the job
+# submits its continuation with -R "select[hname!=node2]", which LSF
+# dispatches on node1 and node3, and which resumes from the checkpoint
+# and finishes.
+emu_conf
+jobid=$((jobid + 1))
+t4a=$(date +%s) t4b=$t4a
+if gen stall --site lsf -N 2 -n 2 -t 10 --hang-timeout 10 --no-preflight \
+    -e DDPTEST_HANG=3:12 "$srcdir/test/e2e/hang_train.py" \
+    --checkpoint "$work/stall.pt" --steps 20 --every 5 --step-seconds 0.25
+then
+	run stall "$jobid" node1:1 node2:1
+	expect_eq "stall: exit status" "$RC" 0
+	check "stall: the verdict names rank 3 on node2" grep -Eq \
+	    '^ddprank: rank 3 on node2 has not beaten for [0-9]+ s; it is in all_reduce \(hang_train\.py:[0-9]+\)' \
+	    "$work/stall.out" || tail -n 30 "$work/stall.out"
+	for r in 0 1 2 3; do
+		check "stall: rank $r's stacks, labelled" grep -Eq \
+		    "^ddprank: node$((r / 2 + 1)): rank $r:   File \".*\", line [0-9]+ in " \
+		    "$work/stall.out"
+	done
+	check "stall: rank 3's stack in its collective" grep -Eq \
+	    '^ddprank: node2: rank 3:   File ".*hang_train\.py", line [0-9]+ in hanging_batch' \
+	    "$work/stall.out"
+	check "stall: says it reran" grep -q \
+	    '^ddpgen job: the training stalled on node2; continuation job 9999 submitted without node2 (failure 1 of at most 3)$' \
+	    "$work/stall.out" || tail -n 20 "$work/stall.out"
+	expect_eq "stall: bsub's arguments" \
+	    "$(tr '\0' '\n' 2>/dev/null <"$emu/bsub.args")" "-w
+ended($jobid)
+-R
+select[hname!=node2]"
+	check "stall: the count in the continuation's status" grep -qx \
+	    "bstatus -d ddpgen restart=1 limits=0 last=hang fails=1 9999" \
+	    "$emu/log"
+	expect_eq "stall: processes left" "$(leftovers)" ""
+	t4b=$(date +%s)
+	run_next stall-cont
+	expect_eq "stall-cont: exit status" "$RC" 0
+	check "stall-cont: placed without node2" grep -qx \
+	    "dispatch 9999 on node1 node3" "$emu/log"
+	check "stall-cont: resumed after the stall" grep -Eq \
+	    '^train_resumable: restart 1, last stop hang, resuming at step [1-9][0-9]* of 20$' \
+	    "$work/stall-cont.out" || tail -n 20 "$work/stall-cont.out"
+	check "stall-cont: finished" grep -q '^train_resumable: done at step 20$' \
+	    "$work/stall-cont.out"
+	expect_eq "stall-cont: processes left" "$(leftovers)" ""
+else
+	fail "ddpgen stall: $(cat "$T/stall.gen.err")"
+fi
+
 # --- a node that dies --------------------------------------------------------------
 # train.py exits 3 on node rank 1 once the process group is up: the job
 # ends at once, and LSF ends what is left of it.
@@ -426,6 +489,7 @@ t7=$(date +%s)
 
 echo "cluster up in $((t1 - t0)) s; blaunch 2x2 $((t2 - t1)) s; jsrun 2x2" \
     "$((t3 - t2)) s; never $((t3a - t3)) s; leave $((t3b - t3a)) s;" \
-    "leave-cont $((t4 - t3b)) s; dies $((t5 - t4)) s;" \
+    "leave-cont $((t4a - t3b)) s; stall $((t4b - t4a)) s;" \
+    "stall-cont $((t4 - t4b)) s; dies $((t5 - t4)) s;" \
     "requeue $((t6 - t5)) s; requeue-torchrun $((t7 - t6)) s"
 finish
