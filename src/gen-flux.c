@@ -64,7 +64,7 @@ flux_exclusion(struct tmpl_vars *v, const struct job *job)
 	char	*list, *req = NULL;
 	size_t	 n;
 
-	list = gen_exclusion(job, "", ",", &n);
+	list = gen_exclusion(job, "", "", ",", &n);
 	if (n > 0)
 		xasprintf(&req, "-host:%s", list);
 	tmpl_set(v, "flux_exclude", req != NULL ? req : "");

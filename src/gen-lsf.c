@@ -31,16 +31,20 @@ static const struct tmpl_filter lsf_filters[] = {
 
 /* The nodes to leave out as a resource requirement of bsub -R, whose
  * select string takes a host's name as hname (IBM Spectrum LSF 10.1,
- * "Selection string"): select[hname!=A && hname!=B]. */
+ * "Selection string"), the name in single quotes, which bsub's -R page
+ * asks of a hyphen (select[hname!='host06-x12']), the whole in double
+ * quotes: "select[hname!='a' && hname!='b-1']". The #BSUB line takes it
+ * as it is: its names are host names (gen_exclusion), which hold
+ * nothing quote_bsub refuses but the quotes written here. */
 static void
 lsf_exclusion(struct tmpl_vars *v, const struct job *job)
 {
 	char	*list, *sel = NULL;
 	size_t	 n;
 
-	list = gen_exclusion(job, "hname!=", " && ", &n);
+	list = gen_exclusion(job, "hname!='", "'", " && ", &n);
 	if (n > 0)
-		xasprintf(&sel, "select[%s]", list);
+		xasprintf(&sel, "\"select[%s]\"", list);
 	tmpl_set(v, "lsf_exclude", sel != NULL ? sel : "");
 	free(sel);
 	free(list);

@@ -48,7 +48,7 @@ pbs_exclusion(struct tmpl_vars *v, const struct job *job)
 	char	*list;
 	size_t	 n;
 
-	list = gen_exclusion(job, "", ",", &n);
+	list = gen_exclusion(job, "", "", ",", &n);
 	tmpl_set(v, "pbs_exclude", list);
 	tmpl_set_int(v, "pbs_chunks", (long long)(job->nodes + n));
 	free(list);

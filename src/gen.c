@@ -146,8 +146,8 @@ gen_host_name(const char *s)
 }
 
 char *
-gen_exclusion(const struct job *job, const char *each, const char *sep,
-    size_t *n)
+gen_exclusion(const struct job *job, const char *pre, const char *post,
+    const char *sep, size_t *n)
 {
 	struct buf	 b;
 	size_t		 i;
@@ -157,8 +157,8 @@ gen_exclusion(const struct job *job, const char *each, const char *sep,
 	for (i = 0; job->exclude != NULL && i < job->exclude->n; i++) {
 		if (!gen_host_name(job->exclude->v[i]))
 			continue;
-		buf_addf(&b, "%s%s%s", (*n)++ > 0 ? sep : "", each,
-		    job->exclude->v[i]);
+		buf_addf(&b, "%s%s%s%s", (*n)++ > 0 ? sep : "", pre,
+		    job->exclude->v[i], post);
 	}
 	return b.s;
 }

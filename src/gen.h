@@ -147,12 +147,12 @@ int		 gen_honours(enum sched_id s, const char *key);
 char		*gen_keys_text(enum sched_id s);
 
 /* The nodes the job leaves out (job->exclude, the bad nodes
- * remembered) that are host names, each after each, sep between them,
- * for a scheduler's exclusion; *n gets their count. A name of other
- * characters is left out of it: no scheduler's syntax could hold it.
- * Caller frees. */
-char		*gen_exclusion(const struct job *job, const char *each,
-		    const char *sep, size_t *n);
+ * remembered) that are host names, each between pre and post, sep
+ * between them, for a scheduler's exclusion; *n gets their count. A
+ * name of other characters is left out of it: no scheduler's syntax
+ * could hold it. Caller frees. */
+char		*gen_exclusion(const struct job *job, const char *pre,
+		    const char *post, const char *sep, size_t *n);
 
 /* "A and B" of the titles of the schedulers whose jobs take variables
  * from the submitting shell (GEN_ENV_PASS). Caller frees. */

@@ -230,7 +230,7 @@ fi
 # --- the rerun without a bad node (ddpgen(1), HANGS AND BAD NODES) ------------------
 # blaunch never starts node3's task: node2's findings reached node 0, so
 # the doctor blames node3, ddprank verdict reads it, and the job submits
-# its continuation (bsub < FILE) with -R "select[hname!=node3]" and the
+# its continuation (bsub < FILE) with -R "select[hname!='node3']" and the
 # failure counted in its external status. Once the job has ended, LSF
 # dispatches the continuation on three hosts that select[] allows, which
 # the stand-in takes in the cluster's order; it trains there, from the
@@ -250,7 +250,7 @@ if gen leave --site lsf -N 3 -n 1 -t 10 "$work/train.py"; then
 	    "$(tr '\0' '\n' 2>/dev/null <"$emu/bsub.args")" "-w
 ended($jobid)
 -R
-select[hname!=node3]"
+select[hname!='node3']"
 	check "leave: bsub read the script" cmp "$work/leave.sh" "$emu/bsub.in"
 	expect_eq "leave: the exclusion crosses" "$(cat "$emu/bsub.env")" node3
 	check "leave: the count in the continuation's status" grep -qx \
@@ -272,11 +272,12 @@ select[hname!=node3]"
 else
 	fail "ddpgen leave: $(cat "$T/leave.gen.err")"
 fi
-# The selection the stand-in makes: every name of select[hname!=A &&
-# hname!=B] is kept out; a job the hosts left cannot hold pends.
+# The selection the stand-in makes: every name of select[hname!='A' &&
+# hname!=B] is kept out, quoted or not; a job the hosts left cannot
+# hold pends.
 expect_eq "lsf-run pick: two names left out" \
     "$("$bin/lsf-run" pick "$work/leave.sh" "node1 node2 node3 node4 node5" \
-    -R 'select[hname!=node3 && hname!=node1]' 2>&1)" "node2 node4 node5"
+    -R "select[hname!='node3' && hname!=node1]" 2>&1)" "node2 node4 node5"
 check "lsf-run pick: pending without enough hosts" \
     ! "$bin/lsf-run" pick "$work/leave.sh" "node1 node2 node3" \
     -R 'select[hname!=node3]' 2>/dev/null
@@ -287,7 +288,7 @@ check "lsf-run pick: pending without enough hosts" \
 # preflight, which the leave case tries, to keep it short). Its
 # watcher sees it stop beating for 10 s, prints every rank's stacks and
 # ends the training; ddprank verdict names rank 3 on node2, and the job
-# submits its continuation with -R "select[hname!=node2]", which LSF
+# submits its continuation with -R "select[hname!='node2']", which LSF
 # dispatches on node1 and node3, and which resumes from the checkpoint
 # and finishes.
 emu_conf
@@ -317,7 +318,7 @@ then
 	    "$(tr '\0' '\n' 2>/dev/null <"$emu/bsub.args")" "-w
 ended($jobid)
 -R
-select[hname!=node2]"
+select[hname!='node2']"
 	check "stall: the count in the continuation's status" grep -qx \
 	    "bstatus -d ddpgen restart=1 limits=0 last=hang fails=1 9999" \
 	    "$emu/log"

@@ -141,7 +141,7 @@ expect_lacks "pre: no requeue" "brequeue" "$LOG"
 expect_eq "pre: bsub's arguments" "$ARGS" "-w
 ended(7)
 -R
-select[hname!=h2]"
+select[hname!='h2']"
 check "pre: bsub read the script" cmp "$T/job.sh" "$T/pre/bsub.in"
 expect_eq "pre: its environment" "$(cat "$T/pre/bsub.env")" \
     "exclude=h2 secret="
@@ -158,7 +158,7 @@ expect_has "hang: the last stop reached the training" "exec base=1 last=prefligh
 expect_eq "hang: bsub's arguments" "$ARGS" "-w
 ended(7)
 -R
-select[hname!=h2 && hname!=h1]"
+select[hname!='h2' && hname!='h1']"
 expect_has "hang: the counts" "bstatus -d ddpgen restart=2 limits=0 last=hang fails=2 99" "$LOG"
 
 # --- max_failures (3) reruns already: exit 125, nothing submitted ----------
@@ -191,7 +191,7 @@ expect_eq "hostile: status" "$RC" 0
 expect_eq "hostile: bsub's arguments" "$ARGS" "-w
 ended(7)
 -R
-select[hname!=h1]"
+select[hname!='h1']"
 expect_eq "hostile: its environment" "$(cat "$T/hostile/bsub.env")" \
     "exclude=h1 secret="
 expect_has "hostile: said" "ddpgen job: not left out: h3\]\|\|true is not a host name" "$ERR"
@@ -200,9 +200,10 @@ check "hostile: nothing ran" test ! -e "$T/hostile/pwned" -a \
     ! -e "$T/hostile/pwned4"
 
 # --- the nodes remembered as bad: the next script leaves them out ---------
+# h-9's hyphen is why LSF's select takes each name in single quotes.
 mkdir -p "$XDG_STATE_HOME/ddpgen"
 chmod 0700 "$XDG_STATE_HOME" "$XDG_STATE_HOME/ddpgen"
-(umask 077 && printf 'lsf h9 %s a stall\nlsf bad]node %s a stall\n' \
+(umask 077 && printf 'lsf h-9 %s a stall\nlsf bad]node %s a stall\n' \
     "$(($(date +%s) + 3600))" "$(($(date +%s) + 3600))" \
     >"$XDG_STATE_HOME/ddpgen/bad-nodes")
 check "ddpgen, bad nodes remembered" "$DDPGEN" --site \
@@ -210,11 +211,11 @@ check "ddpgen, bad nodes remembered" "$DDPGEN" --site \
     >"$T/bad.sh" 2>"$T/bad.err"
 expect_has "bad: the note" "leaving out 2 nodes remembered as bad" \
     "$(cat "$T/bad.err")"
-expect_has "bad: the directive" '#BSUB -R "select[hname!=h9]"' \
+expect_has "bad: the directive" "#BSUB -R \"select[hname!='h-9']\"" \
     "$(cat "$T/bad.sh")"
 run_now bad "$T/bad.sh" STUB_DOCTOR_RC=8 STUB_VERDICT="preflight h2"
 expect_eq "bad: bsub's arguments" "$ARGS" "-w
 ended(7)
 -R
-select[hname!=h9 && hname!=h2]"
+select[hname!='h-9' && hname!='h2']"
 finish

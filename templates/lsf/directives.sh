@@ -18,7 +18,7 @@
 {{/gpus_per_node}}
 {{/lsf_jsrun}}
 {{?lsf_exclude}}
-#BSUB -R {{lsf_exclude|bsub|raw}}
+#BSUB -R {{lsf_exclude|raw}}
 {{/lsf_exclude}}
 {{?time}}
 #BSUB -W {{time}}

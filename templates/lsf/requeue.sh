@@ -82,15 +82,16 @@ ddpgen_carry_on() {
 # ddpgen_resubmit FAILS EXCLUDE: the rerun is a continuation, a job of its
 # own, since a requeued job keeps its resource requirement: this script
 # as bsub reads it (bsub < FILE), started once this job has ended (-w),
-# without the nodes in EXCLUDE (-R "select[hname!=A && hname!=B]", IBM
-# Spectrum LSF 10.1, "Selection string"), which also cross in
+# without the nodes in EXCLUDE (-R "select[hname!='A' && hname!='B']",
+# IBM Spectrum LSF 10.1, "Selection string"; a name in single quotes, as
+# bsub's -R page asks of a hyphen), which also cross in
 # DDPGEN_EXCLUDE (bsub passes the submitting environment on). The counts
 # go into its external status (bstatus -d), as a requeue's do; it makes
 # its own secret. Prints its job id.
 ddpgen_resubmit() {
-	local fails=$1 excl=$2 out id sel=() and=' && hname!='
+	local fails=$1 excl=$2 out id sel=() and="' && hname!='"
 	# Quoted: bash 5.2 reads an unquoted & of the replacement as the match.
-	[ -z "$excl" ] || sel=(-R "select[hname!=${excl//,/"$and"}]")
+	[ -z "$excl" ] || sel=(-R "select[hname!='${excl//,/"$and"}']")
 	out=$(unset DDPRANK_SECRET MASTER_ADDR
 	    DDPGEN_EXCLUDE=$excl exec bsub -w "ended($ddpgen_id)" "${sel[@]}" <"$0") ||
 	    return 1
