@@ -92,9 +92,10 @@ submitter_env() {
 	    >"$s_file"
 }
 
-# batch NAME LIMIT ENVFILE [ID]: runs $T/NAME.sh as batch job ID (F58;
-# default from NAME) from $T/work, for at most LIMIT seconds; RC its
-# status, OUT its output file.
+# batch NAME LIMIT ENVFILE [ID [ARGS]]: runs $T/NAME.sh as batch job ID
+# (F58; default from NAME) from $T/work, for at most LIMIT seconds, with
+# the options of flux batch the stand-in recorded in ARGS; RC its status,
+# OUT its output file.
 batch() {
 	b_name=$1
 	FLUXEMU_DIR=$T/emu-$b_name
@@ -104,7 +105,7 @@ batch() {
 	export FLUXEMU_DIR FLUXEMU_BATCH_ID
 	b_t0=$(date +%s)
 	OUT=$(cd "$T/work" && timeout "$2" python3 "$T/bin/flux" \
-	    --emulate-batch "$3" "$T/$b_name.sh")
+	    --emulate-batch "$3" "$T/$b_name.sh" ${5:+"$5"})
 	RC=$?
 	SECS=$(($(date +%s) - b_t0))
 	OUT=$T/work/$OUT
@@ -251,7 +252,8 @@ print("DDPRANK_SECRET" in env)' "$T/emu-cont/submitted/$cont/env" >"$T/cont.env"
 expect_eq "cont: its state" "$(cat "$T/cont.env" | tr '\n' ' ')" \
     "DDPGEN_CONTINUED 1 DDPGEN_RESTART_BASE 1 DDPGEN_LIMITS 1 False "
 cp "$T/emu-cont/submitted/$cont/script" "$T/cont2.sh"
-batch cont2 300 "$T/emu-cont/submitted/$cont/env" "$cont"
+batch cont2 300 "$T/emu-cont/submitted/$cont/env" "$cont" \
+    "$T/emu-cont/submitted/$cont/args"
 expect_eq "cont2: exit status" "$RC" 0
 check "cont2: resumed as restart 1 after the time limit" \
     grep -q '^0: train_resumable: restart 1, last stop time-limit, resuming at step [1-9]' "$OUT" ||
