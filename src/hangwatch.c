@@ -113,7 +113,10 @@ hangwatch_run_name(const struct nodes_env *env, int sched,
 		util_fail(cause, "no job id in the environment");
 		return NULL;
 	}
+	/* The batch job's, which its script and every run of it share: not
+	 * a Slurm step's, nor a flux run's (port_id: FLUX_ENCLOSING_ID). */
 	job.step = -1;
+	job.id = job.port_id;
 	id = nodes_job_string(&job);
 	if (restart_read(&r, util_getenv, &why) == -1) {
 		free(why);

@@ -69,10 +69,10 @@ struct hangwatch {
 	int		 recorded;
 };
 
-/* The job directory's name for this run: the job id (with its array
- * task; not the step, which differs between the preflight's, the
- * training's and the batch shell) and the restart count. NULL + *cause
- * without a job id. */
+/* The job directory's name for this run: the batch job's id (with its
+ * array task; not the step, nor Flux's run, which differ between the
+ * preflight's, the training's and the batch shell) and the restart
+ * count. NULL + *cause without a job id. */
 char	*hangwatch_run_name(const struct nodes_env *, int sched,
 	    const char *hostfile, char **cause);
 

@@ -653,6 +653,10 @@ nodes_jobvar(struct nodes_job *job, const struct nodes_env *env,
 	return nodes_jobnum(job, env, var, s->job_prefix, cause);
 }
 
+/* Where port_job_var is set but job_var is not, the job is port_job_var's:
+ * Flux's batch script, its instance's initial program, has
+ * FLUX_ENCLOSING_ID, the batch job's id, but no FLUX_JOB_ID, which the
+ * broker unsets (flux-environment(7)). */
 static int
 nodes_jobid(struct nodes_job *job, const struct nodes_env *env,
     const struct sched *s, char **cause)
@@ -662,28 +666,38 @@ nodes_jobid(struct nodes_job *job, const struct nodes_env *env,
 	if (nodes_jobvar(job, env, s, s->job_var, cause) == -1)
 		return -1;
 	job->port_id = job->id;
-	if (!job->set || s->port_job_var == NULL)
+	if (s->port_job_var == NULL)
 		return 0;
 	memset(&port, 0, sizeof port);
 	if (nodes_jobvar(&port, env, s, s->port_job_var, cause) == -1)
 		return -1;
-	if (port.set)
-		job->port_id = port.id;
+	if (!port.set)
+		return 0;
+	if (!job->set) {
+		job->set = 1;
+		job->id = port.id;
+		job->var = port.var;
+	}
+	job->port_id = port.id;
 	return 0;
 }
 
-/* The first scheduler, in table order, whose job id variable is set;
- * SCHED_AUTO when none is. */
+/* The first scheduler, in table order, whose job id variable, or port
+ * job id variable (Flux's batch script), is set; SCHED_AUTO when none
+ * is. */
 static enum sched_id
 nodes_job_detect(const struct nodes_env *env)
 {
-	const char	*var;
-	int		 i;
+	const struct sched	*s;
+	int			 i;
 
-	for (i = 0; i < SCHED_COUNT; i++)
-		if ((var = sched_get(i)->job_var) != NULL &&
-		    nodes_var(env, var) != NULL)
+	for (i = 0; i < SCHED_COUNT; i++) {
+		s = sched_get(i);
+		if ((s->job_var != NULL && nodes_var(env, s->job_var) != NULL) ||
+		    (s->port_job_var != NULL &&
+		    nodes_var(env, s->port_job_var) != NULL))
 			return (enum sched_id)i;
+	}
 	return SCHED_AUTO;
 }
 

@@ -96,10 +96,12 @@ struct sched {
 	const char	*job_var;
 	int		 job_prefix;
 	int		 job_f58;	/* Flux's F58 form, or decimal */
-	/* The id the automatic port derives from, where set, instead of
-	 * job_var's: one that every run of a batch job sees alike, where
-	 * job_var names each run (Flux's FLUX_ENCLOSING_ID: the doctor's
-	 * run and the training's are two jobs of the batch job). */
+	/* The id the automatic port and the job directory derive from,
+	 * where set, instead of job_var's: one that every run of a batch
+	 * job, and its script, see alike, where job_var names each run
+	 * (Flux's FLUX_ENCLOSING_ID: the doctor's run and the training's
+	 * are two jobs of the batch job, and its script has no
+	 * FLUX_JOB_ID). */
 	const char	*port_job_var;
 	const char *const *task_vars;
 	const char *const *step_vars;

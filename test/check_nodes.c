@@ -559,6 +559,18 @@ START_TEST(test_job_port_id)
 	ck_assert(doc.port_id == 12);
 	expect_job_error(ENV("FLUX_JOB_ID=f21", "FLUX_ENCLOSING_ID=fO"),
 	    SCHED_FLUX, "FLUX_ENCLOSING_ID is not a Flux job id: 'fO'");
+	/* The batch script, which has no FLUX_JOB_ID (the broker unsets
+	 * it), is the batch job: ddprank verdict there finds the records
+	 * its runs' watchers wrote under that id. */
+	expect_job(ENV("FLUX_ENCLOSING_ID=f2"), SCHED_FLUX, "1",
+	    "FLUX_ENCLOSING_ID");
+	expect_job(ENV("FLUX_ENCLOSING_ID=f2"), SCHED_AUTO, "1",
+	    "FLUX_ENCLOSING_ID");
+	env = t_env(ENV("FLUX_ENCLOSING_ID=f2"));
+	ck_assert_int_eq(nodes_job(&doc, &env, SCHED_FLUX, &cause), 0);
+	ck_assert(doc.id == 1 && doc.port_id == 1);
+	expect_job_error(ENV("FLUX_ENCLOSING_ID=fO"), SCHED_FLUX,
+	    "FLUX_ENCLOSING_ID is not a Flux job id: 'fO'");
 }
 END_TEST
 

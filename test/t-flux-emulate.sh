@@ -23,8 +23,17 @@
 #          instance (flux --parent batch --dependency=afterany:ID), and
 #          the continuation resumes with DDPGEN_RESTART_COUNT=1 and
 #          DDPGEN_LAST_STOP=time-limit
+#   hang   --hang-timeout: rank 3, on node2, hangs forever inside a
+#          collective (test/e2e/hang_train.py, as t-e2e-hang.sh has it):
+#          the job ends soon after, names node2 and the rank, shows
+#          every rank's stacks and submits its continuation with
+#          --requires=-host:node2, which the stand-in honours: the
+#          continuation runs on the first two nodes of three that the
+#          constraint allows, resumes with DDPGEN_LAST_STOP=hang and
+#          finishes
 # Flux's timer for the warning is the harness's: it triggers the signal
-# once the training runs.
+# once the training runs. The cluster has three nodes; all but hang's
+# continuation run on node1 and node2.
 
 mkdir -p "${BUILDDIR:-$(dirname "$0")/..}/test/tmp"
 . "$(dirname "$0")/lib.sh"
@@ -38,7 +47,7 @@ need_torchrun
 
 # --- the nodes -------------------------------------------------------------------
 t0=$(date +%s)
-cluster_up 2 eth0
+cluster_up 3 eth0
 addr1=$("$cluster" addr node1 eth0)
 
 # Flux's stand-in (emu_setup put it in $T/bin) is "flux" on the
@@ -92,9 +101,10 @@ submitter_env() {
 	    >"$s_file"
 }
 
-# batch NAME LIMIT ENVFILE [ID]: runs $T/NAME.sh as batch job ID (F58;
-# default from NAME) from $T/work, for at most LIMIT seconds; RC its
-# status, OUT its output file.
+# batch NAME LIMIT ENVFILE [ID [ARGS]]: runs $T/NAME.sh as batch job ID
+# (F58; default from NAME) from $T/work, for at most LIMIT seconds, with
+# the options of flux batch the stand-in recorded in ARGS; RC its status,
+# OUT its output file.
 batch() {
 	b_name=$1
 	FLUXEMU_DIR=$T/emu-$b_name
@@ -104,7 +114,7 @@ batch() {
 	export FLUXEMU_DIR FLUXEMU_BATCH_ID
 	b_t0=$(date +%s)
 	OUT=$(cd "$T/work" && timeout "$2" python3 "$T/bin/flux" \
-	    --emulate-batch "$3" "$T/$b_name.sh")
+	    --emulate-batch "$3" "$T/$b_name.sh" ${5:+"$5"})
 	RC=$?
 	SECS=$(($(date +%s) - b_t0))
 	OUT=$T/work/$OUT
@@ -251,12 +261,82 @@ print("DDPRANK_SECRET" in env)' "$T/emu-cont/submitted/$cont/env" >"$T/cont.env"
 expect_eq "cont: its state" "$(cat "$T/cont.env" | tr '\n' ' ')" \
     "DDPGEN_CONTINUED 1 DDPGEN_RESTART_BASE 1 DDPGEN_LIMITS 1 False "
 cp "$T/emu-cont/submitted/$cont/script" "$T/cont2.sh"
-batch cont2 300 "$T/emu-cont/submitted/$cont/env" "$cont"
+batch cont2 300 "$T/emu-cont/submitted/$cont/env" "$cont" \
+    "$T/emu-cont/submitted/$cont/args"
 expect_eq "cont2: exit status" "$RC" 0
 check "cont2: resumed as restart 1 after the time limit" \
     grep -q '^0: train_resumable: restart 1, last stop time-limit, resuming at step [1-9]' "$OUT" ||
     emu_show "$OUT"
 check "cont2: finished" test -s "$T/work/cont.result"
+
+# --- a rank hangs: the continuation leaves its node out ---------------------------
+# Rank 3 (node2's second) hangs at step 12 of the first run; the other
+# ranks wait for it in the training's all_reduce. ddprank exec's watcher
+# on each node sees the heartbeats stop, the job's verdict blames node2,
+# and the continuation asks Flux for nodes without it. The stand-in
+# gives each batch job the first nodes of the pool its --requires allow.
+gen hang -N 2 -t 10 --hang-timeout 10 "$srcdir/test/e2e/hang_train.py" \
+    --checkpoint "$T/work/hang.pt" --result "$T/work/hang.result" \
+    --steps 24 --every 5 --step-seconds 0.25
+submitter_env "$T/hang-env.json" DDPTEST_HANG=3:12
+FLUXEMU_POOL="node1 node2 node3"
+export FLUXEMU_POOL
+batch hang 300 "$T/hang-env.json"
+hang_end=$(date +%s)
+expect_eq "hang: exit status" "$RC" 0 || emu_show "$OUT"
+hung=$(sed -n 's/^1: hang_train: rank 3 hangs at step 12 at \([0-9]*\)\..*/\1/p' "$OUT")
+check "hang: rank 3 hung on node2" test -n "$hung" || emu_show "$OUT"
+# The watchers judge 10 s after the last beat and end the training 10 s
+# later (ddprank(1), HANGS): some 21 s here, 30 s allowed for the rest,
+# and as much again for a loaded machine.
+echo "TIME: hang: stall -> job ended: $((hang_end - ${hung:-0})) s"
+check "hang: ended $((hang_end - ${hung:-0})) s after the stall" \
+    test "$((hang_end - ${hung:-0}))" -le 70
+expect_eq "hang: one verdict" "$(grep -c '^ddprank: rank [0-9]* on ' "$OUT")" 1
+check "hang: the verdict names rank 3 on node2" grep -Eq \
+    "^ddprank: rank 3 on node2 has not beaten for [0-9]+ s; it is in all_reduce \\(hang_train.py:[0-9]+\\); the other 3 ranks wait in " \
+    "$OUT" || emu_show "$OUT"
+# Each node's watcher prints its ranks' stacks, in its task's output
+# (labelled with the task's rank, the node's).
+for r in 0 1 2 3; do
+	check "hang: the stack of rank $r on node$((r / 2 + 1))" grep -Eq \
+	    "^$((r / 2)): ddprank: node$((r / 2 + 1)): rank $r:   File \".*\", line [0-9]+ in " \
+	    "$OUT"
+done
+check "hang: rank 3's stack in its collective" grep -Eq \
+    "^1: ddprank: node2: rank 3:   File \".*hang_train.py\", line [0-9]+ in hanging_batch" \
+    "$OUT"
+cont=$(ls "$T/emu-hang/submitted")
+check "hang: continuation submitted" test -n "$cont" || emu_show "$OUT"
+check "hang: the job said so" grep -q "^ddpgen job: the training stalled on node2; continuation job $cont submitted without node2 (failure 1 of at most 3)\$" "$OUT" ||
+    emu_show "$OUT"
+expect_eq "hang: flux batch's arguments" \
+    "$(cat "$T/emu-hang/submitted/$cont/args")" \
+    "[\"--dependency=afterany:$FLUXEMU_BATCH_ID\", \"--requires=-host:node2\"]"
+python3 -c '
+import json, sys
+env = json.load(open(sys.argv[1]))
+for k in ("DDPGEN_CONTINUED", "DDPGEN_RESTART_BASE", "DDPGEN_LIMITS",
+          "DDPGEN_FAILS", "DDPGEN_LAST", "DDPGEN_EXCLUDE"):
+    print(k, env.get(k))
+print("DDPRANK_SECRET" in env)' "$T/emu-hang/submitted/$cont/env" >"$T/hang.env"
+expect_eq "hang: the continuation's state" "$(tr '\n' ' ' <"$T/hang.env")" \
+    "DDPGEN_CONTINUED 1 DDPGEN_RESTART_BASE 1 DDPGEN_LIMITS 0 DDPGEN_FAILS 1 DDPGEN_LAST hang DDPGEN_EXCLUDE node2 False "
+cp "$T/emu-hang/submitted/$cont/script" "$T/hang2.sh"
+batch hang2 300 "$T/emu-hang/submitted/$cont/env" "$cont" \
+    "$T/emu-hang/submitted/$cont/args"
+unset FLUXEMU_POOL
+expect_eq "hang2: exit status" "$RC" 0 || emu_show "$OUT"
+check "hang2: resumed as restart 1 after the stall" \
+    grep -q '^0: train_resumable: restart 1, last stop hang, resuming at step [1-9]' "$OUT" ||
+    emu_show "$OUT"
+# Every run of the continuation (the doctor's, the training's) had the
+# nodes the stand-in chose, as its R says.
+expect_eq "hang2: its runs' nodes" \
+    "$(cat "$T"/emu-hang2/jobs/*.R | grep -o '"nodelist":\[[^]]*\]' | sort | uniq -c | tr -s ' ')" \
+    ' 2 "nodelist":["node1,node3"]'
+check "hang2: hung again" ! grep -q 'hang_train: rank 3 hangs' "$OUT"
+check "hang2: finished" test -s "$T/work/hang.result"
 
 echo "cluster up and cases in $(($(date +%s) - t0)) s"
 finish
