@@ -121,6 +121,36 @@ batch() {
 	echo "TIME: $b_name $SECS s"
 }
 
+# submitted CASE: the job CASE's batch job submitted to the enclosing
+# instance, its id in cont.
+submitted() {
+	cont=$(ls "$T/emu-$1/submitted")
+	check "$1: continuation submitted" test -n "$cont" || emu_show "$OUT"
+}
+
+# cont_env CASE KEY...: each KEY of the environment flux batch recorded
+# for CASE's continuation, and its value, then whether the secret
+# crossed, on one line.
+cont_env() {
+	ce_case=$1
+	shift
+	python3 -c '
+import json, sys
+env = json.load(open(sys.argv[1]))
+for k in sys.argv[2:]:
+    print(k, env.get(k))
+print("DDPRANK_SECRET" in env)' "$T/emu-$ce_case/submitted/$cont/env" "$@" |
+	    tr '\n' ' '
+}
+
+# cont_run CASE NEXT: runs CASE's continuation as the batch job NEXT,
+# with the script, environment, id and arguments flux batch recorded.
+cont_run() {
+	cr_d=$T/emu-$1/submitted/$cont
+	cp "$cr_d/script" "$T/$2.sh"
+	batch "$2" 300 "$cr_d/env" "$cont" "$cr_d/args"
+}
+
 # --- what flux batch would refuse ------------------------------------------------
 "$DDPGEN" --site "$T/emu.conf" --ddprank "$DDPRANK" train.py "$notutf8" \
     >"$T/notutf8.out" 2>"$T/notutf8.err"
@@ -242,8 +272,7 @@ sig=$!
 batch cont 300 "$T/env.json"
 wait "$sig"
 expect_eq "cont: exit status" "$RC" 0
-cont=$(ls "$T/emu-cont/submitted")
-check "cont: continuation submitted" test -n "$cont" || emu_show "$OUT"
+submitted cont
 check "cont: the job said so" grep -q "^ddpgen job: time limit: checkpoint signal sent to 4 processes on 2 nodes; continuation job $cont submitted (restart 1 of at most 3)\$" "$OUT" ||
     emu_show "$OUT"
 expect_eq "cont: flux batch's arguments" \
@@ -252,17 +281,10 @@ expect_eq "cont: flux batch's arguments" \
 check "cont: every worker got the signal once" test \
     "$(grep -c '^[0-9]*: train_resumable: rank [0-9] got signal 12' "$OUT")" -eq 4
 # The continuation: its environment is the one flux batch recorded.
-python3 -c '
-import json, sys
-env = json.load(open(sys.argv[1]))
-for k in ("DDPGEN_CONTINUED", "DDPGEN_RESTART_BASE", "DDPGEN_LIMITS"):
-    print(k, env.get(k))
-print("DDPRANK_SECRET" in env)' "$T/emu-cont/submitted/$cont/env" >"$T/cont.env"
-expect_eq "cont: its state" "$(cat "$T/cont.env" | tr '\n' ' ')" \
+expect_eq "cont: its state" \
+    "$(cont_env cont DDPGEN_CONTINUED DDPGEN_RESTART_BASE DDPGEN_LIMITS)" \
     "DDPGEN_CONTINUED 1 DDPGEN_RESTART_BASE 1 DDPGEN_LIMITS 1 False "
-cp "$T/emu-cont/submitted/$cont/script" "$T/cont2.sh"
-batch cont2 300 "$T/emu-cont/submitted/$cont/env" "$cont" \
-    "$T/emu-cont/submitted/$cont/args"
+cont_run cont cont2
 expect_eq "cont2: exit status" "$RC" 0
 check "cont2: resumed as restart 1 after the time limit" \
     grep -q '^0: train_resumable: restart 1, last stop time-limit, resuming at step [1-9]' "$OUT" ||
@@ -306,25 +328,17 @@ done
 check "hang: rank 3's stack in its collective" grep -Eq \
     "^1: ddprank: node2: rank 3:   File \".*hang_train.py\", line [0-9]+ in hanging_batch" \
     "$OUT"
-cont=$(ls "$T/emu-hang/submitted")
-check "hang: continuation submitted" test -n "$cont" || emu_show "$OUT"
+submitted hang
 check "hang: the job said so" grep -q "^ddpgen job: the training stalled on node2; continuation job $cont submitted without node2 (failure 1 of at most 3)\$" "$OUT" ||
     emu_show "$OUT"
 expect_eq "hang: flux batch's arguments" \
     "$(cat "$T/emu-hang/submitted/$cont/args")" \
     "[\"--dependency=afterany:$FLUXEMU_BATCH_ID\", \"--requires=-host:node2\"]"
-python3 -c '
-import json, sys
-env = json.load(open(sys.argv[1]))
-for k in ("DDPGEN_CONTINUED", "DDPGEN_RESTART_BASE", "DDPGEN_LIMITS",
-          "DDPGEN_FAILS", "DDPGEN_LAST", "DDPGEN_EXCLUDE"):
-    print(k, env.get(k))
-print("DDPRANK_SECRET" in env)' "$T/emu-hang/submitted/$cont/env" >"$T/hang.env"
-expect_eq "hang: the continuation's state" "$(tr '\n' ' ' <"$T/hang.env")" \
+expect_eq "hang: the continuation's state" \
+    "$(cont_env hang DDPGEN_CONTINUED DDPGEN_RESTART_BASE DDPGEN_LIMITS \
+    DDPGEN_FAILS DDPGEN_LAST DDPGEN_EXCLUDE)" \
     "DDPGEN_CONTINUED 1 DDPGEN_RESTART_BASE 1 DDPGEN_LIMITS 0 DDPGEN_FAILS 1 DDPGEN_LAST hang DDPGEN_EXCLUDE node2 False "
-cp "$T/emu-hang/submitted/$cont/script" "$T/hang2.sh"
-batch hang2 300 "$T/emu-hang/submitted/$cont/env" "$cont" \
-    "$T/emu-hang/submitted/$cont/args"
+cont_run hang hang2
 unset FLUXEMU_POOL
 expect_eq "hang2: exit status" "$RC" 0 || emu_show "$OUT"
 check "hang2: resumed as restart 1 after the stall" \
