@@ -159,6 +159,9 @@ def main():
         time.sleep(args.step_seconds)
         if heartbeat:  # the contract: one beat a step
             pathlib.Path(heartbeat, os.environ["RANK"]).touch()
+    # Done: a warning now has nothing left to save, and would kill the
+    # process while it exits, when Python restores the default action.
+    signal.signal(signum, signal.SIG_IGN)
     if rank == 0:
         save(args.checkpoint, model, opt, step)
         say(f"done at step {step}")
